@@ -1,0 +1,135 @@
+// idgpu's own C API (include/idgpu/idgpu.h), and the binding call of the stand-in libraries.
+#include "idgpu/idgpu.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "core/api.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/stats.h"
+#include "core/vendor.h"
+#include "stub/stub_abi.h"
+
+#define IDGPU_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+idgpuCallStats_t to_c(idgpu::Api api) {
+  const idgpu::stats::Snapshot snap = idgpu::stats::snapshot(api);
+  idgpuCallStats_t out{};
+  out.name = idgpu::api_name(api);
+  out.calls = snap.calls;
+  out.nativeCalls = snap.native;
+  out.vendorCalls = snap.vendor;
+  out.failedCalls = snap.failed;
+  out.timedCalls = snap.timed;
+  out.gpuMilliseconds = snap.gpu_ms;
+  return out;
+}
+
+// What a stand-in's slot points to when the vendor function cannot be found: every cuSPARSE and
+// cuFFT function returns a status, except the two that return a message.
+int vendor_missing_status() { return 1; /* CUSPARSE_STATUS_NOT_INITIALIZED */ }
+int vendor_missing_cufft_status() { return 7; /* CUFFT_SETUP_FAILED */ }
+const char* vendor_missing_message() { return "idgpu: the vendor library was not found (see IDGPU_LOG=info)"; }
+
+}  // namespace
+
+IDGPU_EXPORT int idgpuGetVersion(void) { return IDGPU_VERSION; }
+
+IDGPU_EXPORT const char* idgpuGetVersionString(void) { return IDGPU_VERSION_STRING; }
+
+IDGPU_EXPORT idgpuStatus_t idgpuSetPolicy(idgpuPolicy_t policy) {
+  if (policy != IDGPU_POLICY_AUTO && policy != IDGPU_POLICY_VENDOR && policy != IDGPU_POLICY_NATIVE) {
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  idgpu::set_policy(static_cast<idgpu::Policy>(policy));
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuGetPolicy(idgpuPolicy_t* policy) {
+  if (policy == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  *policy = static_cast<idgpuPolicy_t>(idgpu::policy());
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT int idgpuGetCallStatsCount(void) { return static_cast<int>(idgpu::kApiCount); }
+
+IDGPU_EXPORT idgpuStatus_t idgpuGetCallStats(int index, idgpuCallStats_t* stats) {
+  if (stats == nullptr || index < 0 || index >= static_cast<int>(idgpu::kApiCount)) return IDGPU_STATUS_INVALID_VALUE;
+  *stats = to_c(static_cast<idgpu::Api>(index));
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuGetCallStatsByName(const char* name, idgpuCallStats_t* stats) {
+  if (name == nullptr || stats == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  for (std::size_t index = 0; index < idgpu::kApiCount; ++index) {
+    const auto api = static_cast<idgpu::Api>(index);
+    if (std::strcmp(idgpu::api_name(api), name) == 0) {
+      *stats = to_c(api);
+      return IDGPU_STATUS_SUCCESS;
+    }
+  }
+  return IDGPU_STATUS_NOT_FOUND;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuResetCallStats(void) {
+  idgpu::stats::reset();
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuWriteReport(FILE* stream) {
+  if (stream == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  idgpu::stats::write_report(stream);
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT const char* idgpuGetVendorLibraryPath(idgpuVendorLibrary_t library) {
+  idgpu::vendor::Library* target = library == IDGPU_VENDOR_CUFFT     ? &idgpu::vendor::cufft_library()
+                                   : library == IDGPU_VENDOR_CUSPARSE ? &idgpu::vendor::cusparse_library()
+                                                                      : nullptr;
+  if (target == nullptr || !target->load()) return nullptr;
+  return target->path().c_str();
+}
+
+IDGPU_EXPORT int idgpuStubBind(const char* soname, const char* const* names, void** slots, int count) {
+  if (soname == nullptr || names == nullptr || slots == nullptr || count < 0) return -1;
+  const bool is_cufft = std::strcmp(soname, IDGPU_VENDOR_CUFFT_SONAME) == 0;
+  idgpu::vendor::Library& vendor =
+      is_cufft ? idgpu::vendor::cufft_library() : idgpu::vendor::cusparse_library();
+  Dl_info self{};
+  dladdr(reinterpret_cast<void*>(&idgpuStubBind), &self);
+  void* self_handle = self.dli_fname != nullptr ? dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD) : nullptr;
+  const bool vendor_loaded = vendor.load();
+  int missing = 0;
+  for (int index = 0; index < count; ++index) {
+    void* target = nullptr;
+    // Ours when this library exports the name, the vendor's otherwise.
+    if (self_handle != nullptr) {
+      void* candidate = dlsym(self_handle, names[index]);
+      Dl_info owner{};
+      if (candidate != nullptr && dladdr(candidate, &owner) != 0 && owner.dli_fbase == self.dli_fbase) {
+        target = candidate;
+      }
+    }
+    if (target == nullptr && vendor_loaded) target = vendor.symbol(names[index]);
+    if (target == nullptr) {
+      ++missing;
+      const char* name = names[index];
+      const std::size_t length = std::strlen(name);
+      const bool returns_message = length > 6 && (std::strstr(name, "GetErrorString") != nullptr ||
+                                                  std::strstr(name, "GetErrorName") != nullptr);
+      target = returns_message ? reinterpret_cast<void*>(&vendor_missing_message)
+               : is_cufft     ? reinterpret_cast<void*>(&vendor_missing_cufft_status)
+                              : reinterpret_cast<void*>(&vendor_missing_status);
+    }
+    slots[index] = target;
+  }
+  if (self_handle != nullptr) dlclose(self_handle);
+  if (missing > 0) {
+    idgpu::log::vendor().error("stand-in {}: {} of {} functions have no vendor definition", soname, missing, count);
+  }
+  return missing;
+}

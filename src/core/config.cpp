@@ -1,0 +1,80 @@
+#include "core/config.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <strings.h>
+
+namespace idgpu {
+namespace {
+
+bool equals(const char* value, const char* word) { return value != nullptr && strcasecmp(value, word) == 0; }
+
+LogLevel parse_log_level(const char* value) {
+  if (value == nullptr || *value == '\0') return LogLevel::kError;
+  if (equals(value, "off") || equals(value, "0") || equals(value, "none")) return LogLevel::kOff;
+  if (equals(value, "error")) return LogLevel::kError;
+  if (equals(value, "warn") || equals(value, "warning")) return LogLevel::kWarn;
+  if (equals(value, "info") || equals(value, "1")) return LogLevel::kInfo;
+  if (equals(value, "debug")) return LogLevel::kDebug;
+  if (equals(value, "trace")) return LogLevel::kTrace;
+  return LogLevel::kError;
+}
+
+ReportMode parse_report(const char* value) {
+  if (value == nullptr || *value == '\0' || equals(value, "0") || equals(value, "off")) return ReportMode::kOff;
+  if (equals(value, "timing") || equals(value, "time")) return ReportMode::kTiming;
+  return ReportMode::kCounts;
+}
+
+Policy parse_policy(const char* value) {
+  if (equals(value, "vendor")) return Policy::kVendor;
+  if (equals(value, "native")) return Policy::kNative;
+  return Policy::kAuto;
+}
+
+bool parse_flag(const char* value) {
+  return value != nullptr && *value != '\0' && !equals(value, "0") && !equals(value, "off") &&
+         !equals(value, "false");
+}
+
+std::atomic<int>& policy_slot() {
+  static std::atomic<int> slot{static_cast<int>(config().initial_policy)};
+  return slot;
+}
+
+}  // namespace
+
+Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
+                    const char* vendor_cufft, const char* vendor_cusparse) {
+  Config parsed;
+  parsed.log_level = parse_log_level(log);
+  parsed.report = parse_report(report);
+  parsed.initial_policy = parse_policy(policy);
+  parsed.sync_check = parse_flag(sync_check);
+  parsed.vendor_cufft = vendor_cufft != nullptr ? vendor_cufft : "";
+  parsed.vendor_cusparse = vendor_cusparse != nullptr ? vendor_cusparse : "";
+  return parsed;
+}
+
+const Config& config() {
+  static const Config loaded =
+      parse_config(std::getenv("IDGPU_LOG"), std::getenv("IDGPU_REPORT"), std::getenv("IDGPU_POLICY"),
+                   std::getenv("IDGPU_SYNC_CHECK"), std::getenv("IDGPU_VENDOR_CUFFT"),
+                   std::getenv("IDGPU_VENDOR_CUSPARSE"));
+  return loaded;
+}
+
+Policy policy() { return static_cast<Policy>(policy_slot().load(std::memory_order_relaxed)); }
+
+void set_policy(Policy policy) { policy_slot().store(static_cast<int>(policy), std::memory_order_relaxed); }
+
+const char* to_string(Policy policy) {
+  switch (policy) {
+    case Policy::kAuto: return "auto";
+    case Policy::kVendor: return "vendor";
+    case Policy::kNative: return "native";
+  }
+  return "?";
+}
+
+}  // namespace idgpu

@@ -1,0 +1,223 @@
+#include "core/stats.h"
+
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include <unistd.h>
+
+#include "core/config.h"
+#include "core/log.h"
+
+namespace idgpu::stats {
+namespace {
+
+struct Counters {
+  std::atomic<std::uint64_t> calls{0};
+  std::atomic<std::uint64_t> native{0};
+  std::atomic<std::uint64_t> vendor{0};
+  std::atomic<std::uint64_t> failed{0};
+};
+
+std::array<Counters, kApiCount>& counters() {
+  static std::array<Counters, kApiCount> table;
+  return table;
+}
+
+// Event pairs recorded around calls are harvested when they complete (polled on later calls,
+// waited for at exit), so timing never synchronises the host inside a call.
+struct PendingTiming {
+  Api api;
+  cudaEvent_t start;
+  cudaEvent_t stop;
+};
+
+class TimingBook {
+ public:
+  static TimingBook& timing_book();
+
+  cudaEvent_t take_event() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_events_.empty()) {
+      cudaEvent_t event = free_events_.back();
+      free_events_.pop_back();
+      return event;
+    }
+    cudaEvent_t event = nullptr;
+    if (cudaEventCreate(&event) != cudaSuccess) return nullptr;
+    ensure_exit_hook();
+    return event;
+  }
+
+  void give_event(cudaEvent_t event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_events_.push_back(event);
+  }
+
+  void add(Api api, cudaEvent_t start, cudaEvent_t stop) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.push_back({api, start, stop});
+    harvest_locked(false);
+  }
+
+  void harvest(bool wait) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    harvest_locked(wait);
+  }
+
+  Snapshot add_times(Api api, Snapshot snap) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto index = static_cast<std::size_t>(api);
+    snap.gpu_ms = gpu_ms_[index];
+    snap.timed = timed_[index];
+    return snap;
+  }
+
+  void reset() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    gpu_ms_.fill(0.0);
+    timed_.fill(0);
+  }
+
+ private:
+  void harvest_locked(bool wait) {
+    std::size_t kept = 0;
+    for (const PendingTiming& timing : pending_) {
+      cudaError_t state = wait ? cudaEventSynchronize(timing.stop) : cudaEventQuery(timing.stop);
+      if (state == cudaErrorNotReady) {
+        pending_[kept++] = timing;
+        continue;
+      }
+      float ms = 0.0f;
+      if (state == cudaSuccess && cudaEventElapsedTime(&ms, timing.start, timing.stop) == cudaSuccess) {
+        const auto index = static_cast<std::size_t>(timing.api);
+        gpu_ms_[index] += ms;
+        timed_[index] += 1;
+      }
+      free_events_.push_back(timing.start);
+      free_events_.push_back(timing.stop);
+    }
+    pending_.resize(kept);
+  }
+
+  // Registered after the CUDA runtime has initialised (we have just created an event), so it
+  // runs before the runtime's own exit teardown.
+  void ensure_exit_hook() {
+    if (!exit_hook_) {
+      exit_hook_ = true;
+      std::atexit([] { timing_book().harvest(true); });
+    }
+  }
+
+  std::mutex mutex_;
+  std::vector<PendingTiming> pending_;
+  std::vector<cudaEvent_t> free_events_;
+  std::array<double, kApiCount> gpu_ms_{};
+  std::array<std::uint64_t, kApiCount> timed_{};
+  bool exit_hook_ = false;
+};
+
+TimingBook& TimingBook::timing_book() {
+  static TimingBook* instance = new TimingBook();  // never destroyed: used from exit handlers
+  return *instance;
+}
+
+TimingBook& book() { return TimingBook::timing_book(); }
+
+void print_report_at_exit() {
+  if (config().report == ReportMode::kOff) return;
+  if (config().report == ReportMode::kTiming) book().harvest(true);
+  write_report(stderr);
+}
+
+// The exit report is armed by the first recorded call, so processes that never call us (the
+// children a preloaded library is inherited by) print nothing.
+void arm_report() {
+  static const bool armed = [] {
+    if (config().report != ReportMode::kOff) std::atexit(print_report_at_exit);
+    return true;
+  }();
+  (void)armed;
+}
+
+}  // namespace
+
+void record(Api api, Path path, bool failed) {
+  arm_report();
+  Counters& slot = counters()[static_cast<std::size_t>(api)];
+  slot.calls.fetch_add(1, std::memory_order_relaxed);
+  if (path == Path::kNative) slot.native.fetch_add(1, std::memory_order_relaxed);
+  if (path == Path::kVendor) slot.vendor.fetch_add(1, std::memory_order_relaxed);
+  if (failed) slot.failed.fetch_add(1, std::memory_order_relaxed);
+}
+
+Snapshot snapshot(Api api) {
+  const Counters& slot = counters()[static_cast<std::size_t>(api)];
+  Snapshot snap;
+  snap.calls = slot.calls.load(std::memory_order_relaxed);
+  snap.native = slot.native.load(std::memory_order_relaxed);
+  snap.vendor = slot.vendor.load(std::memory_order_relaxed);
+  snap.failed = slot.failed.load(std::memory_order_relaxed);
+  if (config().report == ReportMode::kTiming) snap = book().add_times(api, snap);
+  return snap;
+}
+
+void reset() {
+  for (Counters& slot : counters()) {
+    slot.calls = 0;
+    slot.native = 0;
+    slot.vendor = 0;
+    slot.failed = 0;
+  }
+  book().reset();
+}
+
+void write_report(std::FILE* out) {
+  const bool timing = config().report == ReportMode::kTiming;
+  std::fprintf(out, "idgpu dispatch report (pid %d)\n", static_cast<int>(getpid()));
+  std::fprintf(out, "%-44s %10s %10s %10s %8s", "function", "calls", "native", "vendor", "failed");
+  if (timing) std::fprintf(out, " %12s %10s", "gpu_ms", "timed");
+  std::fprintf(out, "\n");
+  std::uint64_t total = 0;
+  for (std::size_t index = 0; index < kApiCount; ++index) {
+    const Api api = static_cast<Api>(index);
+    const Snapshot snap = snapshot(api);
+    if (snap.calls == 0) continue;
+    total += snap.calls;
+    std::fprintf(out, "%-44s %10llu %10llu %10llu %8llu", api_name(api),
+                 static_cast<unsigned long long>(snap.calls), static_cast<unsigned long long>(snap.native),
+                 static_cast<unsigned long long>(snap.vendor), static_cast<unsigned long long>(snap.failed));
+    if (timing) std::fprintf(out, " %12.3f %10llu", snap.gpu_ms, static_cast<unsigned long long>(snap.timed));
+    std::fprintf(out, "\n");
+  }
+  if (total == 0) std::fprintf(out, "(no calls)\n");
+  std::fflush(out);
+}
+
+bool timing_enabled() { return config().report == ReportMode::kTiming; }
+
+GpuTimer::GpuTimer(Api api, cudaStream_t stream) : api_(api), stream_(stream) {
+  if (config().report != ReportMode::kTiming) return;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) return;
+  start_ = book().take_event();
+  if (start_ != nullptr && cudaEventRecord(start_, stream) != cudaSuccess) {
+    book().give_event(start_);
+    start_ = nullptr;
+  }
+}
+
+GpuTimer::~GpuTimer() {
+  if (start_ == nullptr) return;
+  cudaEvent_t stop = book().take_event();
+  if (stop == nullptr || cudaEventRecord(stop, stream_) != cudaSuccess) {
+    book().give_event(start_);
+    if (stop != nullptr) book().give_event(stop);
+    return;
+  }
+  book().add(api_, start_, stop);
+}
+
+}  // namespace idgpu::stats

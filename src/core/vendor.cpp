@@ -1,0 +1,319 @@
+#include "core/vendor.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <glob.h>
+#include <link.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/config.h"
+#include "core/log.h"
+
+namespace idgpu::vendor {
+namespace {
+
+// The ELF note every idgpu stand-in library carries (see shim/stub/stub_trampolines.S.in).
+constexpr char kStubNoteName[] = "idgpu";
+constexpr ElfW(Word) kStubNoteType = 0x1d6a;
+
+struct LoadedObject {
+  std::string path;
+  std::string soname;
+  bool is_stub = false;
+  ElfW(Addr) base = 0;
+  const ElfW(Phdr)* phdr = nullptr;
+  ElfW(Half) phnum = 0;
+};
+
+bool has_stub_note(const dl_phdr_info* info) {
+  for (ElfW(Half) index = 0; index < info->dlpi_phnum; ++index) {
+    const ElfW(Phdr)& segment = info->dlpi_phdr[index];
+    if (segment.p_type != PT_NOTE) continue;
+    const auto* cursor = reinterpret_cast<const unsigned char*>(info->dlpi_addr + segment.p_vaddr);
+    const unsigned char* end = cursor + segment.p_memsz;
+    while (cursor + sizeof(ElfW(Nhdr)) <= end) {
+      const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(cursor);
+      const auto* name = reinterpret_cast<const char*>(cursor + sizeof(ElfW(Nhdr)));
+      const std::size_t name_size = (note->n_namesz + 3u) & ~3u;
+      const std::size_t desc_size = (note->n_descsz + 3u) & ~3u;
+      if (note->n_type == kStubNoteType && note->n_namesz == sizeof(kStubNoteName) &&
+          std::memcmp(name, kStubNoteName, sizeof(kStubNoteName)) == 0) {
+        return true;
+      }
+      cursor += sizeof(ElfW(Nhdr)) + name_size + desc_size;
+    }
+  }
+  return false;
+}
+
+std::string soname_of(const dl_phdr_info* info) {
+  for (ElfW(Half) index = 0; index < info->dlpi_phnum; ++index) {
+    const ElfW(Phdr)& segment = info->dlpi_phdr[index];
+    if (segment.p_type != PT_DYNAMIC) continue;
+    const auto* dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + segment.p_vaddr);
+    ElfW(Addr) strtab = 0;
+    ElfW(Addr) soname_offset = 0;
+    bool has_soname = false;
+    for (const ElfW(Dyn)* entry = dynamic; entry->d_tag != DT_NULL; ++entry) {
+      if (entry->d_tag == DT_STRTAB) strtab = entry->d_un.d_ptr;
+      if (entry->d_tag == DT_SONAME) {
+        soname_offset = entry->d_un.d_val;
+        has_soname = true;
+      }
+    }
+    if (!has_soname || strtab == 0) return {};
+    // The loader relocates DT_STRTAB in place on most targets; where it does not, add the base.
+    if (strtab < info->dlpi_addr) strtab += info->dlpi_addr;
+    return reinterpret_cast<const char*>(strtab + soname_offset);
+  }
+  return {};
+}
+
+std::vector<LoadedObject> loaded_objects() {
+  std::vector<LoadedObject> objects;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* context) -> int {
+        auto* list = static_cast<std::vector<LoadedObject>*>(context);
+        if (info->dlpi_name == nullptr || info->dlpi_name[0] == '\0') return 0;
+        LoadedObject object;
+        object.path = info->dlpi_name;
+        object.soname = soname_of(info);
+        object.is_stub = has_stub_note(info);
+        object.base = info->dlpi_addr;
+        object.phdr = info->dlpi_phdr;
+        object.phnum = info->dlpi_phnum;
+        list->push_back(std::move(object));
+        return 0;
+      },
+      &objects);
+  return objects;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+bool file_exists(const std::string& path) {
+  struct stat status {};
+  return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& value) {
+  for (const std::string& existing : list) {
+    if (existing == value) return;
+  }
+  list.push_back(value);
+}
+
+}  // namespace
+
+bool is_idgpu_stub(const void* address_inside_object) {
+  struct Query {
+    ElfW(Addr) address;
+    bool found;
+    bool is_stub;
+  } query{reinterpret_cast<ElfW(Addr)>(address_inside_object), false, false};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* context) -> int {
+        auto* q = static_cast<Query*>(context);
+        for (ElfW(Half) index = 0; index < info->dlpi_phnum; ++index) {
+          const ElfW(Phdr)& segment = info->dlpi_phdr[index];
+          if (segment.p_type != PT_LOAD) continue;
+          const ElfW(Addr) begin = info->dlpi_addr + segment.p_vaddr;
+          if (q->address >= begin && q->address < begin + segment.p_memsz) {
+            q->found = true;
+            q->is_stub = has_stub_note(info);
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &query);
+  return query.found && query.is_stub;
+}
+
+Library::Library(const char* soname, const char* probe_symbol, std::string override_path,
+                 const char* override_variable)
+    : soname_(soname),
+      probe_symbol_(probe_symbol),
+      override_path_(std::move(override_path)),
+      override_variable_(override_variable) {}
+
+bool Library::load() {
+  std::call_once(once_, [this] { resolve(); });
+  return handle_ != nullptr;
+}
+
+void* Library::symbol(const char* name) const { return handle_ != nullptr ? dlsym(handle_, name) : nullptr; }
+
+bool Library::try_path(const std::string& candidate) {
+  if (!file_exists(candidate)) {
+    tried_.push_back(candidate + " (not found)");
+    return false;
+  }
+  void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* error = dlerror();
+    tried_.push_back(candidate + " (" + (error != nullptr ? error : "dlopen failed") + ")");
+    return false;
+  }
+  void* probe = dlsym(handle, probe_symbol_);
+  if (probe == nullptr || is_idgpu_stub(probe)) {
+    tried_.push_back(candidate + (probe == nullptr ? " (no " + std::string(probe_symbol_) + ")" : " (an idgpu stand-in)"));
+    dlclose(handle);
+    return false;
+  }
+  handle_ = handle;
+  path_ = candidate;
+  tried_.push_back(candidate + " (loaded)");
+  return true;
+}
+
+bool Library::try_loaded_instance() {
+  for (const LoadedObject& object : loaded_objects()) {
+    if (object.is_stub || object.soname != soname_) continue;
+    void* handle = dlopen(object.path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    if (handle == nullptr) continue;
+    void* probe = dlsym(handle, probe_symbol_);
+    if (probe == nullptr || is_idgpu_stub(probe)) {
+      dlclose(handle);
+      continue;
+    }
+    handle_ = handle;
+    path_ = object.path;
+    tried_.push_back(object.path + " (already loaded by the process)");
+    return true;
+  }
+  tried_.push_back(std::string("no ") + soname_ + " loaded by the process");
+  return false;
+}
+
+void Library::resolve() {
+  if (!override_path_.empty()) {
+    if (!try_path(override_path_)) {
+      log::vendor().error("{}={} could not be used: {}", override_variable_, override_path_, tried_.back());
+    } else {
+      log::vendor().info("{} from {} ({})", soname_, path_, override_variable_);
+    }
+    return;
+  }
+  if (try_loaded_instance()) {
+    log::vendor().info("{}: using the instance the process already loaded, {}", soname_, path_);
+    return;
+  }
+
+  std::vector<std::string> directories;
+  bool stand_in_loaded = false;
+  // Next to the CUDA libraries the process already uses (pip wheels keep them together).
+  for (const LoadedObject& object : loaded_objects()) {
+    if (object.is_stub) {
+      if (object.soname == soname_) stand_in_loaded = true;
+      continue;
+    }
+    const auto slash = object.path.rfind('/');
+    const std::string base = slash == std::string::npos ? object.path : object.path.substr(slash + 1);
+    if (base.rfind("libcu", 0) == 0 || base.rfind("libnv", 0) == 0) add_unique(directories, directory_of(object.path));
+  }
+  // A Python environment's CUDA wheels, relative to the running interpreter.
+  char exe[4096] = {};
+  const ssize_t exe_length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (exe_length > 0) {
+    const std::string pattern = directory_of(directory_of(std::string(exe, static_cast<std::size_t>(exe_length)))) +
+                                "/lib/python3*/site-packages/nvidia/*/lib";
+    glob_t matches{};
+    if (glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &matches) == 0) {
+      for (std::size_t index = 0; index < matches.gl_pathc; ++index) add_unique(directories, matches.gl_pathv[index]);
+    }
+    globfree(&matches);
+  }
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* root = std::getenv(variable); root != nullptr && *root != '\0') {
+      add_unique(directories, std::string(root) + "/lib64");
+    }
+  }
+  add_unique(directories, "/usr/local/cuda/lib64");
+  if (const char* search = std::getenv("LD_LIBRARY_PATH"); search != nullptr) {
+    std::string list = search;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      const std::size_t end = list.find(':', start);
+      const std::string entry = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (!entry.empty()) add_unique(directories, entry);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  for (const std::string& directory : directories) {
+    if (try_path(directory + "/" + soname_)) {
+      log::vendor().info("{} loaded from {}", soname_, path_);
+      return;
+    }
+  }
+  // The system's own search (linker cache), unless a stand-in already answers to that name.
+  if (!stand_in_loaded) {
+    void* handle = dlopen(soname_, RTLD_NOW | RTLD_LOCAL);
+    if (handle != nullptr && dlsym(handle, probe_symbol_) != nullptr && !is_idgpu_stub(dlsym(handle, probe_symbol_))) {
+      handle_ = handle;
+      path_ = soname_;
+      tried_.push_back(std::string(soname_) + " (system search)");
+      log::vendor().info("{} loaded by the system search", soname_);
+      return;
+    }
+    if (handle != nullptr) dlclose(handle);
+    tried_.push_back(std::string(soname_) + " (system search: not found)");
+  }
+  std::string all;
+  for (const std::string& attempt : tried_) all += "\n    " + attempt;
+  log::vendor().error("the vendor library {} was not found (set {} to its path); tried:{}", soname_,
+                      override_variable_, all);
+}
+
+Library& cufft_library() {
+  static Library library(IDGPU_VENDOR_CUFFT_SONAME, "cufftCreate", config().vendor_cufft, "IDGPU_VENDOR_CUFFT");
+  return library;
+}
+
+Library& cusparse_library() {
+  static Library library(IDGPU_VENDOR_CUSPARSE_SONAME, "cusparseCreate", config().vendor_cusparse,
+                         "IDGPU_VENDOR_CUSPARSE");
+  return library;
+}
+
+const CufftTable* cufft() {
+  static const CufftTable* table = [] () -> const CufftTable* {
+    Library& library = cufft_library();
+    if (!library.load()) return nullptr;
+    static CufftTable loaded;
+#define IDGPU_CUFFT(KIND, name, params, args) \
+  loaded.name = reinterpret_cast<decltype(loaded.name)>(library.symbol(#name));
+#include "cufft_api.def"
+#undef IDGPU_CUFFT
+    return &loaded;
+  }();
+  return table;
+}
+
+const CusparseTable* cusparse() {
+  static const CusparseTable* table = [] () -> const CusparseTable* {
+    Library& library = cusparse_library();
+    if (!library.load()) return nullptr;
+    static CusparseTable loaded;
+#define IDGPU_GTSV_SHAPE_(P, T, shape, family, params, args) \
+  loaded.cusparse##P##shape = reinterpret_cast<decltype(loaded.cusparse##P##shape)>(library.symbol("cusparse" #P #shape));
+#define IDGPU_GTSV_PRECISION_(P, T) IDGPU_GTSV_SHAPES(IDGPU_GTSV_SHAPE_, P, T)
+    IDGPU_GTSV_PRECISIONS(IDGPU_GTSV_PRECISION_)
+#undef IDGPU_GTSV_PRECISION_
+#undef IDGPU_GTSV_SHAPE_
+    loaded.cusparseGetStream =
+        reinterpret_cast<decltype(loaded.cusparseGetStream)>(library.symbol("cusparseGetStream"));
+    return &loaded;
+  }();
+  return table;
+}
+
+}  // namespace idgpu::vendor

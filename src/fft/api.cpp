@@ -1,0 +1,544 @@
+#include "fft/api.h"
+
+#include <functional>
+
+#include "core/config.h"
+#include "core/stats.h"
+
+namespace idgpu::fft {
+namespace {
+
+// Re-issues the application's own plan-creation call on the plan's vendor handle, so a vendor
+// plan is exactly the plan the vendor would have made for that call.
+using VendorMake = std::function<cufftResult(cufftHandle vendor_plan, size_t* work_size)>;
+
+// Status for an exec whose type does not match the plan's.
+constexpr cufftResult kWrongExec = CUFFT_INVALID_VALUE;
+
+const vendor::CufftTable* table() { return vendor::cufft(); }
+
+bool valid_type(cufftType type) {
+  Kind kind;
+  Precision precision;
+  return decode_type(type, &kind, &precision);
+}
+
+// The native plan for a descriptor, or null with the reason the vendor serves it.
+std::unique_ptr<NativePlan> choose_native(const Descriptor& descriptor, const char** reason) {
+  const Policy current = policy();
+  if (current == Policy::kVendor) {
+    *reason = "IDGPU_POLICY=vendor";
+    return nullptr;
+  }
+  *reason = "no native solver applies";
+  for (const Solver* solver : solvers()) {
+    const char* declined = nullptr;
+    if (auto plan = solver->make(descriptor, &declined)) return plan;
+    if (declined != nullptr) *reason = declined;
+  }
+  if (current == Policy::kNative) {
+    log::dispatch().info("IDGPU_POLICY=native but no native path for {}: vendor ({})", descriptor.to_string(), *reason);
+  }
+  return nullptr;
+}
+
+// The one make-plan every creation call goes through.
+cufftResult make_plan(Call& call, Plan& plan, const Descriptor& descriptor, const VendorMake& vendor_make,
+                      size_t* work_size) {
+  const char* reason = "";
+  if (auto native = choose_native(descriptor, &reason)) {
+    log::plan().debug("{}: native plan {} for {}", api_name(call.api), native->name(), descriptor.to_string());
+    if (work_size != nullptr) *work_size = native->work_size();
+    plan.native = std::move(native);
+    plan.descriptor = descriptor;
+    plan.made = true;
+    call.path = Path::kNative;
+    call.reason = "native plan";
+    return CUFFT_SUCCESS;
+  }
+  call.path = Path::kVendor;
+  call.reason = reason;
+  const cufftResult status = vendor_make(plan.vendor, work_size);
+  if (status == CUFFT_SUCCESS) {
+    plan.descriptor = descriptor;
+    plan.made = true;
+    log::plan().debug("{}: vendor plan for {} ({})", api_name(call.api), descriptor.to_string(), reason);
+  }
+  return status;
+}
+
+cufftResult create_plan(cufftHandle* handle) {
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr || vendor_table->cufftCreate == nullptr) return kVendorMissing;
+  auto plan = std::make_unique<Plan>();
+  const cufftResult status = vendor_table->cufftCreate(&plan->vendor);
+  if (status != CUFFT_SUCCESS) return status;
+  const cufftHandle vendor_plan = plan->vendor;
+  const cufftHandle ours = handles().insert(std::move(plan));
+  if (ours < 0) {
+    vendor_table->cufftDestroy(vendor_plan);
+    return CUFFT_ALLOC_FAILED;
+  }
+  *handle = ours;
+  return CUFFT_SUCCESS;
+}
+
+cufftResult destroy_plan(cufftHandle handle) {
+  std::unique_ptr<Plan> plan = handles().remove(handle);
+  if (plan == nullptr) return CUFFT_INVALID_PLAN;
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr || vendor_table->cufftDestroy == nullptr) return kVendorMissing;
+  return vendor_table->cufftDestroy(plan->vendor);
+}
+
+// cufftPlan*: create a handle, make the plan on it, and hand the handle out only on success.
+template <class Make>
+cufftResult create_and_make(cufftHandle* out, Make&& make) {
+  if (out == nullptr) return CUFFT_INVALID_VALUE;
+  cufftHandle handle = 0;
+  if (const cufftResult status = create_plan(&handle); status != CUFFT_SUCCESS) return status;
+  size_t work_size = 0;
+  const cufftResult status = make(handle, &work_size);
+  if (status != CUFFT_SUCCESS) {
+    destroy_plan(handle);
+    return status;
+  }
+  *out = handle;
+  return CUFFT_SUCCESS;
+}
+
+// Validation and descriptor of a typed (cufftType) plan call, then the one make-plan.
+cufftResult make_typed(Call& call, cufftHandle handle, int rank, const long long* n, const long long* inembed,
+                       long long istride, long long idist, const long long* onembed, long long ostride,
+                       long long odist, cufftType type, long long batch, const VendorMake& vendor_make,
+                       size_t* work_size) {
+  Plan* plan = handles().find(handle);
+  if (plan == nullptr) return CUFFT_INVALID_PLAN;
+  Kind kind;
+  Precision precision;
+  if (!decode_type(type, &kind, &precision)) return CUFFT_INVALID_TYPE;
+  Descriptor descriptor;
+  const cufftResult status = build_descriptor(rank, n, inembed, istride, idist, onembed, ostride, odist, kind,
+                                              precision, batch, &descriptor);
+  if (status != CUFFT_SUCCESS) return status;
+  return make_plan(call, *plan, descriptor, vendor_make, work_size);
+}
+
+// The work-area size a plan for these arguments would need, without making it.
+cufftResult size_typed(Call& call, cufftHandle handle, int rank, const long long* n, const long long* inembed,
+                       long long istride, long long idist, const long long* onembed, long long ostride,
+                       long long odist, cufftType type, long long batch, const VendorMake& vendor_size,
+                       size_t* work_size) {
+  Plan* plan = handles().find(handle);
+  if (plan == nullptr) return CUFFT_INVALID_PLAN;
+  Kind kind;
+  Precision precision;
+  if (!decode_type(type, &kind, &precision)) return CUFFT_INVALID_TYPE;
+  Descriptor descriptor;
+  const cufftResult status = build_descriptor(rank, n, inembed, istride, idist, onembed, ostride, odist, kind,
+                                              precision, batch, &descriptor);
+  if (status != CUFFT_SUCCESS) return status;
+  const char* reason = "";
+  if (auto native = choose_native(descriptor, &reason)) {
+    if (work_size == nullptr) return CUFFT_INVALID_VALUE;
+    *work_size = native->work_size();
+    call.path = Path::kNative;
+    return CUFFT_SUCCESS;
+  }
+  call.path = Path::kVendor;
+  call.reason = reason;
+  return vendor_size(plan->vendor, work_size);
+}
+
+void widen(int count, const int* source, long long* target) {
+  for (int index = 0; index < count; ++index) target[index] = source[index];
+}
+
+// Copies of the int arrays a cufftPlanMany-style call passes, widened to 64 bits.
+struct ManyArrays {
+  long long n[3] = {};
+  long long inembed[3] = {};
+  long long onembed[3] = {};
+  const long long* in_ptr = nullptr;
+  const long long* on_ptr = nullptr;
+  bool ok = true;
+
+  template <class Int>
+  ManyArrays(int rank, const Int* n_in, const Int* inembed_in, const Int* onembed_in) {
+    if (rank < 1 || rank > 3 || n_in == nullptr) {
+      ok = false;
+      return;
+    }
+    for (int axis = 0; axis < rank; ++axis) n[axis] = n_in[axis];
+    if (inembed_in != nullptr) {
+      for (int axis = 0; axis < rank; ++axis) inembed[axis] = inembed_in[axis];
+      in_ptr = inembed;
+    }
+    if (onembed_in != nullptr) {
+      for (int axis = 0; axis < rank; ++axis) onembed[axis] = onembed_in[axis];
+      on_ptr = onembed;
+    }
+  }
+};
+
+cufftResult bad_rank_or_sizes(int rank, const void* n) {
+  if (rank < 1 || rank > 3) return CUFFT_INVALID_SIZE;
+  return n == nullptr ? CUFFT_INVALID_VALUE : CUFFT_SUCCESS;
+}
+
+template <class In, class Out>
+cufftResult execute(Call& call, cufftHandle handle, In* input, Out* output, int direction, cufftType expected,
+                    cufftResult (*vendor_exec)(cufftHandle, In*, Out*, int)) {
+  Plan* plan = handles().find(handle);
+  if (plan == nullptr) return CUFFT_INVALID_PLAN;
+  if (plan->descriptor && encode_type(plan->descriptor->kind, plan->descriptor->precision) != expected) {
+    return kWrongExec;
+  }
+  stats::GpuTimer timer(call.api, plan->stream);
+  if (plan->native) {
+    call.path = Path::kNative;
+    call.reason = plan->native->name();
+    void* work = plan->work_area != nullptr ? plan->work_area : plan->owned_work_area;
+    return plan->native->execute({input, output, direction, plan->stream, work});
+  }
+  call.path = Path::kVendor;
+  call.reason = "vendor plan";
+  return vendor_exec(plan->vendor, input, output, direction);
+}
+
+// Adapters giving every vendor exec the (plan, in, out, direction) shape.
+#define IDGPU_EXEC_WITH_DIRECTION_(name, In, Out)                                       \
+  cufftResult vendor_##name(cufftHandle plan, In* input, Out* output, int direction) { \
+    const vendor::CufftTable* t = table();                                             \
+    if (t == nullptr || t->name == nullptr) return kVendorMissing;                     \
+    return t->name(plan, input, output, direction);                                    \
+  }
+#define IDGPU_EXEC_WITHOUT_DIRECTION_(name, In, Out)                               \
+  cufftResult vendor_##name(cufftHandle plan, In* input, Out* output, int) {       \
+    const vendor::CufftTable* t = table();                                         \
+    if (t == nullptr || t->name == nullptr) return kVendorMissing;                 \
+    return t->name(plan, input, output);                                           \
+  }
+IDGPU_EXEC_WITH_DIRECTION_(cufftExecC2C, cufftComplex, cufftComplex)
+IDGPU_EXEC_WITH_DIRECTION_(cufftExecZ2Z, cufftDoubleComplex, cufftDoubleComplex)
+IDGPU_EXEC_WITHOUT_DIRECTION_(cufftExecR2C, cufftReal, cufftComplex)
+IDGPU_EXEC_WITHOUT_DIRECTION_(cufftExecC2R, cufftComplex, cufftReal)
+IDGPU_EXEC_WITHOUT_DIRECTION_(cufftExecD2Z, cufftDoubleReal, cufftDoubleComplex)
+IDGPU_EXEC_WITHOUT_DIRECTION_(cufftExecZ2D, cufftDoubleComplex, cufftDoubleReal)
+#undef IDGPU_EXEC_WITH_DIRECTION_
+#undef IDGPU_EXEC_WITHOUT_DIRECTION_
+
+bool valid_direction(int direction) { return direction == CUFFT_FORWARD || direction == CUFFT_INVERSE; }
+
+// Settings that both sides must see: recorded on our plan, applied to the vendor plan.
+template <class Apply>
+cufftResult set_on_plan(Call& call, cufftHandle handle, Apply&& apply) {
+  Plan* plan = handles().find(handle);
+  if (plan == nullptr) return CUFFT_INVALID_PLAN;
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr) return kVendorMissing;
+  call.path = plan->native ? Path::kNative : Path::kVendor;
+  return apply(*plan, *vendor_table);
+}
+
+}  // namespace
+
+cufftResult pin_to_vendor(Plan& plan, Api api) {
+  if (!plan.vendor_only) {
+    plan.vendor_only = true;
+    if (plan.native) {
+      // Native plans do not yet exist; when they do, the vendor plan is made here from the
+      // plan's descriptor before the native plan is dropped.
+      log::dispatch().info("{} on a native plan: the vendor serves this plan from now on", api_name(api));
+      plan.native.reset();
+    }
+  }
+  return CUFFT_SUCCESS;
+}
+
+cufftResult cufftCreate(Call& call, cufftHandle* plan) {
+  if (plan == nullptr) return CUFFT_INVALID_VALUE;
+  call.path = Path::kVendor;
+  return create_plan(plan);
+}
+
+cufftResult cufftDestroy(Call& call, cufftHandle plan) {
+  call.path = Path::kVendor;
+  return destroy_plan(plan);
+}
+
+cufftResult cufftPlan1d(Call& call, cufftHandle* plan, int nx, cufftType type, int batch) {
+  if (!valid_type(type)) return CUFFT_INVALID_TYPE;
+  if (nx < 1 || batch < 1) return CUFFT_INVALID_SIZE;
+  return create_and_make(plan, [&](cufftHandle handle, size_t* work_size) {
+    return cufftMakePlan1d(call, handle, nx, type, batch, work_size);
+  });
+}
+
+cufftResult cufftPlan2d(Call& call, cufftHandle* plan, int nx, int ny, cufftType type) {
+  if (!valid_type(type)) return CUFFT_INVALID_TYPE;
+  if (nx < 1 || ny < 1) return CUFFT_INVALID_SIZE;
+  return create_and_make(plan, [&](cufftHandle handle, size_t* work_size) {
+    return cufftMakePlan2d(call, handle, nx, ny, type, work_size);
+  });
+}
+
+cufftResult cufftPlan3d(Call& call, cufftHandle* plan, int nx, int ny, int nz, cufftType type) {
+  if (!valid_type(type)) return CUFFT_INVALID_TYPE;
+  if (nx < 1 || ny < 1 || nz < 1) return CUFFT_INVALID_SIZE;
+  return create_and_make(plan, [&](cufftHandle handle, size_t* work_size) {
+    return cufftMakePlan3d(call, handle, nx, ny, nz, type, work_size);
+  });
+}
+
+cufftResult cufftPlanMany(Call& call, cufftHandle* plan, int rank, int* n, int* inembed, int istride, int idist,
+                          int* onembed, int ostride, int odist, cufftType type, int batch) {
+  if (!valid_type(type)) return CUFFT_INVALID_TYPE;
+  if (const cufftResult bad = bad_rank_or_sizes(rank, n); bad != CUFFT_SUCCESS) return bad;
+  return create_and_make(plan, [&](cufftHandle handle, size_t* work_size) {
+    return cufftMakePlanMany(call, handle, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
+                             work_size);
+  });
+}
+
+cufftResult cufftMakePlan1d(Call& call, cufftHandle plan, int nx, cufftType type, int batch, size_t* workSize) {
+  const long long n[1] = {nx};
+  return make_typed(call, plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, type, batch,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftMakePlan1d(vendor_plan, nx, type, batch, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftMakePlan2d(Call& call, cufftHandle plan, int nx, int ny, cufftType type, size_t* workSize) {
+  const long long n[2] = {nx, ny};
+  return make_typed(call, plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftMakePlan2d(vendor_plan, nx, ny, type, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftMakePlan3d(Call& call, cufftHandle plan, int nx, int ny, int nz, cufftType type,
+                            size_t* workSize) {
+  const long long n[3] = {nx, ny, nz};
+  return make_typed(call, plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftMakePlan3d(vendor_plan, nx, ny, nz, type, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftMakePlanMany(Call& call, cufftHandle plan, int rank, int* n, int* inembed, int istride, int idist,
+                              int* onembed, int ostride, int odist, cufftType type, int batch, size_t* workSize) {
+  const ManyArrays arrays(rank, n, inembed, onembed);
+  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
+  return make_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
+                    batch,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftMakePlanMany(vendor_plan, rank, n, inembed, istride, idist, onembed,
+                                                        ostride, odist, type, batch, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftMakePlanMany64(Call& call, cufftHandle plan, int rank, long long* n, long long* inembed,
+                                long long istride, long long idist, long long* onembed, long long ostride,
+                                long long odist, cufftType type, long long batch, size_t* workSize) {
+  const ManyArrays arrays(rank, n, inembed, onembed);
+  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
+  return make_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
+                    batch,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftMakePlanMany64(vendor_plan, rank, n, inembed, istride, idist, onembed,
+                                                          ostride, odist, type, batch, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftXtMakePlanMany(Call& call, cufftHandle plan, int rank, long long* n, long long* inembed,
+                                long long istride, long long idist, cudaDataType inputtype, long long* onembed,
+                                long long ostride, long long odist, cudaDataType outputtype, long long batch,
+                                size_t* workSize, cudaDataType executiontype) {
+  Plan* target = handles().find(plan);
+  if (target == nullptr) return CUFFT_INVALID_PLAN;
+  const VendorMake vendor_make = [&](cufftHandle vendor_plan, size_t* work_size) {
+    return table()->cufftXtMakePlanMany(vendor_plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride,
+                                        odist, outputtype, batch, work_size, executiontype);
+  };
+  Kind kind;
+  Precision precision;
+  const ManyArrays arrays(rank, n, inembed, onembed);
+  Descriptor descriptor;
+  // Type triples and sizes the descriptor cannot express are the vendor's to judge.
+  if (!arrays.ok || !decode_xt_types(inputtype, outputtype, executiontype, &kind, &precision) ||
+      build_descriptor(rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, kind,
+                       precision, batch, &descriptor) != CUFFT_SUCCESS) {
+    call.path = Path::kVendor;
+    call.reason = "arguments outside the native planner's descriptor";
+    return vendor_make(target->vendor, workSize);
+  }
+  return make_plan(call, *target, descriptor, vendor_make, workSize);
+}
+
+cufftResult cufftGetSize1d(Call& call, cufftHandle plan, int nx, cufftType type, int batch, size_t* workSize) {
+  const long long n[1] = {nx};
+  return size_typed(call, plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, type, batch,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftGetSize1d(vendor_plan, nx, type, batch, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftGetSize2d(Call& call, cufftHandle plan, int nx, int ny, cufftType type, size_t* workSize) {
+  const long long n[2] = {nx, ny};
+  return size_typed(call, plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftGetSize2d(vendor_plan, nx, ny, type, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftGetSize3d(Call& call, cufftHandle plan, int nx, int ny, int nz, cufftType type,
+                           size_t* workSize) {
+  const long long n[3] = {nx, ny, nz};
+  return size_typed(call, plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftGetSize3d(vendor_plan, nx, ny, nz, type, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftGetSizeMany(Call& call, cufftHandle plan, int rank, int* n, int* inembed, int istride, int idist,
+                             int* onembed, int ostride, int odist, cufftType type, int batch, size_t* workArea) {
+  const ManyArrays arrays(rank, n, inembed, onembed);
+  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
+  return size_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
+                    batch,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftGetSizeMany(vendor_plan, rank, n, inembed, istride, idist, onembed,
+                                                       ostride, odist, type, batch, work_size);
+                    },
+                    workArea);
+}
+
+cufftResult cufftGetSizeMany64(Call& call, cufftHandle plan, int rank, long long* n, long long* inembed,
+                               long long istride, long long idist, long long* onembed, long long ostride,
+                               long long odist, cufftType type, long long batch, size_t* workSize) {
+  const ManyArrays arrays(rank, n, inembed, onembed);
+  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
+  return size_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
+                    batch,
+                    [&](cufftHandle vendor_plan, size_t* work_size) {
+                      return table()->cufftGetSizeMany64(vendor_plan, rank, n, inembed, istride, idist, onembed,
+                                                         ostride, odist, type, batch, work_size);
+                    },
+                    workSize);
+}
+
+cufftResult cufftXtGetSizeMany(Call& call, cufftHandle plan, int rank, long long* n, long long* inembed,
+                               long long istride, long long idist, cudaDataType inputtype, long long* onembed,
+                               long long ostride, long long odist, cudaDataType outputtype, long long batch,
+                               size_t* workSize, cudaDataType executiontype) {
+  Plan* target = handles().find(plan);
+  if (target == nullptr) return CUFFT_INVALID_PLAN;
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr) return kVendorMissing;
+  call.path = Path::kVendor;
+  call.reason = "sizes of Xt plans come from the vendor";
+  return vendor_table->cufftXtGetSizeMany(target->vendor, rank, n, inembed, istride, idist, inputtype, onembed,
+                                          ostride, odist, outputtype, batch, workSize, executiontype);
+}
+
+cufftResult cufftGetSize(Call& call, cufftHandle plan, size_t* workSize) {
+  Plan* target = handles().find(plan);
+  if (target == nullptr) return CUFFT_INVALID_PLAN;
+  if (workSize == nullptr) return CUFFT_INVALID_VALUE;
+  if (target->native) {
+    call.path = Path::kNative;
+    *workSize = target->native->work_size();
+    return CUFFT_SUCCESS;
+  }
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr) return kVendorMissing;
+  call.path = Path::kVendor;
+  return vendor_table->cufftGetSize(target->vendor, workSize);
+}
+
+cufftResult cufftSetWorkArea(Call& call, cufftHandle plan, void* workArea) {
+  return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
+    const cufftResult status = vendor_table.cufftSetWorkArea(target.vendor, workArea);
+    if (status == CUFFT_SUCCESS) target.work_area = workArea;
+    return status;
+  });
+}
+
+cufftResult cufftXtSetWorkArea(Call& call, cufftHandle plan, void** workArea) {
+  return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
+    const cufftResult status = vendor_table.cufftXtSetWorkArea(target.vendor, workArea);
+    if (status == CUFFT_SUCCESS && workArea != nullptr) target.work_area = workArea[0];
+    return status;
+  });
+}
+
+cufftResult cufftSetAutoAllocation(Call& call, cufftHandle plan, int autoAllocate) {
+  return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
+    const cufftResult status = vendor_table.cufftSetAutoAllocation(target.vendor, autoAllocate);
+    if (status == CUFFT_SUCCESS) target.auto_allocate = autoAllocate != 0;
+    return status;
+  });
+}
+
+cufftResult cufftSetStream(Call& call, cufftHandle plan, cudaStream_t stream) {
+  return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
+    const cufftResult status = vendor_table.cufftSetStream(target.vendor, stream);
+    if (status == CUFFT_SUCCESS) target.stream = stream;
+    return status;
+  });
+}
+
+cufftResult cufftExecC2C(Call& call, cufftHandle plan, cufftComplex* idata, cufftComplex* odata, int direction) {
+  if (!valid_direction(direction)) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : CUFFT_INVALID_VALUE;
+  return execute(call, plan, idata, odata, direction, CUFFT_C2C, vendor_cufftExecC2C);
+}
+
+cufftResult cufftExecZ2Z(Call& call, cufftHandle plan, cufftDoubleComplex* idata, cufftDoubleComplex* odata,
+                         int direction) {
+  if (!valid_direction(direction)) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : CUFFT_INVALID_VALUE;
+  return execute(call, plan, idata, odata, direction, CUFFT_Z2Z, vendor_cufftExecZ2Z);
+}
+
+cufftResult cufftExecR2C(Call& call, cufftHandle plan, cufftReal* idata, cufftComplex* odata) {
+  return execute(call, plan, idata, odata, CUFFT_FORWARD, CUFFT_R2C, vendor_cufftExecR2C);
+}
+
+cufftResult cufftExecC2R(Call& call, cufftHandle plan, cufftComplex* idata, cufftReal* odata) {
+  return execute(call, plan, idata, odata, CUFFT_INVERSE, CUFFT_C2R, vendor_cufftExecC2R);
+}
+
+cufftResult cufftExecD2Z(Call& call, cufftHandle plan, cufftDoubleReal* idata, cufftDoubleComplex* odata) {
+  return execute(call, plan, idata, odata, CUFFT_FORWARD, CUFFT_D2Z, vendor_cufftExecD2Z);
+}
+
+cufftResult cufftExecZ2D(Call& call, cufftHandle plan, cufftDoubleComplex* idata, cufftDoubleReal* odata) {
+  return execute(call, plan, idata, odata, CUFFT_INVERSE, CUFFT_Z2D, vendor_cufftExecZ2D);
+}
+
+cufftResult cufftXtExec(Call& call, cufftHandle plan, void* input, void* output, int direction) {
+  Plan* target = handles().find(plan);
+  if (target == nullptr) return CUFFT_INVALID_PLAN;
+  stats::GpuTimer timer(call.api, target->stream);
+  if (target->native) {
+    call.path = Path::kNative;
+    call.reason = target->native->name();
+    void* work = target->work_area != nullptr ? target->work_area : target->owned_work_area;
+    return target->native->execute({input, output, direction, target->stream, work});
+  }
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr) return kVendorMissing;
+  call.path = Path::kVendor;
+  call.reason = "vendor plan";
+  return vendor_table->cufftXtExec(target->vendor, input, output, direction);
+}
+
+}  // namespace idgpu::fft

@@ -1,0 +1,51 @@
+#include "tridiag/gtsv.h"
+
+#include "core/config.h"
+#include "core/log.h"
+
+namespace idgpu::tridiag {
+
+cudaStream_t stream_of(cusparseHandle_t handle) {
+  const vendor::CusparseTable* table = vendor::cusparse();
+  cudaStream_t stream = nullptr;
+  if (table != nullptr && table->cusparseGetStream != nullptr) table->cusparseGetStream(handle, &stream);
+  return stream;
+}
+
+bool buffer_aligned(const void* buffer) {
+  return buffer != nullptr && reinterpret_cast<std::uintptr_t>(buffer) % kBufferAlignment == 0;
+}
+
+cusparseStatus_t validate(const Problem& problem, bool has_handle) {
+  if (!has_handle) return CUSPARSE_STATUS_NOT_INITIALIZED;
+  if (problem.m < 3) return CUSPARSE_STATUS_INVALID_VALUE;
+  switch (problem.layout) {
+    case Layout::kSingle:
+    case Layout::kSingleNopivot:
+      if (problem.n < 0 || problem.ldb < (problem.m > 1 ? problem.m : 1)) return CUSPARSE_STATUS_INVALID_VALUE;
+      break;
+    case Layout::kStrided:
+      if (problem.batch <= 0 || problem.batch_stride < problem.m) return CUSPARSE_STATUS_INVALID_VALUE;
+      break;
+    case Layout::kInterleaved:
+      if (problem.algo < 0 || problem.algo > 2 || problem.batch <= 0) return CUSPARSE_STATUS_INVALID_VALUE;
+      break;
+  }
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
+const char* native_solver_for(const Problem& problem, const char** reason) {
+  (void)problem;
+  if (policy() == Policy::kVendor) {
+    *reason = "IDGPU_POLICY=vendor";
+    return nullptr;
+  }
+  *reason = "no native tridiagonal solver yet";
+  if (policy() == Policy::kNative) {
+    log::dispatch().info("IDGPU_POLICY=native but no native tridiagonal solver for m={} batch={}: vendor", problem.m,
+                         problem.batch);
+  }
+  return nullptr;
+}
+
+}  // namespace idgpu::tridiag
