@@ -12,10 +12,6 @@ cudaStream_t stream_of(cusparseHandle_t handle) {
   return stream;
 }
 
-bool buffer_aligned(const void* buffer) {
-  return buffer != nullptr && reinterpret_cast<std::uintptr_t>(buffer) % kBufferAlignment == 0;
-}
-
 cusparseStatus_t validate(const Problem& problem, bool has_handle) {
   if (!has_handle) return CUSPARSE_STATUS_NOT_INITIALIZED;
   if (problem.m < 3) return CUSPARSE_STATUS_INVALID_VALUE;
