@@ -107,27 +107,13 @@ cufftResult create_and_make(cufftHandle* out, Make&& make) {
   return CUFFT_SUCCESS;
 }
 
-// Validation and descriptor of a typed (cufftType) plan call, then the one make-plan.
-cufftResult make_typed(Call& call, cufftHandle handle, int rank, const long long* n, const long long* inembed,
-                       long long istride, long long idist, const long long* onembed, long long ostride,
-                       long long odist, cufftType type, long long batch, const VendorMake& vendor_make,
-                       size_t* work_size) {
-  Plan* plan = handles().find(handle);
-  if (plan == nullptr) return CUFFT_INVALID_PLAN;
-  Kind kind;
-  Precision precision;
-  if (!decode_type(type, &kind, &precision)) return CUFFT_INVALID_TYPE;
-  Descriptor descriptor;
-  const cufftResult status = build_descriptor(rank, n, inembed, istride, idist, onembed, ostride, odist, kind,
-                                              precision, batch, &descriptor);
-  if (status != CUFFT_SUCCESS) return status;
-  return make_plan(call, *plan, descriptor, vendor_make, work_size);
-}
+enum class Purpose { kMake, kSize };
 
-// The work-area size a plan for these arguments would need, without making it.
-cufftResult size_typed(Call& call, cufftHandle handle, int rank, const long long* n, const long long* inembed,
-                       long long istride, long long idist, const long long* onembed, long long ostride,
-                       long long odist, cufftType type, long long batch, const VendorMake& vendor_size,
+// Every typed (cufftType) plan or size call: validation, the descriptor, then either the one
+// make-plan or the work-area size such a plan would need.
+cufftResult typed_call(Call& call, Purpose purpose, cufftHandle handle, int rank, const long long* n,
+                       const long long* inembed, long long istride, long long idist, const long long* onembed,
+                       long long ostride, long long odist, cufftType type, long long batch, const VendorMake& vendor,
                        size_t* work_size) {
   Plan* plan = handles().find(handle);
   if (plan == nullptr) return CUFFT_INVALID_PLAN;
@@ -138,6 +124,7 @@ cufftResult size_typed(Call& call, cufftHandle handle, int rank, const long long
   const cufftResult status = build_descriptor(rank, n, inembed, istride, idist, onembed, ostride, odist, kind,
                                               precision, batch, &descriptor);
   if (status != CUFFT_SUCCESS) return status;
+  if (purpose == Purpose::kMake) return make_plan(call, *plan, descriptor, vendor, work_size);
   const char* reason = "";
   if (auto native = choose_native(descriptor, &reason)) {
     if (work_size == nullptr) return CUFFT_INVALID_VALUE;
@@ -147,11 +134,7 @@ cufftResult size_typed(Call& call, cufftHandle handle, int rank, const long long
   }
   call.path = Path::kVendor;
   call.reason = reason;
-  return vendor_size(plan->vendor, work_size);
-}
-
-void widen(int count, const int* source, long long* target) {
-  for (int index = 0; index < count; ++index) target[index] = source[index];
+  return vendor(plan->vendor, work_size);
 }
 
 // Copies of the int arrays a cufftPlanMany-style call passes, widened to 64 bits.
@@ -184,6 +167,17 @@ struct ManyArrays {
 cufftResult bad_rank_or_sizes(int rank, const void* n) {
   if (rank < 1 || rank > 3) return CUFFT_INVALID_SIZE;
   return n == nullptr ? CUFFT_INVALID_VALUE : CUFFT_SUCCESS;
+}
+
+// cufftMakePlanMany/Many64 and cufftGetSizeMany/Many64: the arrays widened, then typed_call.
+template <class Int>
+cufftResult typed_many(Call& call, Purpose purpose, cufftHandle handle, int rank, const Int* n, const Int* inembed,
+                       long long istride, long long idist, const Int* onembed, long long ostride, long long odist,
+                       cufftType type, long long batch, const VendorMake& vendor, size_t* work_size) {
+  const ManyArrays arrays(rank, n, inembed, onembed);
+  if (!arrays.ok) return handles().find(handle) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
+  return typed_call(call, purpose, handle, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride,
+                    odist, type, batch, vendor, work_size);
 }
 
 template <class In, class Out>
@@ -303,7 +297,7 @@ cufftResult cufftPlanMany(Call& call, cufftHandle* plan, int rank, int* n, int* 
 
 cufftResult cufftMakePlan1d(Call& call, cufftHandle plan, int nx, cufftType type, int batch, size_t* workSize) {
   const long long n[1] = {nx};
-  return make_typed(call, plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, type, batch,
+  return typed_call(call, Purpose::kMake, plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, type, batch,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftMakePlan1d(vendor_plan, nx, type, batch, work_size);
                     },
@@ -312,7 +306,7 @@ cufftResult cufftMakePlan1d(Call& call, cufftHandle plan, int nx, cufftType type
 
 cufftResult cufftMakePlan2d(Call& call, cufftHandle plan, int nx, int ny, cufftType type, size_t* workSize) {
   const long long n[2] = {nx, ny};
-  return make_typed(call, plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+  return typed_call(call, Purpose::kMake, plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftMakePlan2d(vendor_plan, nx, ny, type, work_size);
                     },
@@ -322,7 +316,7 @@ cufftResult cufftMakePlan2d(Call& call, cufftHandle plan, int nx, int ny, cufftT
 cufftResult cufftMakePlan3d(Call& call, cufftHandle plan, int nx, int ny, int nz, cufftType type,
                             size_t* workSize) {
   const long long n[3] = {nx, ny, nz};
-  return make_typed(call, plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+  return typed_call(call, Purpose::kMake, plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftMakePlan3d(vendor_plan, nx, ny, nz, type, work_size);
                     },
@@ -331,10 +325,7 @@ cufftResult cufftMakePlan3d(Call& call, cufftHandle plan, int nx, int ny, int nz
 
 cufftResult cufftMakePlanMany(Call& call, cufftHandle plan, int rank, int* n, int* inembed, int istride, int idist,
                               int* onembed, int ostride, int odist, cufftType type, int batch, size_t* workSize) {
-  const ManyArrays arrays(rank, n, inembed, onembed);
-  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
-  return make_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
-                    batch,
+  return typed_many(call, Purpose::kMake, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftMakePlanMany(vendor_plan, rank, n, inembed, istride, idist, onembed,
                                                         ostride, odist, type, batch, work_size);
@@ -345,10 +336,7 @@ cufftResult cufftMakePlanMany(Call& call, cufftHandle plan, int rank, int* n, in
 cufftResult cufftMakePlanMany64(Call& call, cufftHandle plan, int rank, long long* n, long long* inembed,
                                 long long istride, long long idist, long long* onembed, long long ostride,
                                 long long odist, cufftType type, long long batch, size_t* workSize) {
-  const ManyArrays arrays(rank, n, inembed, onembed);
-  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
-  return make_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
-                    batch,
+  return typed_many(call, Purpose::kMake, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftMakePlanMany64(vendor_plan, rank, n, inembed, istride, idist, onembed,
                                                           ostride, odist, type, batch, work_size);
@@ -383,7 +371,7 @@ cufftResult cufftXtMakePlanMany(Call& call, cufftHandle plan, int rank, long lon
 
 cufftResult cufftGetSize1d(Call& call, cufftHandle plan, int nx, cufftType type, int batch, size_t* workSize) {
   const long long n[1] = {nx};
-  return size_typed(call, plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, type, batch,
+  return typed_call(call, Purpose::kSize, plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, type, batch,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftGetSize1d(vendor_plan, nx, type, batch, work_size);
                     },
@@ -392,7 +380,7 @@ cufftResult cufftGetSize1d(Call& call, cufftHandle plan, int nx, cufftType type,
 
 cufftResult cufftGetSize2d(Call& call, cufftHandle plan, int nx, int ny, cufftType type, size_t* workSize) {
   const long long n[2] = {nx, ny};
-  return size_typed(call, plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+  return typed_call(call, Purpose::kSize, plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftGetSize2d(vendor_plan, nx, ny, type, work_size);
                     },
@@ -402,7 +390,7 @@ cufftResult cufftGetSize2d(Call& call, cufftHandle plan, int nx, int ny, cufftTy
 cufftResult cufftGetSize3d(Call& call, cufftHandle plan, int nx, int ny, int nz, cufftType type,
                            size_t* workSize) {
   const long long n[3] = {nx, ny, nz};
-  return size_typed(call, plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
+  return typed_call(call, Purpose::kSize, plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, type, 1,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftGetSize3d(vendor_plan, nx, ny, nz, type, work_size);
                     },
@@ -411,10 +399,7 @@ cufftResult cufftGetSize3d(Call& call, cufftHandle plan, int nx, int ny, int nz,
 
 cufftResult cufftGetSizeMany(Call& call, cufftHandle plan, int rank, int* n, int* inembed, int istride, int idist,
                              int* onembed, int ostride, int odist, cufftType type, int batch, size_t* workArea) {
-  const ManyArrays arrays(rank, n, inembed, onembed);
-  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
-  return size_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
-                    batch,
+  return typed_many(call, Purpose::kSize, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftGetSizeMany(vendor_plan, rank, n, inembed, istride, idist, onembed,
                                                        ostride, odist, type, batch, work_size);
@@ -425,10 +410,7 @@ cufftResult cufftGetSizeMany(Call& call, cufftHandle plan, int rank, int* n, int
 cufftResult cufftGetSizeMany64(Call& call, cufftHandle plan, int rank, long long* n, long long* inembed,
                                long long istride, long long idist, long long* onembed, long long ostride,
                                long long odist, cufftType type, long long batch, size_t* workSize) {
-  const ManyArrays arrays(rank, n, inembed, onembed);
-  if (!arrays.ok) return handles().find(plan) == nullptr ? CUFFT_INVALID_PLAN : bad_rank_or_sizes(rank, n);
-  return size_typed(call, plan, rank, arrays.n, arrays.in_ptr, istride, idist, arrays.on_ptr, ostride, odist, type,
-                    batch,
+  return typed_many(call, Purpose::kSize, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
                     [&](cufftHandle vendor_plan, size_t* work_size) {
                       return table()->cufftGetSizeMany64(vendor_plan, rank, n, inembed, istride, idist, onembed,
                                                          ostride, odist, type, batch, work_size);
