@@ -1,0 +1,190 @@
+#include "device_kernels.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace idgpu_bench {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::size_t kMaxBlocks = 8192;  // grid-stride loops beyond this
+
+unsigned int blocks_for(std::size_t count) {
+  const std::size_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<unsigned int>(blocks == 0 ? 1 : (blocks < kMaxBlocks ? blocks : kMaxBlocks));
+}
+
+// splitmix64's finalizer over a counter: independent values for every (seed, index).
+__device__ __forceinline__ unsigned long long hash(unsigned long long seed, unsigned long long index) {
+  unsigned long long z = seed + (index + 1ull) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// (2k + 1 - 2^bits) / 2^bits for a random k of `bits` bits: an odd numerator, so never zero,
+// and exact in the target type.
+template <class T>
+__device__ __forceinline__ T uniform(unsigned long long seed, unsigned long long index);
+
+template <>
+__device__ __forceinline__ float uniform<float>(unsigned long long seed, unsigned long long index) {
+  const long long k = static_cast<long long>(hash(seed, index) >> 40);  // 24 bits
+  return static_cast<float>(2 * k + 1 - (1ll << 24)) * 0x1p-24f;
+}
+
+template <>
+__device__ __forceinline__ double uniform<double>(unsigned long long seed, unsigned long long index) {
+  const long long k = static_cast<long long>(hash(seed, index) >> 11);  // 53 bits
+  return static_cast<double>(2 * k + 1 - (1ll << 53)) * 0x1p-53;
+}
+
+template <class T>
+__global__ void fill_uniform_kernel(T* data, std::size_t count, unsigned long long seed) {
+  for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; index < count;
+       index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    data[index] = uniform<T>(seed, index);
+  }
+}
+
+template <class T>
+__global__ void fill_tridiagonal_kernel(T* dl, T* d, T* du, T* x, std::size_t count, long long m, long long batch,
+                                        bool interleaved, unsigned long long seed) {
+  for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; index < count;
+       index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const long long row = interleaved ? static_cast<long long>(index) / batch : static_cast<long long>(index) % m;
+    const unsigned long long base = 4ull * index;
+    const T lower = row == 0 ? T(0) : uniform<T>(seed, base);
+    const T upper = row == m - 1 ? T(0) : uniform<T>(seed, base + 1);
+    const T extra = uniform<T>(seed, base + 2);
+    // |d| exceeds |dl| + |du| by at least 1/2: strictly dominant, so every algorithm is stable.
+    const T magnitude = fabs(lower) + fabs(upper) + T(0.5) + fabs(extra);
+    dl[index] = lower;
+    du[index] = upper;
+    d[index] = extra < T(0) ? -magnitude : magnitude;
+    x[index] = uniform<T>(seed, base + 3);
+  }
+}
+
+__global__ void spin_kernel(unsigned long long nanoseconds) {
+  unsigned long long start;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  for (;;) {
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start >= nanoseconds) break;
+  }
+}
+
+__device__ __forceinline__ bool same_bits(float a, float b) { return __float_as_uint(a) == __float_as_uint(b); }
+__device__ __forceinline__ bool same_bits(double a, double b) {
+  return __double_as_longlong(a) == __double_as_longlong(b);
+}
+
+// out[0], out[1]: bit patterns of max |a| and max |a-b| (non-negative doubles order as their
+// bits do, so atomicMax on the bits is a max on the values); out[2]: differing elements.
+template <class T>
+__global__ void compare_kernel(const T* a, const T* b, std::size_t count, unsigned long long* out) {
+  double max_reference = 0;
+  double max_difference = 0;
+  unsigned long long differing = 0;
+  for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; index < count;
+       index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const T va = a[index];
+    const T vb = b[index];
+    if (!same_bits(va, vb)) ++differing;
+    const bool nan_a = isnan(va);
+    const bool nan_b = isnan(vb);
+    double difference = 0;
+    if (nan_a != nan_b) {
+      difference = INFINITY;
+    } else if (!nan_a && va != vb) {
+      difference = fabs(static_cast<double>(va) - static_cast<double>(vb));
+    }
+    if (!nan_a) max_reference = fmax(max_reference, fabs(static_cast<double>(va)));
+    max_difference = fmax(max_difference, difference);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    max_reference = fmax(max_reference, __shfl_down_sync(0xffffffffu, max_reference, offset));
+    max_difference = fmax(max_difference, __shfl_down_sync(0xffffffffu, max_difference, offset));
+    differing += __shfl_down_sync(0xffffffffu, differing, offset);
+  }
+  if ((threadIdx.x & 31u) == 0) {
+    atomicMax(&out[0], static_cast<unsigned long long>(__double_as_longlong(max_reference)));
+    atomicMax(&out[1], static_cast<unsigned long long>(__double_as_longlong(max_difference)));
+    atomicAdd(&out[2], differing);
+  }
+}
+
+template <class T>
+cudaError_t fill_uniform_impl(T* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  fill_uniform_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(data, count, seed);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t fill_tridiagonal_impl(T* dl, T* d, T* du, T* x, std::size_t count, long long m, long long batch,
+                                  bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  fill_tridiagonal_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, x, count, m, batch, interleaved,
+                                                                         seed);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t fill_uniform(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  return fill_uniform_impl(data, count, seed, stream);
+}
+
+cudaError_t fill_uniform(double* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  return fill_uniform_impl(data, count, seed, stream);
+}
+
+cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size_t count, long long m,
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+  return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+}
+
+cudaError_t fill_tridiagonal(double* dl, double* d, double* du, double* x, std::size_t count, long long m,
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+  return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+}
+
+cudaError_t launch_spin(int microseconds, cudaStream_t stream) {
+  if (microseconds <= 0) return cudaSuccess;
+  spin_kernel<<<1, 1, 0, stream>>>(static_cast<unsigned long long>(microseconds) * 1000ull);
+  return cudaGetLastError();
+}
+
+cudaError_t compare_arrays(const void* a, const void* b, std::size_t count, bool f64, cudaStream_t stream,
+                           Comparison* result) {
+  unsigned long long* partial = nullptr;
+  cudaError_t status = cudaMalloc(&partial, 3 * sizeof(unsigned long long));
+  if (status != cudaSuccess) return status;
+  unsigned long long host[3] = {0, 0, 0};
+  status = cudaMemsetAsync(partial, 0, sizeof(host), stream);
+  if (status == cudaSuccess && count > 0) {
+    if (f64) {
+      compare_kernel<double><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const double*>(a),
+                                                                         static_cast<const double*>(b), count, partial);
+    } else {
+      compare_kernel<float><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const float*>(a),
+                                                                        static_cast<const float*>(b), count, partial);
+    }
+    status = cudaGetLastError();
+  }
+  if (status == cudaSuccess) status = cudaMemcpyAsync(host, partial, sizeof(host), cudaMemcpyDeviceToHost, stream);
+  if (status == cudaSuccess) status = cudaStreamSynchronize(stream);
+  const cudaError_t freed = cudaFree(partial);
+  if (status == cudaSuccess) status = freed;
+  if (status != cudaSuccess) return status;
+  static_assert(sizeof(double) == sizeof(unsigned long long), "double bits");
+  std::memcpy(&result->max_abs_reference, &host[0], sizeof(double));
+  std::memcpy(&result->max_abs_difference, &host[1], sizeof(double));
+  result->differing = host[2];
+  return cudaSuccess;
+}
+
+}  // namespace idgpu_bench

@@ -1,0 +1,262 @@
+// The FFT cases: one out-of-place cufftPlanMany plan per side over the same rotating buffers.
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "bench.h"
+#include "device_kernels.h"
+
+namespace idgpu_bench {
+namespace {
+
+// Points per call of the 1D grids: large enough that every size is bandwidth-relevant.
+constexpr long long kPointsF32 = 1ll << 26;
+constexpr long long kPointsF64 = 1ll << 25;
+
+struct FftShape {
+  cufftType type = CUFFT_C2C;
+  int rank = 1;
+  int n[3] = {1, 1, 1};
+  long long batch = 1;
+};
+
+bool is_double(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z || type == CUFFT_Z2D; }
+bool real_input(cufftType type) { return type == CUFFT_R2C || type == CUFFT_D2Z; }
+bool real_output(cufftType type) { return type == CUFFT_C2R || type == CUFFT_Z2D; }
+
+const char* type_tag(cufftType type) {
+  switch (type) {
+    case CUFFT_C2C: return "c2c_f32";
+    case CUFFT_Z2Z: return "z2z_f64";
+    case CUFFT_R2C: return "r2c_f32";
+    case CUFFT_C2R: return "c2r_f32";
+    case CUFFT_D2Z: return "d2z_f64";
+    case CUFFT_Z2D: return "z2d_f64";
+  }
+  return "fft";
+}
+
+// A plan of one side, destroyed with the case.
+class PlanHandle {
+ public:
+  PlanHandle() = default;
+  PlanHandle(const PlanHandle&) = delete;
+  PlanHandle& operator=(const PlanHandle&) = delete;
+  ~PlanHandle() {
+    if (api_ != nullptr) api_->cufftDestroy(handle_);
+  }
+
+  void make(const CufftApi& api, Side side, const FftShape& shape, cudaStream_t stream) {
+    int n[3] = {shape.n[0], shape.n[1], shape.n[2]};
+    cufftHandle handle = 0;
+    check_cufft(api.cufftPlanMany(&handle, shape.rank, n, nullptr, 1, 0, nullptr, 1, 0, shape.type,
+                                  static_cast<int>(shape.batch)),
+                side, "cufftPlanMany");
+    api_ = &api;
+    handle_ = handle;
+    check_cufft(api.cufftSetStream(handle_, stream), side, "cufftSetStream");
+  }
+
+  cufftHandle get() const { return handle_; }
+
+ private:
+  const CufftApi* api_ = nullptr;
+  cufftHandle handle_ = 0;
+};
+
+class FftCase : public Case {
+ public:
+  FftCase(std::string id, FftShape shape) : id_(std::move(id)), shape_(shape) {
+    long long points = 1;  // of one transform
+    long long half = 1;    // complex points of one transform of a real FFT
+    for (int axis = 0; axis < shape_.rank; ++axis) {
+      points *= shape_.n[axis];
+      half *= axis == shape_.rank - 1 ? shape_.n[axis] / 2 + 1 : shape_.n[axis];
+    }
+    const std::size_t real_bytes = is_double(shape_.type) ? sizeof(double) : sizeof(float);
+    const auto batch = static_cast<std::size_t>(shape_.batch);
+    // Counts of real numbers (complex values count twice).
+    const std::size_t full_complex = 2 * static_cast<std::size_t>(points) * batch;
+    const std::size_t half_complex = 2 * static_cast<std::size_t>(half) * batch;
+    const std::size_t reals = static_cast<std::size_t>(points) * batch;
+    in_count_ = real_input(shape_.type) ? reals : real_output(shape_.type) ? half_complex : full_complex;
+    out_count_ = real_output(shape_.type) ? reals : real_input(shape_.type) ? half_complex : full_complex;
+    in_bytes_ = in_count_ * real_bytes;
+    out_bytes_ = out_count_ * real_bytes;
+  }
+
+  void setup(Environment& env) override {
+    env_ = &env;
+    // Plans first: their work areas are then part of the memory the rotation is sized against.
+    for (const Side side : kSides) plans_[static_cast<int>(side)].make(env.cufft(side), side, shape_, env.stream);
+    sets_ = env.rotation_sets(in_bytes_ + out_bytes_);
+    input_ = RotatingBuffer(in_bytes_, sets_);
+    output_ = RotatingBuffer(out_bytes_, sets_);
+    for (int set = 0; set < sets_; ++set) {
+      fill_input(set);
+      // Outputs get values too: no buffer the benchmark hands out is zero.
+      if (is_double(shape_.type)) {
+        BENCH_CUDA(fill_uniform(output_.as<double>(set), out_count_, derive_seed(env.options->seed, id_, 1000 + set),
+                                env.stream));
+      } else {
+        BENCH_CUDA(fill_uniform(output_.as<float>(set), out_count_, derive_seed(env.options->seed, id_, 1000 + set),
+                                env.stream));
+      }
+    }
+    BENCH_CUDA(cudaStreamSynchronize(env.stream));
+  }
+
+  int sets() const override { return sets_; }
+
+  void run(Side side, int set) override {
+    const CufftApi& api = env_->cufft(side);
+    const cufftHandle plan = plans_[static_cast<int>(side)].get();
+    void* in = input_.slice(set);
+    void* out = output_.slice(set);
+    switch (shape_.type) {
+      case CUFFT_C2C:
+        check_cufft(api.cufftExecC2C(plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out),
+                                     CUFFT_FORWARD),
+                    side, "cufftExecC2C");
+        break;
+      case CUFFT_Z2Z:
+        check_cufft(api.cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(in),
+                                     static_cast<cufftDoubleComplex*>(out), CUFFT_FORWARD),
+                    side, "cufftExecZ2Z");
+        break;
+      case CUFFT_R2C:
+        check_cufft(api.cufftExecR2C(plan, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out)), side,
+                    "cufftExecR2C");
+        break;
+      case CUFFT_C2R:
+        check_cufft(api.cufftExecC2R(plan, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out)), side,
+                    "cufftExecC2R");
+        break;
+      case CUFFT_D2Z:
+        check_cufft(api.cufftExecD2Z(plan, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out)),
+                    side, "cufftExecD2Z");
+        break;
+      case CUFFT_Z2D:
+        check_cufft(api.cufftExecZ2D(plan, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out)),
+                    side, "cufftExecZ2D");
+        break;
+    }
+  }
+
+  // Out-of-place complex-to-real transforms may overwrite their input (cuFFT documents it):
+  // regenerate it from its seed, which writes what a copy from a pristine buffer would.
+  void after_use(int set) override {
+    if (real_output(shape_.type)) fill_input(set);
+  }
+
+  OutputView output(int set) const override {
+    return OutputView{output_.slice(set), out_count_, is_double(shape_.type)};
+  }
+
+  double bytes() const override { return static_cast<double>(in_bytes_ + out_bytes_); }
+
+ private:
+  void fill_input(int set) {
+    const std::uint64_t seed = derive_seed(env_->options->seed, id_, set);
+    if (is_double(shape_.type)) {
+      BENCH_CUDA(fill_uniform(input_.as<double>(set), in_count_, seed, env_->stream));
+    } else {
+      BENCH_CUDA(fill_uniform(input_.as<float>(set), in_count_, seed, env_->stream));
+    }
+  }
+
+  std::string id_;
+  FftShape shape_;
+  const Environment* env_ = nullptr;
+  PlanHandle plans_[2];
+  RotatingBuffer input_;
+  RotatingBuffer output_;
+  int sets_ = 0;
+  std::size_t in_count_ = 0;
+  std::size_t out_count_ = 0;
+  std::size_t in_bytes_ = 0;
+  std::size_t out_bytes_ = 0;
+};
+
+CaseSpec make_spec(const FftShape& shape, bool overhead = false) {
+  std::string dims;
+  for (int axis = 0; axis < shape.rank; ++axis) dims += (axis > 0 ? "x" : "") + std::to_string(shape.n[axis]);
+  CaseSpec spec;
+  spec.family = "fft";
+  spec.name = std::string(type_tag(shape.type)) + "_" + (shape.rank == 1 ? "n" : "") + dims +
+              (overhead ? "_b" + std::to_string(shape.batch) : "");
+  spec.params = "n=" + dims + " batch=" + std::to_string(shape.batch) + " out-of-place";
+  if (shape.type == CUFFT_C2C || shape.type == CUFFT_Z2Z) spec.params += " forward";
+  spec.overhead = overhead;
+  const std::string id = spec.id();
+  spec.make = [id, shape](const Environment&) { return std::unique_ptr<Case>(new FftCase(id, shape)); };
+  return spec;
+}
+
+FftShape one_d(cufftType type, long long n, long long batch) {
+  FftShape shape;
+  shape.type = type;
+  shape.rank = 1;
+  shape.n[0] = static_cast<int>(n);
+  shape.batch = batch;
+  return shape;
+}
+
+// A 1D transform of size n, batched to about `points` points per call.
+FftShape one_d_at(cufftType type, long long n, long long points) {
+  const long long batch = static_cast<long long>(std::llround(static_cast<double>(points) / static_cast<double>(n)));
+  return one_d(type, n, batch < 1 ? 1 : batch);
+}
+
+FftShape multi_d(int rank, int n, long long points) {
+  FftShape shape;
+  shape.type = CUFFT_C2C;
+  shape.rank = rank;
+  long long size = 1;
+  for (int axis = 0; axis < rank; ++axis) {
+    shape.n[axis] = n;
+    size *= n;
+  }
+  shape.batch = points / size < 1 ? 1 : points / size;
+  return shape;
+}
+
+const long long kMixedSizes[] = {100, 243, 1000, 2187, 3125, 59049, 78125, 117649, 1000000};
+
+}  // namespace
+
+std::vector<CaseSpec> fft_quick_cases() {
+  return {
+      // The forwarding-overhead case: a transform so small the call's own cost dominates.
+      make_spec(one_d(CUFFT_C2C, 64, 1000), /*overhead=*/true),
+      make_spec(one_d_at(CUFFT_C2C, 1 << 8, kPointsF32)),
+      make_spec(one_d_at(CUFFT_C2C, 1 << 12, kPointsF32)),
+      make_spec(one_d_at(CUFFT_C2C, 1 << 20, kPointsF32)),
+      make_spec(one_d_at(CUFFT_Z2Z, 1 << 10, kPointsF64)),
+      make_spec(one_d_at(CUFFT_R2C, 1 << 12, kPointsF32)),
+      make_spec(one_d_at(CUFFT_C2R, 1 << 12, kPointsF32)),
+      make_spec(one_d_at(CUFFT_C2C, 1000, kPointsF32)),
+      make_spec(one_d_at(CUFFT_C2C, 3125, kPointsF32)),
+      make_spec(multi_d(2, 1024, kPointsF32)),
+      make_spec(multi_d(3, 128, kPointsF32)),
+  };
+}
+
+std::vector<CaseSpec> fft_full_cases() {
+  std::vector<CaseSpec> cases;
+  cases.push_back(make_spec(one_d(CUFFT_C2C, 64, 1000), /*overhead=*/true));
+  for (int log2 = 4; log2 <= 26; ++log2) cases.push_back(make_spec(one_d_at(CUFFT_C2C, 1ll << log2, kPointsF32)));
+  for (int log2 = 4; log2 <= 25; ++log2) cases.push_back(make_spec(one_d_at(CUFFT_Z2Z, 1ll << log2, kPointsF64)));
+  for (int log2 : {6, 8, 10, 12, 16, 20, 24, 26}) {
+    cases.push_back(make_spec(one_d_at(CUFFT_R2C, 1ll << log2, kPointsF32)));
+  }
+  for (int log2 : {8, 12, 20}) cases.push_back(make_spec(one_d_at(CUFFT_C2R, 1ll << log2, kPointsF32)));
+  for (long long n : kMixedSizes) cases.push_back(make_spec(one_d_at(CUFFT_C2C, n, kPointsF32)));
+  cases.push_back(make_spec(multi_d(2, 1024, kPointsF32)));
+  cases.push_back(make_spec(multi_d(2, 4096, kPointsF32)));
+  cases.push_back(make_spec(multi_d(3, 128, kPointsF32)));
+  cases.push_back(make_spec(multi_d(3, 256, kPointsF32)));
+  return cases;
+}
+
+}  // namespace idgpu_bench

@@ -1,0 +1,292 @@
+// The tridiagonal cases: cuSPARSE's gtsv2StridedBatch, gtsvInterleavedBatch, gtsv2 and
+// gtsv2_nopivot on strictly diagonally dominant random systems.
+//
+// The solves overwrite x (interleaved ones dl, d and du too), so every rotation set is restored
+// from one pristine set after each call, outside the timed region.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "bench.h"
+#include "device_kernels.h"
+
+namespace idgpu_bench {
+namespace {
+
+// Unknowns per call of the batched grids.
+constexpr long long kUnknowns = 1ll << 24;
+
+enum class Kind { kStrided, kInterleaved, kGtsv2, kGtsv2Nopivot };
+
+struct GtsvShape {
+  Kind kind = Kind::kStrided;
+  bool f64 = false;
+  long long m = 0;
+  long long batch = 1;  // 1 for gtsv2 / gtsv2_nopivot (one system, one right-hand side)
+  int algo = 0;         // gtsvInterleavedBatch
+};
+
+// The real-precision entry points of one side, by element type.
+template <class T>
+struct Entry;
+
+template <>
+struct Entry<float> {
+  static auto strided_size(const GtsvApi& api) { return api.cusparseSgtsv2StridedBatch_bufferSizeExt; }
+  static auto strided(const GtsvApi& api) { return api.cusparseSgtsv2StridedBatch; }
+  static auto interleaved_size(const GtsvApi& api) { return api.cusparseSgtsvInterleavedBatch_bufferSizeExt; }
+  static auto interleaved(const GtsvApi& api) { return api.cusparseSgtsvInterleavedBatch; }
+  static auto gtsv2_size(const GtsvApi& api) { return api.cusparseSgtsv2_bufferSizeExt; }
+  static auto gtsv2(const GtsvApi& api) { return api.cusparseSgtsv2; }
+  static auto nopivot_size(const GtsvApi& api) { return api.cusparseSgtsv2_nopivot_bufferSizeExt; }
+  static auto nopivot(const GtsvApi& api) { return api.cusparseSgtsv2_nopivot; }
+};
+
+template <>
+struct Entry<double> {
+  static auto strided_size(const GtsvApi& api) { return api.cusparseDgtsv2StridedBatch_bufferSizeExt; }
+  static auto strided(const GtsvApi& api) { return api.cusparseDgtsv2StridedBatch; }
+  static auto interleaved_size(const GtsvApi& api) { return api.cusparseDgtsvInterleavedBatch_bufferSizeExt; }
+  static auto interleaved(const GtsvApi& api) { return api.cusparseDgtsvInterleavedBatch; }
+  static auto gtsv2_size(const GtsvApi& api) { return api.cusparseDgtsv2_bufferSizeExt; }
+  static auto gtsv2(const GtsvApi& api) { return api.cusparseDgtsv2; }
+  static auto nopivot_size(const GtsvApi& api) { return api.cusparseDgtsv2_nopivot_bufferSizeExt; }
+  static auto nopivot(const GtsvApi& api) { return api.cusparseDgtsv2_nopivot; }
+};
+
+enum Array { kLower = 0, kDiagonal = 1, kUpper = 2, kRhs = 3, kArrays = 4 };
+
+template <class T>
+class GtsvCase : public Case {
+ public:
+  GtsvCase(std::string id, GtsvShape shape) : id_(std::move(id)), shape_(shape) {
+    count_ = static_cast<std::size_t>(shape_.m) * static_cast<std::size_t>(shape_.batch);
+    array_bytes_ = count_ * sizeof(T);
+  }
+
+  void setup(Environment& env) override {
+    env_ = &env;
+    if (env.sparse == nullptr) throw BenchError("no cuSPARSE handle");
+    for (int array = 0; array < kArrays; ++array) pristine_[array] = DeviceBuffer(array_bytes_);
+    BENCH_CUDA(fill_tridiagonal(pristine<kLower>(), pristine<kDiagonal>(), pristine<kUpper>(), pristine<kRhs>(),
+                                count_, shape_.m, shape_.batch, shape_.kind == Kind::kInterleaved,
+                                derive_seed(env.options->seed, id_, 0), env.stream));
+    BENCH_CUDA(cudaStreamSynchronize(env.stream));
+
+    // One work buffer, large enough for either side (the calls never overlap).
+    std::size_t work = 0;
+    for (const Side side : kSides) work = std::max(work, buffer_size(side));
+    work_ = DeviceBuffer(std::max<std::size_t>(work, 256));
+
+    sets_ = env.rotation_sets(kArrays * array_bytes_);
+    for (int array = 0; array < kArrays; ++array) {
+      sets_data_[array] = RotatingBuffer(array_bytes_, sets_);
+      for (int set = 0; set < sets_; ++set) {
+        BENCH_CUDA(cudaMemcpyAsync(sets_data_[array].slice(set), pristine_[array].get(), array_bytes_,
+                                   cudaMemcpyDeviceToDevice, env.stream));
+      }
+    }
+    BENCH_CUDA(cudaStreamSynchronize(env.stream));
+  }
+
+  int sets() const override { return sets_; }
+
+  void run(Side side, int set) override {
+    const GtsvApi& api = env_->gtsv(side);
+    cusparseHandle_t handle = env_->sparse;
+    T* dl = sets_data_[kLower].as<T>(set);
+    T* d = sets_data_[kDiagonal].as<T>(set);
+    T* du = sets_data_[kUpper].as<T>(set);
+    T* x = sets_data_[kRhs].as<T>(set);
+    const int m = static_cast<int>(shape_.m);
+    const int batch = static_cast<int>(shape_.batch);
+    void* work = work_.get();
+    switch (shape_.kind) {
+      case Kind::kStrided:
+        check(Entry<T>::strided(api)(handle, m, dl, d, du, x, batch, m, work), side, "gtsv2StridedBatch");
+        break;
+      case Kind::kInterleaved:
+        check(Entry<T>::interleaved(api)(handle, shape_.algo, m, dl, d, du, x, batch, work), side,
+              "gtsvInterleavedBatch");
+        break;
+      case Kind::kGtsv2:
+        check(Entry<T>::gtsv2(api)(handle, m, 1, dl, d, du, x, m, work), side, "gtsv2");
+        break;
+      case Kind::kGtsv2Nopivot:
+        check(Entry<T>::nopivot(api)(handle, m, 1, dl, d, du, x, m, work), side, "gtsv2_nopivot");
+        break;
+    }
+  }
+
+  void after_use(int set) override {
+    // Interleaved solves overwrite the matrix too; the others only x.
+    const int first = shape_.kind == Kind::kInterleaved ? 0 : static_cast<int>(kRhs);
+    for (int array = first; array < kArrays; ++array) {
+      BENCH_CUDA(cudaMemcpyAsync(sets_data_[array].slice(set), pristine_[array].get(), array_bytes_,
+                                 cudaMemcpyDeviceToDevice, env_->stream));
+    }
+  }
+
+  OutputView output(int set) const override {
+    return OutputView{sets_data_[kRhs].slice(set), count_, sizeof(T) == sizeof(double)};
+  }
+
+  // dl, d, du and x read, x written.
+  double bytes() const override { return 5.0 * static_cast<double>(array_bytes_); }
+
+ private:
+  template <int array>
+  T* pristine() const {
+    return static_cast<T*>(pristine_[array].get());
+  }
+
+  void check(cusparseStatus_t status, Side side, const char* what) const {
+    check_cusparse(status, side, what, &env_->libraries->vendor_sparse);
+  }
+
+  std::size_t buffer_size(Side side) const {
+    const GtsvApi& api = env_->gtsv(side);
+    cusparseHandle_t handle = env_->sparse;
+    const T* dl = pristine<kLower>();
+    const T* d = pristine<kDiagonal>();
+    const T* du = pristine<kUpper>();
+    const T* x = pristine<kRhs>();
+    const int m = static_cast<int>(shape_.m);
+    const int batch = static_cast<int>(shape_.batch);
+    std::size_t size = 0;
+    switch (shape_.kind) {
+      case Kind::kStrided:
+        check(Entry<T>::strided_size(api)(handle, m, dl, d, du, x, batch, m, &size), side,
+              "gtsv2StridedBatch_bufferSizeExt");
+        break;
+      case Kind::kInterleaved:
+        check(Entry<T>::interleaved_size(api)(handle, shape_.algo, m, dl, d, du, x, batch, &size), side,
+              "gtsvInterleavedBatch_bufferSizeExt");
+        break;
+      case Kind::kGtsv2:
+        check(Entry<T>::gtsv2_size(api)(handle, m, 1, dl, d, du, x, m, &size), side, "gtsv2_bufferSizeExt");
+        break;
+      case Kind::kGtsv2Nopivot:
+        check(Entry<T>::nopivot_size(api)(handle, m, 1, dl, d, du, x, m, &size), side,
+              "gtsv2_nopivot_bufferSizeExt");
+        break;
+    }
+    return size;
+  }
+
+  std::string id_;
+  GtsvShape shape_;
+  const Environment* env_ = nullptr;
+  std::size_t count_ = 0;
+  std::size_t array_bytes_ = 0;
+  DeviceBuffer pristine_[kArrays];
+  RotatingBuffer sets_data_[kArrays];
+  DeviceBuffer work_;
+  int sets_ = 0;
+};
+
+CaseSpec make_spec(const GtsvShape& shape, bool overhead = false) {
+  const std::string precision = shape.f64 ? "f64" : "f32";
+  const std::string m = std::to_string(shape.m);
+  const std::string batch = std::to_string(shape.batch);
+  CaseSpec spec;
+  spec.family = "gtsv";
+  switch (shape.kind) {
+    case Kind::kStrided:
+      spec.name = "strided_" + precision + "_m" + m;
+      spec.params = "gtsv2StridedBatch m=" + m + " batch=" + batch + " stride=" + m;
+      break;
+    case Kind::kInterleaved:
+      spec.name = "interleaved_a" + std::to_string(shape.algo) + "_" + precision + "_m" + m;
+      spec.params = "gtsvInterleavedBatch algo=" + std::to_string(shape.algo) + " m=" + m + " batch=" + batch;
+      break;
+    case Kind::kGtsv2:
+      spec.name = "gtsv2_" + precision + "_m" + m;
+      spec.params = "gtsv2 m=" + m + " n=1";
+      break;
+    case Kind::kGtsv2Nopivot:
+      spec.name = "gtsv2_nopivot_" + precision + "_m" + m;
+      spec.params = "gtsv2_nopivot m=" + m + " n=1";
+      break;
+  }
+  if (overhead) spec.name += "_b" + batch;
+  spec.overhead = overhead;
+  const std::string id = spec.id();
+  spec.make = [id, shape](const Environment&) -> std::unique_ptr<Case> {
+    if (shape.f64) return std::unique_ptr<Case>(new GtsvCase<double>(id, shape));
+    return std::unique_ptr<Case>(new GtsvCase<float>(id, shape));
+  };
+  return spec;
+}
+
+GtsvShape batched(Kind kind, bool f64, long long m, long long batch, int algo = 0) {
+  GtsvShape shape;
+  shape.kind = kind;
+  shape.f64 = f64;
+  shape.m = m;
+  shape.batch = batch;
+  shape.algo = algo;
+  return shape;
+}
+
+GtsvShape single(Kind kind, bool f64, long long m) { return batched(kind, f64, m, 1); }
+
+bool interleaved_allowed(const Options& options, int algo, long long m) {
+  if (std::find(options.interleaved_algos.begin(), options.interleaved_algos.end(), algo) ==
+      options.interleaved_algos.end()) {
+    return false;
+  }
+  if (m > options.interleaved_max_m) return false;
+  return algo == 0 || m <= options.interleaved_pivot_max_m;
+}
+
+// The forwarding-overhead cases: 1000 small systems, where a call's own cost dominates.
+std::vector<CaseSpec> overhead_cases(const Options& options) {
+  std::vector<CaseSpec> cases;
+  cases.push_back(make_spec(batched(Kind::kStrided, false, 32, 1000), /*overhead=*/true));
+  const int algo = options.interleaved_algos.empty() ? 0 : options.interleaved_algos.front();
+  cases.push_back(make_spec(batched(Kind::kInterleaved, false, 32, 1000, algo), /*overhead=*/true));
+  return cases;
+}
+
+}  // namespace
+
+std::vector<CaseSpec> gtsv_quick_cases(const Options& options) {
+  std::vector<CaseSpec> cases = overhead_cases(options);
+  cases.push_back(make_spec(batched(Kind::kStrided, false, 256, kUnknowns / 256)));
+  cases.push_back(make_spec(batched(Kind::kStrided, true, 1024, kUnknowns / 1024)));
+  for (int algo : {0, 2}) {
+    const long long m = algo == 0 ? 256 : 128;
+    if (interleaved_allowed(options, algo, m)) {
+      cases.push_back(make_spec(batched(Kind::kInterleaved, false, m, kUnknowns / m, algo)));
+    }
+  }
+  cases.push_back(make_spec(single(Kind::kGtsv2Nopivot, false, 1ll << 20)));
+  cases.push_back(make_spec(single(Kind::kGtsv2, false, 1ll << 16)));
+  return cases;
+}
+
+std::vector<CaseSpec> gtsv_full_cases(const Options& options) {
+  std::vector<CaseSpec> cases = overhead_cases(options);
+  const long long sizes[] = {32, 64, 128, 256, 512, 1024, 4096, 65536};
+  for (const bool f64 : {false, true}) {
+    for (const long long m : sizes) cases.push_back(make_spec(batched(Kind::kStrided, f64, m, kUnknowns / m)));
+  }
+  for (const int algo : {0, 1, 2}) {
+    for (const bool f64 : {false, true}) {
+      for (const long long m : sizes) {
+        if (interleaved_allowed(options, algo, m)) {
+          cases.push_back(make_spec(batched(Kind::kInterleaved, f64, m, kUnknowns / m, algo)));
+        }
+      }
+    }
+  }
+  for (const Kind kind : {Kind::kGtsv2Nopivot, Kind::kGtsv2}) {
+    for (const bool f64 : {false, true}) {
+      for (const long long log2 : {16, 20, 24}) cases.push_back(make_spec(single(kind, f64, 1ll << log2)));
+    }
+  }
+  return cases;
+}
+
+}  // namespace idgpu_bench

@@ -1,0 +1,124 @@
+// The two sides' function tables, filled with dlsym: the benchmark links neither cuFFT nor
+// cuSPARSE, so the vendor side is exactly the vendor library loaded by SONAME and the idgpu side
+// exactly libidgpu, with the same names looked up in each.
+#pragma once
+
+#include <cufft.h>
+#include <cusparse.h>
+
+#include <string>
+#include <vector>
+
+#include "idgpu/idgpu.h"
+
+namespace idgpu_bench {
+
+// The cuFFT calls the benchmark makes, on either side.
+#define IDGPU_BENCH_CUFFT_FUNCTIONS(X) \
+  X(cufftPlanMany)                     \
+  X(cufftSetStream)                    \
+  X(cufftDestroy)                      \
+  X(cufftExecC2C)                      \
+  X(cufftExecZ2Z)                      \
+  X(cufftExecR2C)                      \
+  X(cufftExecC2R)                      \
+  X(cufftExecD2Z)                      \
+  X(cufftExecZ2D)                      \
+  X(cufftGetVersion)
+
+// The cuSPARSE tridiagonal calls (real precisions), on either side.
+#define IDGPU_BENCH_GTSV_FUNCTIONS(X)    \
+  X(cusparseSgtsv2_bufferSizeExt)        \
+  X(cusparseDgtsv2_bufferSizeExt)        \
+  X(cusparseSgtsv2)                      \
+  X(cusparseDgtsv2)                      \
+  X(cusparseSgtsv2_nopivot_bufferSizeExt) \
+  X(cusparseDgtsv2_nopivot_bufferSizeExt) \
+  X(cusparseSgtsv2_nopivot)              \
+  X(cusparseDgtsv2_nopivot)              \
+  X(cusparseSgtsv2StridedBatch_bufferSizeExt) \
+  X(cusparseDgtsv2StridedBatch_bufferSizeExt) \
+  X(cusparseSgtsv2StridedBatch)          \
+  X(cusparseDgtsv2StridedBatch)          \
+  X(cusparseSgtsvInterleavedBatch_bufferSizeExt) \
+  X(cusparseDgtsvInterleavedBatch_bufferSizeExt) \
+  X(cusparseSgtsvInterleavedBatch)       \
+  X(cusparseDgtsvInterleavedBatch)
+
+// cuSPARSE calls only the vendor serves: libidgpu exports the gtsv entry points and nothing
+// else of cuSPARSE, so both sides share one handle made by the vendor library (valid for
+// libidgpu because it forwards to this very instance; main() checks that).
+#define IDGPU_BENCH_VENDOR_SPARSE_FUNCTIONS(X) \
+  X(cusparseCreate)                            \
+  X(cusparseDestroy)                           \
+  X(cusparseSetStream)                         \
+  X(cusparseGetErrorString)                    \
+  X(cusparseGetVersion)
+
+// idgpu's own API (include/idgpu/idgpu.h).
+#define IDGPU_BENCH_IDGPU_FUNCTIONS(X) \
+  X(idgpuGetVersionString)             \
+  X(idgpuGetVendorLibraryPath)         \
+  X(idgpuWriteReport)                  \
+  X(idgpuResetCallStats)               \
+  X(idgpuGetPolicy)
+
+#define IDGPU_BENCH_POINTER_(name) decltype(&::name) name = nullptr;
+
+struct CufftApi {
+  IDGPU_BENCH_CUFFT_FUNCTIONS(IDGPU_BENCH_POINTER_)
+  std::vector<std::string> missing;
+};
+
+struct GtsvApi {
+  IDGPU_BENCH_GTSV_FUNCTIONS(IDGPU_BENCH_POINTER_)
+  std::vector<std::string> missing;
+};
+
+struct VendorSparseApi {
+  IDGPU_BENCH_VENDOR_SPARSE_FUNCTIONS(IDGPU_BENCH_POINTER_)
+  std::vector<std::string> missing;
+};
+
+struct IdgpuApi {
+  IDGPU_BENCH_IDGPU_FUNCTIONS(IDGPU_BENCH_POINTER_)
+  std::vector<std::string> missing;
+};
+
+#undef IDGPU_BENCH_POINTER_
+
+// One dlopen'ed library.
+struct LoadedLibrary {
+  void* handle = nullptr;
+  std::string path;   // as the loader reports it
+  std::string error;  // why it could not be opened
+};
+
+struct Libraries {
+  LoadedLibrary vendor_cufft;
+  LoadedLibrary vendor_cusparse;
+  LoadedLibrary idgpu;
+  CufftApi cufft[2];  // [Side]
+  GtsvApi gtsv[2];
+  VendorSparseApi vendor_sparse;
+  IdgpuApi idgpu_api;
+  // Empty when the family can run; otherwise why not (missing symbols, different instances).
+  std::string fft_unavailable;
+  std::string gtsv_unavailable;
+  std::string fft_warning;  // the FFT sides run, but libidgpu forwards to another cuFFT instance
+};
+
+// Opens a vendor library: `override_path` if given, else by SONAME (the system's search), then
+// in the toolkit the benchmark was built against and the usual CUDA locations.
+LoadedLibrary open_vendor_library(const char* soname, const std::string& override_path);
+// Opens libidgpu: `override_path` if given, else relative to this executable.
+LoadedLibrary open_idgpu_library(const std::string& override_path);
+// Opens everything, fills the tables and checks that libidgpu forwards to the same vendor
+// instances. Returns false (with `error`) only when nothing can be benchmarked.
+bool load_libraries(const std::string& cufft_override, const std::string& cusparse_override,
+                    const std::string& idgpu_override, Libraries* libraries, std::string* error);
+
+// The real path of the object that defines `address` (empty if unknown).
+std::string object_path_of(const void* address);
+
+}  // namespace idgpu_bench

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# gpu-check.sh: the one script run on a GPU machine. Builds idgpu for Hopper with warnings as
+# errors, runs the GPU tests, the CPU tests and idgpu-bench, and leaves every log (and the
+# benchmark's CSV) under $OUT, nvidia-smi's output first.
+#
+#   perf/gpu-check.sh [--full] [more idgpu-bench options...]
+#
+# Arguments go to idgpu-bench (quick grid by default). Environment:
+#   OUT             where logs go (default: ./gpu-check-out)
+#   BUILD_DIR       build tree (default: build-gpu)
+#   JOBS            parallel build jobs (default: all cores)
+#   BENCH_TIMEOUT   seconds idgpu-bench may take (default 300; none with --full)
+#
+# Every step runs even when an earlier one failed (steps that need a build that is not there
+# fail at once); the exit status is 1 when any step failed.
+set -u -o pipefail
+
+OUT=${OUT:-gpu-check-out}
+mkdir -p "$OUT" || exit 1
+OUT=$(CDPATH='' cd -- "$OUT" && pwd)
+root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+cd "$root" || exit 1
+build=${BUILD_DIR:-build-gpu}
+jobs=${JOBS:-$(nproc)}
+bench_timeout=${BENCH_TIMEOUT:-300}
+for argument in "$@"; do
+  if [ "$argument" = "--full" ] && [ -z "${BENCH_TIMEOUT:-}" ]; then bench_timeout=0; fi
+done
+
+results=()
+any_failed=0
+step_number=0
+
+# step NAME COMMAND...: runs COMMAND with its output on the terminal and in $OUT/NN-NAME.log.
+step() {
+  local name=$1
+  shift
+  local log
+  log=$(printf '%s/%02d-%s.log' "$OUT" "$step_number" "$name")
+  step_number=$((step_number + 1))
+  local start=$SECONDS
+  echo "=== $name: $*" | tee "$log"
+  "$@" 2>&1 | tee -a "$log"
+  local status=$?
+  local elapsed=$((SECONDS - start))
+  if [ "$status" -eq 0 ]; then
+    results+=("PASS  $name (${elapsed}s)")
+  else
+    results+=("FAIL  $name (exit $status, ${elapsed}s; $log)")
+    any_failed=1
+  fi
+  echo "=== $name: exit $status after ${elapsed}s" | tee -a "$log"
+  return 0
+}
+
+# A step that cannot run: recorded as failed.
+cannot() {
+  local name=$1 why=$2
+  results+=("FAIL  $name ($why)")
+  any_failed=1
+  echo "=== $name: not run: $why"
+}
+
+# Whether CMake finds package NAME installed system-wide.
+system_package() {
+  local name=$1
+  find /usr/lib /usr/lib64 /usr/share /usr/local/lib /usr/local/lib64 /usr/local/share -maxdepth 4 \
+    \( -name "${name}Config.cmake" -o -name "${name}-config.cmake" \) -print -quit 2>/dev/null | grep -q .
+}
+
+# shellcheck disable=SC2317  # called through step
+environment() {
+  echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "host: $(uname -a)"
+  echo "cores: $(nproc)"
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  git status --short 2>/dev/null | sed 's/^/  /'
+  cmake --version | head -n 1
+  if command -v nvcc >/dev/null; then nvcc --version | tail -n 2; else echo "nvcc: not on PATH"; fi
+}
+
+step nvidia-smi nvidia-smi
+step environment environment
+
+configure_args=(-S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DIDGPU_WERROR=ON)
+missing=()
+for package in spdlog fmt Catch2; do
+  system_package "$package" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ] && [ -d .deps/root ]; then
+  echo "not installed system-wide: ${missing[*]}; using .deps/root/usr"
+  configure_args+=("-DCMAKE_PREFIX_PATH=$root/.deps/root/usr")
+fi
+step configure cmake "${configure_args[@]}"
+# -k 0: build every target that can be built, so one broken test does not cost the benchmark.
+step build cmake --build "$build" -j "$jobs" -- -k 0
+
+if [ -f "$build/CTestTestfile.cmake" ]; then
+  step ctest-gpu ctest --test-dir "$build" -L gpu --output-on-failure --no-tests=error --timeout 300 \
+    --output-junit "$OUT/ctest-gpu.xml"
+  step ctest-cpu ctest --test-dir "$build" -LE gpu --output-on-failure -j "$jobs" --timeout 300 \
+    --output-junit "$OUT/ctest-cpu.xml"
+else
+  cannot ctest-gpu "no build tree with tests"
+  cannot ctest-cpu "no build tree with tests"
+fi
+
+if [ -x "$build/bin/idgpu-bench" ]; then
+  step bench timeout --signal=INT --kill-after=30 "$bench_timeout" \
+    "$build/bin/idgpu-bench" --csv "$OUT/bench.csv" "$@"
+else
+  cannot bench "$build/bin/idgpu-bench was not built"
+fi
+
+{
+  echo
+  echo "gpu-check summary (logs in $OUT):"
+  for result in "${results[@]}"; do echo "  $result"; done
+} | tee "$OUT/summary.txt"
+exit "$any_failed"
