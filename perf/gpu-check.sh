@@ -83,13 +83,15 @@ step nvidia-smi nvidia-smi
 step environment environment
 
 configure_args=(-S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DIDGPU_WERROR=ON)
-missing=()
-for package in spdlog fmt Catch2; do
-  system_package "$package" || missing+=("$package")
-done
-if [ "${#missing[@]}" -gt 0 ] && [ -d .deps/root ]; then
-  echo "not installed system-wide: ${missing[*]}; using .deps/root/usr"
+# A prefix of Debian's spdlog, fmt and Catch2 v2 packages, unpacked into .deps/root, is preferred
+# where present (a GPU machine may carry other versions, e.g. Catch2 v3, or none).
+if [ -d .deps/root/usr ]; then
+  echo "using the dependencies unpacked in .deps/root/usr"
   configure_args+=("-DCMAKE_PREFIX_PATH=$root/.deps/root/usr")
+else
+  for package in spdlog fmt Catch2; do
+    system_package "$package" || echo "warning: $package does not look installed"
+  done
 fi
 step configure cmake "${configure_args[@]}"
 # -k 0: build every target that can be built, so one broken test does not cost the benchmark.

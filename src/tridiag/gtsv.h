@@ -32,13 +32,20 @@ struct Problem {
   int algo;  // gtsvInterleavedBatch
 };
 
-// pBuffer is not judged here: the vendor documents a 128-byte alignment but accepts any pointer
-// (measured: gtsv2StridedBatch with pBuffer + 64 returns success), and a size-0 buffer may be
-// null. A native solver that needs alignment aligns inside the buffer it asks for.
 
-// Validation, exactly the vendor's status codes (checked against the vendor on the GPU).
-// Returns CUSPARSE_STATUS_SUCCESS when the arguments are valid.
-cusparseStatus_t validate(const Problem& problem, bool has_handle);
+// What idgpu refuses itself, before any dispatch, with the vendor's status codes. The rules are
+// the vendor's own, measured against cuSPARSE 12.6 by tests/gpu (status_codes): the _bufferSizeExt
+// functions check nothing (m = 2, n < 0, ldb < m, batchCount <= 0 all return success) and crash on
+// a null size pointer, and gtsv2_bufferSizeExt also on a null handle, which idgpu refuses instead;
+// gtsvInterleavedBatch checks algo and a negative batchCount but accepts m < 3 and batchCount = 0;
+// the other solvers check m >= 3, n >= 0, ldb >= max(1, m), batchCount > 0, batchStride >= m.
+// A null data pointer in a solve is accepted by the vendor, which then faults on the device (a
+// sticky error that ends the CUDA context): idgpu refuses it with CUSPARSE_STATUS_INVALID_VALUE.
+// pBuffer is not judged: the vendor documents a 128-byte alignment but accepts any pointer
+// (gtsv2StridedBatch and gtsvInterleavedBatch with pBuffer + 64 return success).
+// Returns CUSPARSE_STATUS_SUCCESS for a call to pass on.
+cusparseStatus_t refuse_buffer_size(const Problem& problem, bool has_handle, bool has_size);
+cusparseStatus_t refuse_solve(const Problem& problem, bool has_handle, bool has_data);
 
 // Native solvers register here as they land; null with `reason` set when the vendor serves it.
 // (The solver interface follows once the first native solver exists.)
@@ -83,8 +90,10 @@ cusparseStatus_t gtsv2_buffer_size(Call& call, Fn vendor_fn, Layout layout, cusp
   problem.m = m;
   problem.n = n;
   problem.ldb = ldb;
-  if (const auto status = validate(problem, handle != nullptr); status != CUSPARSE_STATUS_SUCCESS) return status;
-  if (size == nullptr) return CUSPARSE_STATUS_INVALID_VALUE;
+  if (const auto status = refuse_buffer_size(problem, handle != nullptr, size != nullptr);
+      status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
+  }
   return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, size);
 }
 
@@ -95,9 +104,9 @@ cusparseStatus_t gtsv2_solve(Call& call, Fn vendor_fn, Layout layout, cusparseHa
   problem.m = m;
   problem.n = n;
   problem.ldb = ldb;
-  if (const auto status = validate(problem, handle != nullptr); status != CUSPARSE_STATUS_SUCCESS) return status;
-  if (dl == nullptr || d == nullptr || du == nullptr || B == nullptr) {
-    return CUSPARSE_STATUS_INVALID_VALUE;
+  const bool has_data = dl != nullptr && d != nullptr && du != nullptr && B != nullptr;
+  if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
   }
   return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, buffer);
 }
@@ -109,8 +118,10 @@ cusparseStatus_t strided_buffer_size(Call& call, Fn vendor_fn, cusparseHandle_t 
   problem.m = m;
   problem.batch = batch;
   problem.batch_stride = stride;
-  if (const auto status = validate(problem, handle != nullptr); status != CUSPARSE_STATUS_SUCCESS) return status;
-  if (size == nullptr) return CUSPARSE_STATUS_INVALID_VALUE;
+  if (const auto status = refuse_buffer_size(problem, handle != nullptr, size != nullptr);
+      status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
+  }
   return serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, size);
 }
 
@@ -121,9 +132,9 @@ cusparseStatus_t strided_solve(Call& call, Fn vendor_fn, cusparseHandle_t handle
   problem.m = m;
   problem.batch = batch;
   problem.batch_stride = stride;
-  if (const auto status = validate(problem, handle != nullptr); status != CUSPARSE_STATUS_SUCCESS) return status;
-  if (dl == nullptr || d == nullptr || du == nullptr || x == nullptr) {
-    return CUSPARSE_STATUS_INVALID_VALUE;
+  const bool has_data = dl != nullptr && d != nullptr && du != nullptr && x != nullptr;
+  if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
   }
   return serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, buffer);
 }
@@ -135,8 +146,10 @@ cusparseStatus_t interleaved_buffer_size(Call& call, Fn vendor_fn, cusparseHandl
   problem.m = m;
   problem.batch = batch;
   problem.algo = algo;
-  if (const auto status = validate(problem, handle != nullptr); status != CUSPARSE_STATUS_SUCCESS) return status;
-  if (size == nullptr) return CUSPARSE_STATUS_INVALID_VALUE;
+  if (const auto status = refuse_buffer_size(problem, handle != nullptr, size != nullptr);
+      status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
+  }
   return serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, size);
 }
 
@@ -147,9 +160,9 @@ cusparseStatus_t interleaved_solve(Call& call, Fn vendor_fn, cusparseHandle_t ha
   problem.m = m;
   problem.batch = batch;
   problem.algo = algo;
-  if (const auto status = validate(problem, handle != nullptr); status != CUSPARSE_STATUS_SUCCESS) return status;
-  if (dl == nullptr || d == nullptr || du == nullptr || x == nullptr) {
-    return CUSPARSE_STATUS_INVALID_VALUE;
+  const bool has_data = dl != nullptr && d != nullptr && du != nullptr && x != nullptr;
+  if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
   }
   return serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, buffer);
 }

@@ -189,7 +189,8 @@ compare_status() {
         name = order[i]
         mine = (name in ours) ? ours[name] : "(missing)"
         if (vendor[name] == mine) { same++; continue }
-        if (vendor[name] ~ /^signal:/) { printf "    vendor crashed, accepted: %s vendor=%s idgpu=%s\n", name, vendor[name], mine; accepted++; continue }
+        # The vendor crashed, or accepted the call and faulted on the device (status >= 1000).
+        if (vendor[name] ~ /^signal:/ || vendor[name] + 0 >= 1000) { printf "    vendor crashed or faulted, accepted: %s vendor=%s idgpu=%s\n", name, vendor[name], mine; accepted++; continue }
         printf "    DIFFERENT %s vendor=%s idgpu=%s\n", name, vendor[name], mine
         differ++
       }

@@ -357,13 +357,20 @@ static int case_g2_bs(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p, int w
                     : idgpu_test_gtsv2_nopivot_bufferSizeExt(a, p, h, m, n, dl, f->d, f->du, B, ldb, out);
 }
 
+/* A solve the library accepted but that then faulted on the device (a null device array): the
+ * status reads IDGPU_CASE_DEVICE_FAULT + the CUDA error, so it can be told from a refusal. */
+#define IDGPU_CASE_DEVICE_FAULT 1000
+static inline int idgpu_case_settle(IdgpuStatusFixture *f, int status) {
+  const cudaError_t error = cudaStreamSynchronize(f->stream);
+  return (status == 0 && error != cudaSuccess) ? IDGPU_CASE_DEVICE_FAULT + (int)error : status;
+}
+
 static int case_g2_solve(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p, int which, cusparseHandle_t h, int m,
                          int n, int ldb, int null_dl, void *buffer) {
   const void *dl = null_dl ? NULL : f->dl;
   const int status = which == 0 ? idgpu_test_gtsv2(a, p, h, m, n, dl, f->d, f->du, f->x, ldb, buffer)
                                 : idgpu_test_gtsv2_nopivot(a, p, h, m, n, dl, f->d, f->du, f->x, ldb, buffer);
-  cudaStreamSynchronize(f->stream);
-  return status;
+  return idgpu_case_settle(f, status);
 }
 
 #define IDGPU_G2_CASES(tag, which)                                                                                    \
@@ -404,8 +411,7 @@ static int case_sb_solve(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p, cu
                          int stride, int null_dl, void *buffer) {
   const int status = idgpu_test_gtsv2StridedBatch(a, p, h, m, null_dl ? NULL : f->dl, f->d, f->du, f->x, batch, stride,
                                                   buffer);
-  cudaStreamSynchronize(f->stream);
-  return status;
+  return idgpu_case_settle(f, status);
 }
 
 #define IDGPU_SB_CASE(name, call) \
@@ -442,8 +448,7 @@ static int case_ib_solve(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p, cu
                          int batch, int null_dl, void *buffer) {
   const int status = idgpu_test_gtsvInterleavedBatch(a, p, h, algo, m, null_dl ? NULL : f->dl, f->d, f->du, f->x, batch,
                                                      buffer);
-  cudaStreamSynchronize(f->stream);
-  return status;
+  return idgpu_case_settle(f, status);
 }
 
 #define IDGPU_IB_CASE(name, call) \

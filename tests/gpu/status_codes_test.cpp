@@ -279,9 +279,10 @@ int compare_cases(const char* prefix, bool invert) {
     // Isolated cases: idgpu first, so a vendor fault cannot be blamed on the order.
     const SideResult ours = isolated ? run_isolated(entry, "idgpu") : run_here(entry, g_env.ours);
     const SideResult vendor = isolated ? run_isolated(entry, "vendor") : run_here(entry, g_env.vendor);
-    const bool crash = vendor.code.rfind("signal:", 0) == 0;
+    // The vendor crashed the process, or accepted the call and then faulted on the device.
+    const bool crash = vendor.code.rfind("signal:", 0) == 0 || std::atoi(vendor.code.c_str()) >= IDGPU_CASE_DEVICE_FAULT;
     const bool same = vendor.code == ours.code;
-    const char* verdict = same ? "same" : (crash ? "VENDOR-CRASHED (accepted)" : "DIFFERENT");
+    const char* verdict = same ? "same" : (crash ? "VENDOR-CRASHED/FAULTED (accepted)" : "DIFFERENT");
     std::printf("%-62s vendor=%-30s idgpu=%-30s %s%s%s%s%s\n", entry.name, describe(entry, vendor.code).c_str(),
                 describe(entry, ours.code).c_str(), verdict, isolated ? " [isolated]" : "",
                 vendor.note.empty() ? "" : (" vendor:" + vendor.note).c_str(),
