@@ -39,18 +39,4 @@ cusparseStatus_t refuse_solve(const Problem& problem, bool has_handle, bool has_
   return has_data ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_INVALID_VALUE;
 }
 
-const char* native_solver_for(const Problem& problem, const char** reason) {
-  (void)problem;
-  if (policy() == Policy::kVendor) {
-    *reason = "IDGPU_POLICY=vendor";
-    return nullptr;
-  }
-  *reason = "no native tridiagonal solver yet";
-  if (policy() == Policy::kNative) {
-    log::dispatch().info("IDGPU_POLICY=native but no native tridiagonal solver for m={} batch={}: vendor", problem.m,
-                         problem.batch);
-  }
-  return nullptr;
-}
-
 }  // namespace idgpu::tridiag

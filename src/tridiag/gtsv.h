@@ -12,26 +12,12 @@
 #include <type_traits>
 
 #include "core/api.h"
+#include "tridiag/native.h"
+#include "tridiag/problem.h"
 #include "core/stats.h"
 #include "core/vendor.h"
 
 namespace idgpu::tridiag {
-
-enum class Layout : int { kSingle = 0, kSingleNopivot = 1, kStrided = 2, kInterleaved = 3 };
-
-// The canonical tridiagonal problem a dispatch decision is made on.
-struct Problem {
-  Layout layout;
-  int element_bytes;  // 4, 8, 8 (complex float) or 16
-  bool complex;
-  int m;
-  int n;      // right-hand sides (gtsv2, gtsv2_nopivot)
-  int ldb;    // leading dimension of B
-  int batch;  // batchCount (batched layouts)
-  int batch_stride;
-  int algo;  // gtsvInterleavedBatch
-};
-
 
 // What idgpu refuses itself, before any dispatch, with the vendor's status codes. The rules are
 // the vendor's own, measured against cuSPARSE 12.6 by tests/gpu (status_codes): the _bufferSizeExt
@@ -46,10 +32,6 @@ struct Problem {
 // Returns CUSPARSE_STATUS_SUCCESS for a call to pass on.
 cusparseStatus_t refuse_buffer_size(const Problem& problem, bool has_handle, bool has_size);
 cusparseStatus_t refuse_solve(const Problem& problem, bool has_handle, bool has_data);
-
-// Native solvers register here as they land; null with `reason` set when the vendor serves it.
-// (The solver interface follows once the first native solver exists.)
-const char* native_solver_for(const Problem& problem, const char** reason);
 
 constexpr cusparseStatus_t kVendorMissing = CUSPARSE_STATUS_NOT_INITIALIZED;
 
@@ -67,15 +49,14 @@ Problem make_problem(Layout layout) {
   return problem;
 }
 
-// Runs the vendor entry point for a validated problem, or reports why it cannot.
-// The stream a cuSPARSE handle runs on (for timing only).
+// The stream a cuSPARSE handle runs on.
 cudaStream_t stream_of(cusparseHandle_t handle);
 
+// Runs the vendor entry point for a problem no native solver takes.
 template <class Fn, class... Args>
 cusparseStatus_t serve(Call& call, const Problem& problem, Fn vendor_fn, cusparseHandle_t handle, Args... args) {
   const char* reason = "";
-  native_solver_for(problem, &reason);
-  // No native solver is registered yet: every valid call is the vendor's.
+  choose_native(problem, &reason);
   call.path = Path::kVendor;
   call.reason = reason;
   if (vendor_fn == nullptr) return kVendorMissing;
@@ -150,7 +131,14 @@ cusparseStatus_t interleaved_buffer_size(Call& call, Fn vendor_fn, cusparseHandl
       status != CUSPARSE_STATUS_SUCCESS) {
     return status;
   }
-  return serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, size);
+  const cusparseStatus_t status = serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, size);
+  // The vendor's size, or more where the native solver needs more, so the buffer fits either side.
+  const char* reason = "";
+  if (const NativeSolver* solver = choose_native(problem, &reason);
+      solver != nullptr && status == CUSPARSE_STATUS_SUCCESS && solver->buffer_bytes(problem) > *size) {
+    *size = solver->buffer_bytes(problem);
+  }
+  return status;
 }
 
 template <class T, class Fn>
@@ -163,6 +151,20 @@ cusparseStatus_t interleaved_solve(Call& call, Fn vendor_fn, cusparseHandle_t ha
   const bool has_data = dl != nullptr && d != nullptr && du != nullptr && x != nullptr;
   if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
     return status;
+  }
+  const char* reason = "";
+  const NativeSolver* solver = choose_native(problem, &reason);
+  if (solver != nullptr && solver->buffer_bytes(problem) > 0 &&
+      reinterpret_cast<std::uintptr_t>(buffer) % alignof(T) != 0) {
+    solver = nullptr;
+    reason = "pBuffer is not aligned for the native solver";
+  }
+  if (solver != nullptr) {
+    call.path = Path::kNative;
+    call.reason = solver->name;
+    const cudaStream_t stream = stream_of(handle);
+    stats::GpuTimer timer(call.api, stream);
+    return run_interleaved<T>(*solver, problem, dl, d, du, x, buffer, stream);
   }
   return serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, buffer);
 }

@@ -1,0 +1,220 @@
+// Thread-per-system solvers of gtsvInterleavedBatch (element i of system j at i*batch + j).
+//
+// Consecutive threads own consecutive systems, so every load and store of a row is coalesced
+// across the warp ("Full-Interleaved" layout of the cuThomasBatch paper). Each kernel is two
+// sweeps: the forward sweep streams the four input arrays once and leaves the factor in place
+// (du, x and, for the pivoting solvers, d and the fill-in scratch); the backward sweep reads it
+// back in reverse and writes the solution.
+#include "tridiag/kernels/kernels.h"
+
+#include "tridiag/kernels/scalar.cuh"
+
+namespace idgpu::tridiag::kernels {
+namespace {
+
+constexpr int kThreads = 128;
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) thomas_kernel(int m, int batch, const T* __restrict__ dl,
+                                                         const T* __restrict__ d, T* __restrict__ du,
+                                                         T* __restrict__ x) {
+  const int system = blockIdx.x * kThreads + threadIdx.x;
+  if (system >= batch) return;
+  const size_t stride = static_cast<size_t>(batch);
+  size_t index = system;
+  // Row 0: c'_0 = du_0 / d_0, x'_0 = x_0 / d_0 (dl_0 is never read).
+  T inverse = reciprocal(d[index]);
+  T c_prime = mul(du[index], inverse);
+  T x_prime = mul(x[index], inverse);
+  du[index] = c_prime;
+  x[index] = x_prime;
+#pragma unroll 4
+  for (int row = 1; row < m; ++row) {
+    index += stride;
+    const T lower = dl[index];
+    inverse = reciprocal(mul_sub(d[index], lower, c_prime));
+    x_prime = mul(mul_sub(x[index], lower, x_prime), inverse);
+    x[index] = x_prime;
+    if (row + 1 < m) {  // du_{m-1} is outside the matrix: never read, never written
+      c_prime = mul(du[index], inverse);
+      du[index] = c_prime;
+    }
+  }
+  // Backward: x_i = x'_i - c'_i x_{i+1}.
+  T next = x_prime;
+#pragma unroll 4
+  for (int row = m - 2; row >= 0; --row) {
+    index -= stride;
+    next = mul_sub(x[index], du[index], next);
+    x[index] = next;
+  }
+}
+
+// Back substitution with U's three diagonals (u0 in d, u1 in du, u2 in fill).
+template <class T>
+__device__ __forceinline__ void upper_solve(int m, size_t stride, size_t index, const T* __restrict__ d,
+                                            const T* __restrict__ du, const T* __restrict__ fill,
+                                            T* __restrict__ x) {
+  // index points at row m-1.
+  T after = divide(x[index], d[index]);
+  x[index] = after;
+  if (m < 2) return;
+  index -= stride;
+  T current = divide(mul_sub(x[index], du[index], after), d[index]);
+  x[index] = current;
+#pragma unroll 2
+  for (int row = m - 3; row >= 0; --row) {
+    index -= stride;
+    const T value = divide(mul_sub(mul_sub(x[index], du[index], current), fill[index], after), d[index]);
+    x[index] = value;
+    after = current;
+    current = value;
+  }
+}
+
+// LAPACK xGTSV's elimination, streamed: the current pivot row (diagonal, super-diagonal, rhs)
+// lives in registers; each step reads the next raw row, picks the larger of the two candidates in
+// column i as pivot (CABS1), and emits the finished row i of U.
+template <class T>
+__global__ void __launch_bounds__(kThreads) lu_kernel(int m, int batch, const T* __restrict__ dl,
+                                                     T* __restrict__ d, T* __restrict__ du, T* __restrict__ x,
+                                                     T* __restrict__ fill) {
+  const int system = blockIdx.x * kThreads + threadIdx.x;
+  if (system >= batch) return;
+  const size_t stride = static_cast<size_t>(batch);
+  size_t index = system;
+  T diagonal = d[index];
+  T upper = m > 1 ? du[index] : zero<T>();
+  T rhs = x[index];
+  for (int row = 0; row + 1 < m; ++row) {
+    const size_t next_index = index + stride;
+    const T next_lower = dl[next_index];
+    const T next_diagonal = d[next_index];
+    const T next_upper = row + 2 < m ? du[next_index] : zero<T>();
+    const T next_rhs = x[next_index];
+    if (abs1(diagonal) >= abs1(next_lower)) {
+      // No interchange: row i is final.
+      const T factor = divide(next_lower, diagonal);
+      d[index] = diagonal;
+      du[index] = upper;
+      fill[index] = zero<T>();
+      x[index] = rhs;
+      diagonal = mul_sub(next_diagonal, factor, upper);
+      upper = next_upper;
+      rhs = mul_sub(next_rhs, factor, rhs);
+    } else {
+      // Interchange: the next row becomes row i of U (three entries), the current row minus a
+      // multiple of it becomes the new pivot row.
+      const T factor = divide(diagonal, next_lower);
+      d[index] = next_lower;
+      du[index] = next_diagonal;
+      fill[index] = next_upper;
+      x[index] = next_rhs;
+      diagonal = mul_sub(upper, factor, next_diagonal);
+      upper = negate(mul(factor, next_upper));
+      rhs = mul_sub(rhs, factor, next_rhs);
+    }
+    index = next_index;
+  }
+  d[index] = diagonal;
+  x[index] = rhs;
+  upper_solve(m, stride, index, d, du, fill, x);
+}
+
+// Givens rotation G = [c s; -conj(s) c], c real, with G [a; b] = [r; 0] (|r| = hypot(|a|, |b|)).
+template <class T>
+__device__ __forceinline__ void givens(T a, T b, typename ScalarTraits<T>::Real* c, T* s, T* r) {
+  using Real = typename ScalarTraits<T>::Real;
+  const Real a_modulus = modulus(a);
+  const Real b_modulus = modulus(b);
+  if (b_modulus == Real(0)) {
+    *c = Real(1);
+    *s = zero<T>();
+    *r = a;
+    return;
+  }
+  if (a_modulus == Real(0)) {
+    *c = Real(0);
+    *s = from_real<T>(Real(1));
+    *r = b;
+    return;
+  }
+  const Real norm = hypot(a_modulus, b_modulus);
+  const T phase = scale(a, Real(1) / a_modulus);  // a / |a|
+  *c = a_modulus / norm;
+  *s = scale(mul(phase, conjugate(b)), Real(1) / norm);
+  *r = scale(phase, norm);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) qr_kernel(int m, int batch, const T* __restrict__ dl,
+                                                     T* __restrict__ d, T* __restrict__ du, T* __restrict__ x,
+                                                     T* __restrict__ fill) {
+  using Real = typename ScalarTraits<T>::Real;
+  const int system = blockIdx.x * kThreads + threadIdx.x;
+  if (system >= batch) return;
+  const size_t stride = static_cast<size_t>(batch);
+  size_t index = system;
+  // The current row after the previous rotations has entries in columns i and i+1 only.
+  T diagonal = d[index];
+  T upper = m > 1 ? du[index] : zero<T>();
+  T rhs = x[index];
+  for (int row = 0; row + 1 < m; ++row) {
+    const size_t next_index = index + stride;
+    const T next_lower = dl[next_index];
+    const T next_diagonal = d[next_index];
+    const T next_upper = row + 2 < m ? du[next_index] : zero<T>();
+    const T next_rhs = x[next_index];
+    Real c;
+    T s;
+    T r;
+    givens(diagonal, next_lower, &c, &s, &r);
+    // Row i of R = c*current + s*next; new current = -conj(s)*current + c*next.
+    const T minus_s_conj = negate(conjugate(s));
+    d[index] = r;
+    du[index] = add(scale(upper, c), mul(s, next_diagonal));
+    fill[index] = mul(s, next_upper);
+    x[index] = add(scale(rhs, c), mul(s, next_rhs));
+    diagonal = add(mul(minus_s_conj, upper), scale(next_diagonal, c));
+    upper = scale(next_upper, c);
+    rhs = add(mul(minus_s_conj, rhs), scale(next_rhs, c));
+    index = next_index;
+  }
+  d[index] = diagonal;
+  x[index] = rhs;
+  upper_solve(m, stride, index, d, du, fill, x);
+}
+
+int blocks_for(int batch) { return (batch + kThreads - 1) / kThreads; }
+
+}  // namespace
+
+template <class T>
+cudaError_t interleaved_thomas(int m, int batch, const T* dl, const T* d, T* du, T* x, cudaStream_t stream) {
+  thomas_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
+  lu_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
+  qr_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
+  return cudaGetLastError();
+}
+
+#define IDGPU_INSTANTIATE_(T)                                                                                   \
+  template cudaError_t interleaved_thomas<T>(int, int, const T*, const T*, T*, T*, cudaStream_t);              \
+  template cudaError_t interleaved_lu<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);                    \
+  template cudaError_t interleaved_qr<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);
+IDGPU_INSTANTIATE_(float)
+IDGPU_INSTANTIATE_(double)
+IDGPU_INSTANTIATE_(cuComplex)
+IDGPU_INSTANTIATE_(cuDoubleComplex)
+#undef IDGPU_INSTANTIATE_
+
+}  // namespace idgpu::tridiag::kernels

@@ -1,0 +1,113 @@
+#include "tridiag/native.h"
+
+#include <cuComplex.h>
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+
+#include "core/config.h"
+#include "core/log.h"
+#include "tridiag/kernels/kernels.h"
+#include "tridiag/tuning.h"
+
+namespace idgpu::tridiag {
+namespace {
+
+std::size_t no_buffer(const Problem&) { return 0; }
+
+// The second superdiagonal of U (R), one element per unknown, as the vendor's algos 1 and 2 ask.
+std::size_t fill_buffer(const Problem& problem) {
+  return static_cast<std::size_t>(problem.m) * static_cast<std::size_t>(problem.batch) *
+         static_cast<std::size_t>(problem.element_bytes);
+}
+
+const NativeSolver kInterleavedThomas{"interleaved Thomas (thread per system)", no_buffer};
+const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
+const NativeSolver kInterleavedQr{"interleaved Givens QR (thread per system)", fill_buffer};
+
+// Compute capability of the current device, cached per device; 0 when there is none.
+int current_device_arch() {
+  static std::array<std::atomic<int>, 64> cache{};  // arch + 1; 0 = not read yet
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0) {
+    cudaGetLastError();
+    return 0;
+  }
+  if (device >= static_cast<int>(cache.size())) return 0;
+  int known = cache[device].load(std::memory_order_relaxed);
+  if (known == 0) {
+    int major = 0;
+    int minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+      cudaGetLastError();
+      major = 0;
+      minor = 0;
+    }
+    known = major * 10 + minor + 1;
+    cache[device].store(known, std::memory_order_relaxed);
+  }
+  return known - 1;
+}
+
+}  // namespace
+
+const NativeSolver* choose_native(const Problem& problem, const char** reason) {
+  const Policy current = policy();
+  if (current == Policy::kVendor) {
+    *reason = "IDGPU_POLICY=vendor";
+    return nullptr;
+  }
+  const NativeSolver* candidate = nullptr;
+  if (problem.layout == Layout::kInterleaved && problem.m >= 1 && problem.batch >= 1) {
+    candidate = problem.algo == 0 ? &kInterleavedThomas : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
+  }
+  if (candidate == nullptr) {
+    *reason = "no native solver for this layout yet";
+    return nullptr;
+  }
+  const int arch = current_device_arch();
+  if (arch < 80) {
+    *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";
+    return nullptr;
+  }
+  if (current == Policy::kNative) return candidate;
+  if (!native_wins(problem, arch, reason)) return nullptr;
+  return candidate;
+}
+
+template <class T>
+cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& problem, T* dl, T* d, T* du, T* x,
+                                 void* buffer, cudaStream_t stream) {
+  cudaError_t launched = cudaSuccess;
+  if (&solver == &kInterleavedThomas) {
+    launched = kernels::interleaved_thomas<T>(problem.m, problem.batch, dl, d, du, x, stream);
+  } else {
+    T* fill = static_cast<T*>(buffer);
+    if (&solver == &kInterleavedLu) {
+      launched = kernels::interleaved_lu<T>(problem.m, problem.batch, dl, d, du, x, fill, stream);
+    } else {
+      launched = kernels::interleaved_qr<T>(problem.m, problem.batch, dl, d, du, x, fill, stream);
+    }
+  }
+  if (launched == cudaSuccess && config().sync_check) launched = cudaStreamSynchronize(stream);
+  if (launched != cudaSuccess) {
+    log::kernel().error("{} (m={}, batch={}): {}", solver.name, problem.m, problem.batch, cudaGetErrorString(launched));
+    cudaGetLastError();
+    return CUSPARSE_STATUS_EXECUTION_FAILED;
+  }
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
+template cusparseStatus_t run_interleaved<float>(const NativeSolver&, const Problem&, float*, float*, float*, float*,
+                                                 void*, cudaStream_t);
+template cusparseStatus_t run_interleaved<double>(const NativeSolver&, const Problem&, double*, double*, double*,
+                                                  double*, void*, cudaStream_t);
+template cusparseStatus_t run_interleaved<cuComplex>(const NativeSolver&, const Problem&, cuComplex*, cuComplex*,
+                                                     cuComplex*, cuComplex*, void*, cudaStream_t);
+template cusparseStatus_t run_interleaved<cuDoubleComplex>(const NativeSolver&, const Problem&, cuDoubleComplex*,
+                                                           cuDoubleComplex*, cuDoubleComplex*, cuDoubleComplex*,
+                                                           void*, cudaStream_t);
+
+}  // namespace idgpu::tridiag

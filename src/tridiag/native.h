@@ -1,0 +1,31 @@
+// The native side of the tridiagonal dispatch: which problems our kernels serve (a registry of
+// solvers, each with the evidence-backed range where it beats the vendor), the buffer each needs,
+// and the launch. The vendor is the last solver and is not listed here.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+
+#include <cstddef>
+
+#include "tridiag/problem.h"
+
+namespace idgpu::tridiag {
+
+struct NativeSolver {
+  const char* name;
+  // The bytes of pBuffer it needs for a problem it serves.
+  std::size_t (*buffer_bytes)(const Problem& problem);
+};
+
+// The native solver for a problem, or null with `reason` saying why the vendor serves it. Decided
+// on the host from the problem, the policy and the device's properties; the same problem always
+// gets the same answer, so a buffer sized by _bufferSizeExt fits the solve.
+const NativeSolver* choose_native(const Problem& problem, const char** reason);
+
+// Runs a native gtsvInterleavedBatch on `stream`. T is float, double, cuComplex or cuDoubleComplex.
+template <class T>
+cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& problem, T* dl, T* d, T* du, T* x,
+                                 void* buffer, cudaStream_t stream);
+
+}  // namespace idgpu::tridiag

@@ -1,0 +1,216 @@
+// Host reference implementations of the tridiagonal algorithms the native GPU kernels use, in
+// double and std::complex<double>. They exist so that CPU tests can validate the algorithms (and,
+// later, the GPU kernels' index math) in CI without a GPU. Speed is not a goal; clarity and a
+// well-defined order of operations are.
+//
+// Conventions follow cuSPARSE: a system of size m has lower diagonal dl, diagonal d and upper
+// diagonal du, all of length m, with dl[0] and du[m-1] ignored (treated as 0, never read: they may
+// hold anything, NaN included); the right-hand side x is overwritten by the solution.
+//
+// The algorithms come from:
+//  - "A Scalable Tridiagonal Solver for GPUs" (Kim, Wu, Chang, Hwu; ICPP 2011): k steps of
+//    parallel cyclic reduction (PCR) split one system into 2^k interleaved subsystems, then one
+//    Thomas solve per subsystem ("p-Thomas"); the tiled PCR with sub-tiles and a buffered sliding
+//    window that caches the dependencies between sub-tiles.
+//  - the cuThomasBatch / cuThomasVBatch paper (Valero-Lara, Martinez-Perez, Sirvent, Martorell,
+//    Pena): one Thomas solve per system on the full-interleaved layout, and variable-size batches
+//    padded to the largest system.
+//  - LAPACK's xGTSV (Gaussian elimination with partial pivoting, second superdiagonal fill-in),
+//    reimplemented from its description; Givens QR.
+//
+// Every solver returns 0, or the 1-based index of the first zero pivot (exactly zero, as LAPACK's
+// INFO). The non-pivoting solvers (Thomas, PCR) do not stop there: like the GPU kernels they model,
+// they carry on with IEEE arithmetic (inf/NaN), and the return value only reports it. The pivoting
+// solvers and the oracle stop, as xGTSV does, leaving x partly updated.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace idgpu::tridiag::reference {
+
+// ---------------------------------------------------------------------------------------------
+// Thomas (no pivoting), single and batched
+// ---------------------------------------------------------------------------------------------
+// The order of operations is the one of "A Scalable Tridiagonal Solver for GPUs", eqs. 1-4:
+//   denom_i = d_i - c'_{i-1} dl_i,  c'_i = du_i / denom_i,  x'_i = (x_i - x'_{i-1} dl_i) / denom_i,
+//   x_{m-1} = x'_{m-1},  x_i = x'_i - c'_i x_{i+1}
+// with the divisions done as divisions (no reciprocal), so a GPU kernel written the same way and
+// compiled without FMA contraction can be compared bit for bit. The coefficients are not modified
+// (c' lives in scratch).
+template <class T>
+int thomas(int m, const T* dl, const T* d, const T* du, T* x);
+
+// gtsv2StridedBatch's layout: system j starts at j*stride (stride >= m); element i of system j is
+// at j*stride + i. Rows between m and stride are never read nor written.
+// Returns the number of systems that met a zero pivot.
+template <class T>
+int thomas_strided(int m, int batch, int stride, const T* dl, const T* d, const T* du, T* x);
+
+// gtsvInterleavedBatch's layout (cuThomasBatch's "Full-Interleaved"): element i of system j at
+// i*batch + j. Returns the number of systems that met a zero pivot.
+template <class T>
+int thomas_interleaved(int m, int batch, const T* dl, const T* d, const T* du, T* x);
+
+// ---------------------------------------------------------------------------------------------
+// Parallel cyclic reduction and p-Thomas
+// ---------------------------------------------------------------------------------------------
+// One PCR elimination at stride s ("A Scalable Tridiagonal Solver for GPUs", eqs. 5-6):
+//   k1 = a_i / b_{i-s},  k2 = c_i / b_{i+s}
+//   a'_i = -a_{i-s} k1,  b'_i = b_i - c_{i-s} k1 - a_{i+s} k2,  c'_i = -c_{i+s} k2,
+//   d'_i = d_i - d_{i-s} k1 - d_{i+s} k2
+// Rows outside [0, m) are identity rows (a = c = d = 0, b = 1), as a GPU kernel pads its halo.
+
+// The number of PCR steps that change anything: a step at stride s >= m couples no rows, so
+// effective_pcr_steps(m, k) = min(k, ceil(log2 m)). Every function below clamps k with it.
+int effective_pcr_steps(int m, int steps);
+
+// k steps of PCR in place (a = lower, b = diagonal, c = upper, d = right-hand side), strides
+// 1, 2, ..., 2^(k-1). a[0] and c[m-1] are ignored on input and written as 0. Afterwards row i reads
+//   a_i x_{i-2^k} + b_i x_i + c_i x_{i+2^k} = d_i
+// with a_i = 0 for i < 2^k and c_i = 0 for i + 2^k >= m: the rows i = r (mod 2^k) form 2^k
+// independent tridiagonal subsystems, already interleaved with stride 2^k.
+template <class T>
+void pcr_steps(int m, int steps, T* a, T* b, T* c, T* d);
+
+// k PCR steps, then Thomas on each of the min(2^k, m) strided subsystems ("p-Thomas"). With k = 0
+// this is thomas(); with 2^k >= m every subsystem has one equation.
+template <class T>
+int pcr_thomas(int m, int steps, const T* dl, const T* d, const T* du, T* x);
+
+// What the tiled PCR did, to check its data movement against the paper's claims.
+struct TiledPcrStats {
+  std::int64_t tiles = 0;
+  std::int64_t sub_tiles = 0;
+  std::int64_t loads = 0;         // input rows read (rows in [0, m) only; the halo counts)
+  std::int64_t eliminations = 0;  // PCR eliminations of rows in [0, m), all levels
+  std::int64_t cached_rows = 0;   // rows kept across a sub-tile boundary, all levels (max seen)
+  std::int64_t peak_window_rows = 0;  // the most rows held in the window at once, all levels
+};
+
+// Tiled PCR ("A Scalable Tridiagonal Solver for GPUs", section III.A): the m output rows are cut
+// into tiles of `tile` rows, each independent (one GPU thread block, the paper's Fig. 11(b)).
+// Within a tile, sub-tiles of `sub_tile` rows are processed left to right in a sliding window: a
+// lead-in loads the halo of 2^k - 1 rows on each side, and for each PCR level l < k the window
+// keeps the last 2 * 2^l rows as the dependency of the next sub-tile, so within a tile every input
+// row is loaded once and every intermediate row eliminated once (cache 2 f(k), f(k) = 2^k - 1).
+// Any tile >= 1 and sub_tile >= 1 work (the paper's sub-tile is c * 2^k). Not in place: tiles read
+// the halo of their neighbours. The result equals pcr_steps() bit for bit (same elimination code).
+// The per-level windows model the dependency caching; the GPU's single shared array with its
+// top/middle/bottom buffers and padding is a layout choice this reference does not model.
+template <class T>
+void tiled_pcr_steps(int m, int steps, int tile, int sub_tile, const T* a, const T* b, const T* c,
+                     const T* d, T* a_out, T* b_out, T* c_out, T* d_out, TiledPcrStats* stats = nullptr);
+
+// tiled_pcr_steps() then p-Thomas; gives the same x as pcr_thomas(), bit for bit.
+template <class T>
+int tiled_pcr_thomas(int m, int steps, int tile, int sub_tile, const T* dl, const T* d, const T* du, T* x,
+                     TiledPcrStats* stats = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// Pivoting solvers
+// ---------------------------------------------------------------------------------------------
+// Gaussian elimination with partial (row) pivoting as LAPACK's xGTSV does it: at step i rows i and
+// i+1 are swapped when |dl_{i+1}| > |d_i| (for complex, |re| + |im| as LAPACK's CABS1), which fills
+// in a second superdiagonal du2, and nothing is done when dl_{i+1} = 0. U has diagonals
+// (d, du, du2); then back substitution.
+template <class T>
+int lu_partial_pivot(int m, const T* dl, const T* d, const T* du, T* x);
+
+// QR by Givens rotations: rotation i combines rows i and i+1 to zero the subdiagonal entry, R is
+// upper triangular with two superdiagonals; Q^H is applied to x on the fly, then back
+// substitution. For complex the rotation is [c s; -conj(s) c] with c real.
+template <class T>
+int givens_qr(int m, const T* dl, const T* d, const T* du, T* x);
+
+// ---------------------------------------------------------------------------------------------
+// The oracle
+// ---------------------------------------------------------------------------------------------
+// An independent oracle: general band LU with partial pivoting (max modulus) in long double
+// (complex<long double>), O(m). Written as a general band solver (kl = ku = 1 here), not as a
+// tridiagonal one. On x86-64 long double has a 64-bit significand (eps 1.1e-19); where long double
+// is double (MSVC) the oracle is only as precise as the solvers it judges.
+template <class T>
+int dense_solve(int m, const T* dl, const T* d, const T* du, T* x);
+
+// The same in a full m x m matrix, O(m^3): cross-checks the banded oracle (keep m <= ~500).
+template <class T>
+int dense_solve_full(int m, const T* dl, const T* d, const T* du, T* x);
+
+// ||A||_inf ||A^-1||_inf computed in long double (m band solves, O(m^2)); +inf when singular.
+template <class T>
+double condition_number_inf(int m, const T* dl, const T* d, const T* du);
+
+// ---------------------------------------------------------------------------------------------
+// Variable-size batches (cuThomasVBatch)
+// ---------------------------------------------------------------------------------------------
+// How padding rows are treated; both give the same solution rows, bit for bit.
+enum class PaddingMode {
+  // "No Computing Padding": system j stops at its own size; padding rows are never read nor
+  // written (x's padding keeps whatever it held).
+  kSkip,
+  // "Computing Padding": every system runs to the largest size, as uniform GPU threads do; each
+  // padding row is replaced by an identity row (selected, never multiplied, so NaN in the padding
+  // cannot leak), and dl/du coupling into the padding is treated as 0. x's padding is written 0.
+  kCompute,
+};
+
+// Interleaved layout padded to rows = max(sizes): element i of system j at i*batch + j; system j
+// has sizes[j] >= 0 equations, and rows i >= sizes[j] are padding that never influences a
+// solution whatever they hold. Returns the number of systems that met a zero pivot.
+template <class T>
+int thomas_var_batch(int batch, const int* sizes, const T* dl, const T* d, const T* du, T* x,
+                     PaddingMode mode = PaddingMode::kSkip);
+
+// ---------------------------------------------------------------------------------------------
+// Test helpers
+// ---------------------------------------------------------------------------------------------
+template <class T>
+struct System {
+  int m = 0;
+  std::vector<T> dl, d, du, b;  // dl[0] and du[m-1] hold NaN: a solver that reads them fails
+};
+
+// Uniform in [-1, 1) from the raw 64-bit output (std::uniform_real_distribution's results differ
+// between standard libraries; these do not, so a seed reproduces everywhere).
+double uniform_pm1(std::mt19937_64& rng);
+template <class T>
+T random_value(std::mt19937_64& rng);  // complex: both parts uniform in [-1, 1)
+
+// Strictly row diagonally dominant: |d_i| = (1 + margin) (|dl_i| + |du_i|) + margin with a random
+// sign (complex: random phase). The setting of the papers' experiments (cuThomasBatch forces
+// |b_i| > |a_i| + |c_i|), where no-pivoting algorithms are stable.
+template <class T>
+System<T> random_dominant_system(int m, std::mt19937_64& rng, double margin = 0.5);
+
+// Not diagonally dominant: off-diagonals uniform in [-1, 1), and each diagonal entry is exactly 0
+// with probability zero_fraction, tiny * uniform with probability tiny_fraction, else uniform.
+// The right-hand side is b = A x_t for a random x_t with entries of modulus <= 1, so the solution
+// is O(1) and a tiny pivot costs Thomas about eps / tiny in backward error (with a random b the
+// solution would be O(1 / tiny) and hide the damage). Partial pivoting and QR do not care.
+template <class T>
+System<T> random_nondominant_system(int m, std::mt19937_64& rng, double zero_fraction, double tiny_fraction,
+                                    double tiny);
+
+// ||A||_inf from the three diagonals (dl[0], du[m-1] ignored).
+template <class T>
+double norm_inf(int m, const T* dl, const T* d, const T* du);
+
+// Normwise backward error ||A x - b||_inf / (||A||_inf ||x||_inf + ||b||_inf), in long double;
+// +inf when x is not finite.
+template <class T>
+double backward_error(int m, const T* dl, const T* d, const T* du, const T* x, const T* b);
+
+// Varah's bound for a strictly row diagonally dominant A: ||A^-1||_inf <= 1 / min_i (|d_i| -
+// |dl_i| - |du_i|), so cond_inf(A) <= ||A||_inf / that minimum. +inf when A is not dominant.
+template <class T>
+double dominant_condition_bound(int m, const T* dl, const T* d, const T* du);
+
+// ||x - y||_inf / ||y||_inf (+inf when x is not finite; ||x||_inf when y is 0).
+template <class T>
+double relative_error(int m, const T* x, const T* y);
+
+}  // namespace idgpu::tridiag::reference

@@ -1,0 +1,48 @@
+#include "tridiag/tuning.h"
+
+namespace idgpu::tridiag {
+namespace {
+
+// One row: for this layout and algorithm, on devices of at least `min_arch`, with an element of
+// `element_bytes` (real or complex), the native solver wins for m in [min_m, max_m] when batch >= min_batch.
+struct TuningRow {
+  Layout layout;
+  int algo;
+  int min_arch;
+  int element_bytes;  // 0: any
+  bool complex;
+  int min_m;
+  int max_m;
+  long long min_batch;
+  const char* evidence;  // the measurement that chose this row
+};
+
+// Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns, median of 20, inputs rotated past
+// the L2) on an NVIDIA H200, CUDA 13.0 (cuSPARSE 12.6); vendor ms / native ms:
+//   algo 0 f32: m=32 0.1751/0.1600 (1.09x), m=64 0.2196/0.1670 (1.31x), m=128 0.97x, m>=256 0.95-1.0x
+//   algo 0 f64: m=32 0.3045/0.2748 (1.11x), m=64 0.3153/0.2797 (1.13x), m=128 0.99x, m>=256 0.98-1.0x
+//   algos 1, 2: 0.83-1.03x (the vendor's algos 1 and 2 are the same thread-per-system sweeps)
+//   batch 1000 at m=32: 0.94x (launch-bound)
+// Only the clear wins are rows; everything else stays with the vendor.
+constexpr TuningRow kRows[] = {
+    {Layout::kInterleaved, 0, 90, 4, false, 1, 64, 262144, "H200: f32 algo 0 m=32 1.09x, m=64 1.31x"},
+    {Layout::kInterleaved, 0, 90, 8, false, 1, 64, 262144, "H200: f64 algo 0 m=32 1.11x, m=64 1.13x"},
+};
+
+}  // namespace
+
+bool native_wins(const Problem& problem, int arch, const char** reason) {
+  for (const TuningRow& row : kRows) {
+    if (row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) || arch < row.min_arch ||
+        (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
+        problem.m < row.min_m ||
+        problem.m > row.max_m || problem.batch < row.min_batch) {
+      continue;
+    }
+    return true;
+  }
+  *reason = "the vendor is faster here on this device class (tuning table)";
+  return false;
+}
+
+}  // namespace idgpu::tridiag

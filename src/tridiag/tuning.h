@@ -1,0 +1,13 @@
+// Where the native tridiagonal solvers beat the vendor, per device class: data, each entry next to
+// the measurement that chose it.
+#pragma once
+
+#include "tridiag/problem.h"
+
+namespace idgpu::tridiag {
+
+// True when the tuning table says the native solver is faster than the vendor for this problem
+// on a device of compute capability `arch` (e.g. 90); otherwise `reason` says why not.
+bool native_wins(const Problem& problem, int arch, const char** reason);
+
+}  // namespace idgpu::tridiag

@@ -1,0 +1,321 @@
+// Native batched tridiagonal solvers against the vendor and a float64 reference, on the GPU.
+//
+// For each precision, algorithm and (m, batch) of the grid, the same random systems are solved by
+// the vendor (IDGPU_POLICY vendor) and by our kernels (IDGPU_POLICY native, checked through the
+// dispatch statistics to have really run natively), and both results are compared with a
+// float64 (complex<double>) solve of the same systems on the host (see worst_error for the
+// measure). Our error must be no worse than twice the vendor's, with a floor of a few units of
+// rounding for cases where the vendor's error happens to be tiny. algo 0 gets diagonally dominant systems; algos 1 and 2 also get
+// systems that are not, where pivoting matters.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <cuComplex.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "idgpu/idgpu.h"
+#include "tridiag/reference.h"
+
+namespace {
+
+constexpr int kSkip = 77;
+
+template <class T>
+struct Host;
+template <>
+struct Host<float> {
+  using Wide = double;
+  static constexpr double kEps = 5.96e-8;
+  static const char* name() { return "S"; }
+};
+template <>
+struct Host<double> {
+  using Wide = double;
+  static constexpr double kEps = 1.11e-16;
+  static const char* name() { return "D"; }
+};
+template <>
+struct Host<cuComplex> {
+  using Wide = std::complex<double>;
+  static constexpr double kEps = 5.96e-8;
+  static const char* name() { return "C"; }
+};
+template <>
+struct Host<cuDoubleComplex> {
+  using Wide = std::complex<double>;
+  static constexpr double kEps = 1.11e-16;
+  static const char* name() { return "Z"; }
+};
+
+template <class T>
+T narrow(const typename Host<T>::Wide& value) {
+  if constexpr (std::is_same<T, cuComplex>::value) {
+    return make_cuComplex(static_cast<float>(value.real()), static_cast<float>(value.imag()));
+  } else if constexpr (std::is_same<T, cuDoubleComplex>::value) {
+    return make_cuDoubleComplex(value.real(), value.imag());
+  } else {
+    return static_cast<T>(value);
+  }
+}
+
+template <class T>
+typename Host<T>::Wide widen(const T& value) {
+  if constexpr (std::is_same<T, cuComplex>::value || std::is_same<T, cuDoubleComplex>::value) {
+    return {value.x, value.y};
+  } else {
+    return value;
+  }
+}
+
+template <class Wide>
+Wide random_entry(std::mt19937_64& rng) {
+  if constexpr (std::is_same<Wide, double>::value) {
+    return idgpu::tridiag::reference::uniform_pm1(rng);
+  } else {
+    const double re = idgpu::tridiag::reference::uniform_pm1(rng);
+    return {re, idgpu::tridiag::reference::uniform_pm1(rng)};
+  }
+}
+
+cusparseStatus_t solve(cusparseHandle_t handle, int algo, int m, float* dl, float* d, float* du, float* x, int batch,
+                       void* buffer) {
+  return cusparseSgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batch, buffer);
+}
+cusparseStatus_t solve(cusparseHandle_t handle, int algo, int m, double* dl, double* d, double* du, double* x,
+                       int batch, void* buffer) {
+  return cusparseDgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batch, buffer);
+}
+cusparseStatus_t solve(cusparseHandle_t handle, int algo, int m, cuComplex* dl, cuComplex* d, cuComplex* du,
+                       cuComplex* x, int batch, void* buffer) {
+  return cusparseCgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batch, buffer);
+}
+cusparseStatus_t solve(cusparseHandle_t handle, int algo, int m, cuDoubleComplex* dl, cuDoubleComplex* d,
+                       cuDoubleComplex* du, cuDoubleComplex* x, int batch, void* buffer) {
+  return cusparseZgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batch, buffer);
+}
+template <class T>
+cusparseStatus_t buffer_size(cusparseHandle_t handle, int algo, int m, int batch, size_t* size) {
+  if constexpr (std::is_same<T, float>::value) {
+    return cusparseSgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, nullptr, nullptr, nullptr, nullptr, batch, size);
+  } else if constexpr (std::is_same<T, double>::value) {
+    return cusparseDgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, nullptr, nullptr, nullptr, nullptr, batch, size);
+  } else if constexpr (std::is_same<T, cuComplex>::value) {
+    return cusparseCgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, nullptr, nullptr, nullptr, nullptr, batch, size);
+  } else {
+    return cusparseZgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, nullptr, nullptr, nullptr, nullptr, batch, size);
+  }
+}
+
+std::string api_name(const char* precision) { return std::string("cusparse") + precision + "gtsvInterleavedBatch"; }
+
+unsigned long long native_calls(const std::string& name) {
+  idgpuCallStats_t stats{};
+  REQUIRE(idgpuGetCallStatsByName(name.c_str(), &stats) == IDGPU_STATUS_SUCCESS);
+  return stats.nativeCalls;
+}
+
+struct Device {
+  cusparseHandle_t handle = nullptr;
+  ~Device() {
+    if (handle != nullptr) cusparseDestroy(handle);
+  }
+};
+
+Device& device() {
+  static Device instance;
+  if (instance.handle == nullptr) REQUIRE(cusparseCreate(&instance.handle) == CUSPARSE_STATUS_SUCCESS);
+  return instance;
+}
+
+// Over the batch, the largest per-system error of x: forward error against the float64 solution
+// (relative, infinity norm) for diagonally dominant systems, which are well conditioned; normwise
+// backward error ||Ax - b|| / (||A|| ||x|| + ||b||) otherwise, since a random system that is not
+// dominant may be ill conditioned, where stable solvers promise a small backward error and the
+// forward error of any of them is large and erratic.
+template <class T>
+double worst_error(int m, int batch, bool dominant, const std::vector<T>& x,
+                   const std::vector<typename Host<T>::Wide>& reference, const std::vector<T>& in_dl,
+                   const std::vector<T>& in_d, const std::vector<T>& in_du, const std::vector<T>& in_b) {
+  using Wide = typename Host<T>::Wide;
+  double worst = 0.0;
+  std::vector<Wide> sl(m), sd(m), su(m), sx(m), sb(m);
+  for (int system = 0; system < batch; ++system) {
+    double difference = 0.0;
+    double size = 0.0;
+    for (int row = 0; row < m; ++row) {
+      const std::size_t index = static_cast<std::size_t>(row) * batch + system;
+      const Wide value = widen(x[index]);
+      if (!std::isfinite(std::abs(value))) return INFINITY;
+      difference = std::max(difference, std::abs(value - reference[index]));
+      size = std::max(size, std::abs(reference[index]));
+      sl[row] = widen(in_dl[index]);
+      sd[row] = widen(in_d[index]);
+      su[row] = widen(in_du[index]);
+      sb[row] = widen(in_b[index]);
+      sx[row] = value;
+    }
+    const double error =
+        dominant ? (size > 0 ? difference / size : difference)
+                 : idgpu::tridiag::reference::backward_error(m, sl.data(), sd.data(), su.data(), sx.data(), sb.data());
+    worst = std::max(worst, error);
+  }
+  return worst;
+}
+
+// Solves the same systems with the vendor and natively and compares their errors.
+template <class T>
+void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
+  using Wide = typename Host<T>::Wide;
+  CAPTURE(Host<T>::name(), algo, m, batch, dominant, seed);
+  const std::size_t count = static_cast<std::size_t>(m) * batch;
+  std::mt19937_64 rng(seed);
+  std::vector<Wide> dl(count), d(count), du(count), b(count);
+  for (std::size_t index = 0; index < count; ++index) {
+    const std::size_t row = index / batch;
+    dl[index] = row == 0 ? Wide(0) : random_entry<Wide>(rng);
+    du[index] = row + 1 == static_cast<std::size_t>(m) ? Wide(0) : random_entry<Wide>(rng);
+    if (dominant) {
+      const double magnitude = 1.5 * (std::abs(dl[index]) + std::abs(du[index])) + 0.5;
+      const Wide phase = random_entry<Wide>(rng);
+      d[index] = std::abs(phase) > 0 ? phase / std::abs(phase) * magnitude : Wide(magnitude);
+    } else {
+      // Off-diagonals as large as the diagonal, some diagonal entries tiny: Thomas would fail.
+      d[index] = random_entry<Wide>(rng) * (rng() % 8 == 0 ? 1e-6 : 1.0);
+    }
+    b[index] = random_entry<Wide>(rng);
+  }
+  // The float64 reference on the rounded inputs the GPU sees.
+  std::vector<T> in_dl(count), in_d(count), in_du(count), in_b(count);
+  for (std::size_t index = 0; index < count; ++index) {
+    in_dl[index] = narrow<T>(dl[index]);
+    in_d[index] = narrow<T>(d[index]);
+    in_du[index] = narrow<T>(du[index]);
+    in_b[index] = narrow<T>(b[index]);
+  }
+  std::vector<Wide> reference(count);
+  {
+    std::vector<Wide> sl(m), sd(m), su(m), sx(m);
+    for (int system = 0; system < batch; ++system) {
+      for (int row = 0; row < m; ++row) {
+        const std::size_t index = static_cast<std::size_t>(row) * batch + system;
+        sl[row] = widen(in_dl[index]);
+        sd[row] = widen(in_d[index]);
+        su[row] = widen(in_du[index]);
+        sx[row] = widen(in_b[index]);
+      }
+      idgpu::tridiag::reference::lu_partial_pivot(m, sl.data(), sd.data(), su.data(), sx.data());
+      for (int row = 0; row < m; ++row) reference[static_cast<std::size_t>(row) * batch + system] = sx[row];
+    }
+  }
+
+  T *g_dl = nullptr, *g_d = nullptr, *g_du = nullptr, *g_x = nullptr;
+  const std::size_t bytes = count * sizeof(T);
+  REQUIRE(cudaMalloc(&g_dl, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_d, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_du, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_x, bytes) == cudaSuccess);
+  std::vector<T> results[2];
+  const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(cudaMemcpy(g_dl, in_dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(g_d, in_d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(g_du, in_du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(g_x, in_b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    size_t size = 0;
+    REQUIRE(buffer_size<T>(device().handle, algo, m, batch, &size) == CUSPARSE_STATUS_SUCCESS);
+    void* buffer = nullptr;
+    REQUIRE(cudaMalloc(&buffer, std::max<size_t>(size, 1)) == cudaSuccess);
+    const unsigned long long before = native_calls(api_name(Host<T>::name()));
+    REQUIRE(solve(device().handle, algo, m, g_dl, g_d, g_du, g_x, batch, buffer) == CUSPARSE_STATUS_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const unsigned long long after = native_calls(api_name(Host<T>::name()));
+    // The native side really ran our kernels; the vendor side did not.
+    REQUIRE(after - before == (side == 1 ? 1u : 0u));
+    cudaFree(buffer);
+    results[side].resize(count);
+    REQUIRE(cudaMemcpy(results[side].data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaFree(g_dl);
+  cudaFree(g_d);
+  cudaFree(g_du);
+  cudaFree(g_x);
+
+  const double vendor_error = worst_error(m, batch, dominant, results[0], reference, in_dl, in_d, in_du, in_b);
+  const double native_error = worst_error(m, batch, dominant, results[1], reference, in_dl, in_d, in_du, in_b);
+  const double floor = 8.0 * Host<T>::kEps;
+  std::printf("%s algo=%d m=%-6d batch=%-8d %-12s vendor_err=%.3e native_err=%.3e\n", Host<T>::name(), algo, m,
+              batch, dominant ? "dominant" : "non-dominant", vendor_error, native_error);
+  CAPTURE(vendor_error, native_error);
+  REQUIRE(std::isfinite(native_error));
+  CHECK(native_error <= 2.0 * vendor_error + floor);
+}
+
+const int kSizes[] = {3, 4, 31, 32, 33, 100, 512, 1000, 1024, 4096, 65536};
+
+
+// Batches from 1 up to filling `unknowns` (2^24 for the real types' algo 0, less where the host
+// reference or the vendor's own run would take minutes).
+// IDGPU_TEST_MAX_UNKNOWNS caps the grid (for runs under compute-sanitizer, which are ~50x slower).
+long long unknowns_cap() {
+  const char* value = std::getenv("IDGPU_TEST_MAX_UNKNOWNS");
+  return value != nullptr && std::atoll(value) > 0 ? std::atoll(value) : (1LL << 40);
+}
+
+template <class T>
+void run_grid(int algo, long long unknowns, bool dominant) {
+  unknowns = std::min(unknowns, unknowns_cap());
+  std::uint64_t seed = 0x9d2c5680u + static_cast<std::uint64_t>(algo) * 7919u + sizeof(T);
+  for (const int m : kSizes) {
+    const long long full = std::max<long long>(1, unknowns / m);
+    for (const long long batch : {1LL, 33LL, full}) {
+      if (batch > full || static_cast<long long>(m) * batch > unknowns_cap()) continue;
+      check_case<T>(algo, m, static_cast<int>(batch), dominant, seed++);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("interleaved algo 0, real types, up to 2^24 unknowns", "[gpu][gtsv][interleaved]") {
+  run_grid<float>(0, 1LL << 24, true);
+  run_grid<double>(0, 1LL << 24, true);
+}
+
+TEST_CASE("interleaved algo 0, complex types", "[gpu][gtsv][interleaved]") {
+  run_grid<cuComplex>(0, 1LL << 22, true);
+  run_grid<cuDoubleComplex>(0, 1LL << 22, true);
+}
+
+TEST_CASE("interleaved algos 1 and 2, dominant and non-dominant systems", "[gpu][gtsv][interleaved]") {
+  for (const int algo : {1, 2}) {
+    for (const bool dominant : {true, false}) {
+      run_grid<float>(algo, 1LL << 22, dominant);
+      run_grid<double>(algo, 1LL << 22, dominant);
+      run_grid<cuComplex>(algo, 1LL << 20, dominant);
+      run_grid<cuDoubleComplex>(algo, 1LL << 20, dominant);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: skipped\n");
+    return kSkip;
+  }
+  const int failures = Catch::Session().run(argc, argv);
+  return failures == 0 ? 0 : 1;
+}
