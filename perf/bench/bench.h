@@ -98,8 +98,8 @@ struct Options {
   int spin_us = 200;  // GPU busy time queued before each timed call (see harness.cpp)
   double slow_ms = 250.0;
   int slow_runs = 5;
-  int overhead_calls = 200;
-  int overhead_reps = 7;
+  int overhead_calls = 1000;
+  int overhead_reps = 21;
   double l2_factor = 2.0;      // rotation sets together hold at least this many L2s
   int max_sets = 512;
   double memory_fraction = 0.45;  // of free device memory the rotation may use

@@ -56,12 +56,22 @@ Config parse_config(const char* log, const char* report, const char* policy, con
   return parsed;
 }
 
-const Config& config() {
+namespace {
+
+// Kept out of line so that config()'s fast path (on every call's hot path) is a guard check.
+__attribute__((noinline, cold)) const Config* load_config() {
   static const Config loaded =
       parse_config(std::getenv("IDGPU_LOG"), std::getenv("IDGPU_REPORT"), std::getenv("IDGPU_POLICY"),
                    std::getenv("IDGPU_SYNC_CHECK"), std::getenv("IDGPU_VENDOR_CUFFT"),
                    std::getenv("IDGPU_VENDOR_CUSPARSE"));
-  return loaded;
+  return &loaded;
+}
+
+}  // namespace
+
+const Config& config() {
+  static const Config* const loaded = load_config();
+  return *loaded;
 }
 
 Policy policy() { return static_cast<Policy>(policy_slot().load(std::memory_order_relaxed)); }

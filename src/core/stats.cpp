@@ -1,6 +1,7 @@
 #include "core/stats.h"
 
 #include <array>
+#include <memory>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -200,9 +201,23 @@ void arm_report() {
 
 }  // namespace
 
+// The calling thread's counters: a thread-local pointer with a trivial initialiser (no guard on
+// the hot path); the block is allocated on the thread's first call and folded into the retired
+// totals when the thread exits. (The initial-exec TLS model would save the __tls_get_addr call,
+// but then dlopen of the library fails with "cannot allocate memory in static TLS block".)
+static ThreadCounters& thread_counters() {
+  static thread_local ThreadCounters* mine = nullptr;
+  if (__builtin_expect(mine == nullptr, 0)) {
+    static thread_local std::unique_ptr<ThreadCounters> owner;
+    owner = std::make_unique<ThreadCounters>();
+    mine = owner.get();
+    arm_report();
+  }
+  return *mine;
+}
+
 void record(Api api, Path path, bool failed) {
-  arm_report();
-  thread_local ThreadCounters mine;
+  ThreadCounters& mine = thread_counters();
   mine.bump(api, kCalls);
   if (path == Path::kNative) mine.bump(api, kNative);
   if (path == Path::kVendor) mine.bump(api, kVendor);
