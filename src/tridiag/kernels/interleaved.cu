@@ -50,56 +50,6 @@ __global__ void __launch_bounds__(kThreads) thomas_kernel(int m, int batch, cons
   }
 }
 
-// Thomas with the running factor in shared memory instead of du and x: each row of the four input
-// arrays is read once and x written once, the one-pass floor (5 arrays). A block of kBlock
-// systems keeps 2*m*kBlock elements, so this serves short systems (see thomas_shared_fits).
-template <class T, int kBlock>
-__global__ void __launch_bounds__(kBlock) thomas_shared_kernel(int m, int batch, const T* __restrict__ dl,
-                                                              const T* __restrict__ d, const T* __restrict__ du,
-                                                              T* __restrict__ x) {
-  extern __shared__ unsigned char shared_bytes[];
-  T* c_primes = reinterpret_cast<T*>(shared_bytes);            // [m][kBlock]
-  T* x_primes = c_primes + static_cast<size_t>(m) * kBlock;    // [m][kBlock]
-  const int lane = threadIdx.x;
-  const int system = blockIdx.x * kBlock + lane;
-  if (system >= batch) return;  // no barrier below: each thread owns its column of the scratch
-  const size_t stride = static_cast<size_t>(batch);
-  size_t index = system;
-  T inverse = reciprocal(d[index]);
-  T c_prime = mul(du[index], inverse);
-  T x_prime = mul(x[index], inverse);
-  c_primes[lane] = c_prime;
-  x_primes[lane] = x_prime;
-#pragma unroll 4
-  for (int row = 1; row < m; ++row) {
-    index += stride;
-    const T lower = dl[index];
-    const T upper = row + 1 < m ? du[index] : zero<T>();
-    inverse = reciprocal(mul_sub(d[index], lower, c_prime));
-    x_prime = mul(mul_sub(x[index], lower, x_prime), inverse);
-    c_prime = mul(upper, inverse);
-    c_primes[row * kBlock + lane] = c_prime;
-    x_primes[row * kBlock + lane] = x_prime;
-  }
-  T next = x_prime;
-  x[index] = next;
-#pragma unroll 4
-  for (int row = m - 2; row >= 0; --row) {
-    index -= stride;
-    next = mul_sub(x_primes[row * kBlock + lane], c_primes[row * kBlock + lane], next);
-    x[index] = next;
-  }
-}
-
-// Shared-memory bytes per block kept under the default 48 KB, so no opt-in is needed and several
-// blocks share a multiprocessor.
-constexpr size_t kSharedBudget = 48 * 1024;
-
-template <class T>
-size_t shared_bytes_for(int m, int block) {
-  return 2 * static_cast<size_t>(m) * static_cast<size_t>(block) * sizeof(T);
-}
-
 // Back substitution with U's three diagonals (u0 in d, u1 in du, u2 in fill).
 template <class T>
 __device__ __forceinline__ void upper_solve(int m, size_t stride, size_t index, const T* __restrict__ d,
@@ -240,26 +190,7 @@ int blocks_for(int batch) { return (batch + kThreads - 1) / kThreads; }
 }  // namespace
 
 template <class T>
-bool thomas_shared_fits(int m) {
-  return m >= 1 && shared_bytes_for<T>(m, 32) <= kSharedBudget;
-}
-
-template <class T>
 cudaError_t interleaved_thomas(int m, int batch, const T* dl, const T* d, T* du, T* x, cudaStream_t stream) {
-  // The widest block whose scratch fits the budget: more systems per block, fewer blocks.
-  if (thomas_shared_fits<T>(m)) {
-    if (shared_bytes_for<T>(m, 128) <= kSharedBudget) {
-      thomas_shared_kernel<T, 128><<<(batch + 127) / 128, 128, shared_bytes_for<T>(m, 128), stream>>>(m, batch, dl, d,
-                                                                                                     du, x);
-    } else if (shared_bytes_for<T>(m, 64) <= kSharedBudget) {
-      thomas_shared_kernel<T, 64><<<(batch + 63) / 64, 64, shared_bytes_for<T>(m, 64), stream>>>(m, batch, dl, d, du,
-                                                                                                x);
-    } else {
-      thomas_shared_kernel<T, 32><<<(batch + 31) / 32, 32, shared_bytes_for<T>(m, 32), stream>>>(m, batch, dl, d, du,
-                                                                                                x);
-    }
-    return cudaGetLastError();
-  }
   thomas_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x);
   return cudaGetLastError();
 }
@@ -277,7 +208,6 @@ cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* 
 }
 
 #define IDGPU_INSTANTIATE_(T)                                                                                   \
-  template bool thomas_shared_fits<T>(int);                                                                    \
   template cudaError_t interleaved_thomas<T>(int, int, const T*, const T*, T*, T*, cudaStream_t);              \
   template cudaError_t interleaved_lu<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);                    \
   template cudaError_t interleaved_qr<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);

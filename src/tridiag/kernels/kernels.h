@@ -9,13 +9,8 @@ namespace idgpu::tridiag::kernels {
 // gtsvInterleavedBatch layout: element i of system j at i*batch + j.
 //
 // algo 0: Thomas, one thread per system (cuThomasBatch). The forward sweep keeps its running
-// c', x' in registers and leaves the factor for the backward sweep in shared memory where the
-// system is short enough (thomas_shared_fits: dl, d, du, x read once, x written once, du left
-// as it was), else c' in du and x' in x, as the vendor's algo 0 does (it overwrites du and
-// needs no buffer).
-template <class T>
-bool thomas_shared_fits(int m);
-
+// c', x' in registers and leaves c' in du and x' in x for the backward sweep, as the vendor's
+// algo 0 does (it overwrites du and needs no buffer).
 template <class T>
 cudaError_t interleaved_thomas(int m, int batch, const T* dl, const T* d, T* du, T* x, cudaStream_t stream);
 
