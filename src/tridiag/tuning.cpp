@@ -23,6 +23,10 @@ struct TuningRow {
 //   algo 0 f64: m=32 0.3045/0.2748 (1.11x), m=64 0.3153/0.2797 (1.13x), m=128 0.99x, m>=256 0.98-1.0x
 //   algos 1, 2: 0.83-1.03x (the vendor's algos 1 and 2 are the same thread-per-system sweeps)
 //   batch 1000 at m=32: 0.94x (launch-bound)
+// Tried and dropped: keeping the factor in shared memory instead of du/x (dl, d, du, x read once,
+// x written once) lost at these batches, 0.81x (f32 m=64), 0.47x (f32 m=128), 0.65x (f64 m=64),
+// because 2*m elements per thread cap the resident threads at 224-448 per SM; it won only where
+// the batch is too small to fill the GPU (f32 m=32, batch 1000: 1.32x).
 // Only the clear wins are rows; everything else stays with the vendor.
 constexpr TuningRow kRows[] = {
     {Layout::kInterleaved, 0, 90, 4, false, 1, 64, 262144, "H200: f32 algo 0 m=32 1.09x, m=64 1.31x"},
