@@ -117,6 +117,14 @@ cusparseStatus_t buffer_size(cusparseHandle_t handle, int algo, int m, int batch
   }
 }
 
+// IDGPU_TEST_NATIVE_ONLY=1 skips the vendor side (for compute-sanitizer runs: the vendor's algo 1
+// kernel gtsv_lu_4x4 writes past the end of x for m = 3, batch = 1 (seen with cuSPARSE 12.6), which
+// memcheck reports and which would hide ours); our errors are then held to a fixed bound.
+bool native_only() {
+  const char* value = std::getenv("IDGPU_TEST_NATIVE_ONLY");
+  return value != nullptr && value[0] == '1';
+}
+
 std::string api_name(const char* precision) { return std::string("cusparse") + precision + "gtsvInterleavedBatch"; }
 
 unsigned long long native_calls(const std::string& name) {
@@ -227,7 +235,7 @@ void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
   REQUIRE(cudaMalloc(&g_x, bytes) == cudaSuccess);
   std::vector<T> results[2];
   const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
-  for (int side = 0; side < 2; ++side) {
+  for (int side = native_only() ? 1 : 0; side < 2; ++side) {
     REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
     REQUIRE(cudaMemcpy(g_dl, in_dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemcpy(g_d, in_d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
@@ -253,7 +261,10 @@ void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
   cudaFree(g_du);
   cudaFree(g_x);
 
-  const double vendor_error = worst_error(m, batch, dominant, results[0], reference, in_dl, in_d, in_du, in_b);
+  // Without the vendor side, its error is replaced by a fixed allowance of rounding units.
+  const double vendor_error = native_only() ? 512.0 * Host<T>::kEps
+                                            : worst_error(m, batch, dominant, results[0], reference, in_dl, in_d,
+                                                          in_du, in_b);
   const double native_error = worst_error(m, batch, dominant, results[1], reference, in_dl, in_d, in_du, in_b);
   const double floor = 8.0 * Host<T>::kEps;
   std::printf("%s algo=%d m=%-6d batch=%-8d %-12s vendor_err=%.3e native_err=%.3e\n", Host<T>::name(), algo, m,
