@@ -11,6 +11,7 @@
 #include "core/stats.h"
 #include "core/vendor.h"
 #include "stub/stub_abi.h"
+#include "tridiag/kernels/kernels.h"
 
 #define IDGPU_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -93,6 +94,40 @@ IDGPU_EXPORT const char* idgpuGetVendorLibraryPath(idgpuVendorLibrary_t library)
   if (target == nullptr || !target->load()) return nullptr;
   return target->path().c_str();
 }
+
+namespace {
+
+template <class T>
+idgpuStatus_t var_batch(const char* name, cudaStream_t stream, int max_m, const int* sizes, const T* dl, const T* d,
+                        T* du, T* x, int batch) noexcept {
+  if (max_m < 0 || batch < 0 || sizes == nullptr || dl == nullptr || d == nullptr || du == nullptr || x == nullptr) {
+    idgpu::log::api().error("{}(maxM={}, batchCount={}): invalid argument", name, max_m, batch);
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  if (max_m == 0 || batch == 0) return IDGPU_STATUS_SUCCESS;
+  cudaError_t status = idgpu::tridiag::kernels::interleaved_thomas_var<T>(max_m, batch, sizes, dl, d, du, x, stream);
+  if (status == cudaSuccess && idgpu::config().sync_check) status = cudaStreamSynchronize(stream);
+  if (status != cudaSuccess) {
+    idgpu::log::kernel().error("{}(maxM={}, batchCount={}): {}", name, max_m, batch, cudaGetErrorString(status));
+    cudaGetLastError();
+    return IDGPU_STATUS_EXECUTION_FAILED;
+  }
+  return IDGPU_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+#define IDGPU_VAR_BATCH_(P, T)                                                                                   \
+  IDGPU_EXPORT idgpuStatus_t idgpu##P##gtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const int* sizes,  \
+                                                               const T* dl, const T* d, T* du, T* x,            \
+                                                               int batchCount) {                                \
+    return var_batch<T>("idgpu" #P "gtsvInterleavedVarBatch", stream, maxM, sizes, dl, d, du, x, batchCount);   \
+  }
+IDGPU_VAR_BATCH_(S, float)
+IDGPU_VAR_BATCH_(D, double)
+IDGPU_VAR_BATCH_(C, cuComplex)
+IDGPU_VAR_BATCH_(Z, cuDoubleComplex)
+#undef IDGPU_VAR_BATCH_
 
 IDGPU_EXPORT int idgpuStubBind(const char* soname, const char* const* names, void** slots, int count) {
   if (soname == nullptr || names == nullptr || slots == nullptr || count < 0) return -1;

@@ -7,6 +7,8 @@
 #ifndef IDGPU_IDGPU_H
 #define IDGPU_IDGPU_H
 
+#include <cuComplex.h>
+#include <cuda_runtime_api.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,7 +21,8 @@ extern "C" {
 typedef enum idgpuStatus_t {
   IDGPU_STATUS_SUCCESS = 0,
   IDGPU_STATUS_INVALID_VALUE = 1,
-  IDGPU_STATUS_NOT_FOUND = 2
+  IDGPU_STATUS_NOT_FOUND = 2,
+  IDGPU_STATUS_EXECUTION_FAILED = 3
 } idgpuStatus_t;
 
 /* Which side serves a call: ours where it is faster (the default), always the vendor, or ours
@@ -68,6 +71,28 @@ idgpuStatus_t idgpuWriteReport(FILE *stream);
 /* The path of the vendor library calls are forwarded to, loading it if needed; NULL when it
  * cannot be found (the log says where it looked). */
 const char *idgpuGetVendorLibraryPath(idgpuVendorLibrary_t library);
+
+/* Variable-size batched tridiagonal solve, which the vendor does not offer (Thomas without
+ * pivoting, the cuThomasVBatch algorithm: for diagonally dominant systems).
+ *
+ * The layout is gtsvInterleavedBatch's padded to maxM rows: element i of system j is at
+ * i*batchCount + j, for i < maxM. System j has sizes[j] equations (sizes: a device array of
+ * batchCount ints); rows i >= sizes[j] are padding and are neither read nor written, so whatever
+ * they hold (NaN included) cannot reach a solution. dl[j] (row 0) and the last row's du are
+ * ignored. x holds the right-hand sides and receives the solutions; du is overwritten, as by
+ * gtsvInterleavedBatch algo 0. A system whose size is outside 1..maxM is left untouched.
+ * Enqueued on `stream` without host synchronisation (capturable in a CUDA graph).
+ * IDGPU_STATUS_INVALID_VALUE for maxM < 0, batchCount < 0 or a null pointer;
+ * IDGPU_STATUS_EXECUTION_FAILED when the launch fails (no device, bad pointers). */
+idgpuStatus_t idgpuSgtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const int *sizes, const float *dl,
+                                            const float *d, float *du, float *x, int batchCount);
+idgpuStatus_t idgpuDgtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const int *sizes, const double *dl,
+                                            const double *d, double *du, double *x, int batchCount);
+idgpuStatus_t idgpuCgtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const int *sizes, const cuComplex *dl,
+                                            const cuComplex *d, cuComplex *du, cuComplex *x, int batchCount);
+idgpuStatus_t idgpuZgtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const int *sizes,
+                                            const cuDoubleComplex *dl, const cuDoubleComplex *d,
+                                            cuDoubleComplex *du, cuDoubleComplex *x, int batchCount);
 
 #ifdef __cplusplus
 }

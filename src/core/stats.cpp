@@ -26,9 +26,10 @@ struct ThreadCounters;
 
 struct CounterRegistry {
   std::mutex mutex;
-  std::vector<ThreadCounters*> live;
-  CounterTable retired{};
-  CounterTable baseline{};  // what idgpuResetCallStats subtracts
+  std::vector<ThreadCounters*> live;   // blocks owned by running threads (summed by snapshots)
+  std::vector<ThreadCounters*> spare;  // blocks of exited threads, zeroed, for reuse
+  CounterTable retired{};              // what exited threads counted
+  CounterTable baseline{};             // what idgpuResetCallStats subtracts
 };
 
 CounterRegistry& registry() {
@@ -36,37 +37,49 @@ CounterRegistry& registry() {
   return *instance;
 }
 
+// Written by the owning thread only (relaxed load + store: no locked instruction), read by
+// snapshots from any thread. Blocks are never freed: an exited thread's block is folded into
+// `retired`, zeroed and reused by a later thread.
 struct ThreadCounters {
-  // Written by the owning thread only (relaxed load + store: no locked instruction), read by
-  // snapshots from any thread.
   std::array<std::array<std::atomic<std::uint64_t>, kCounters>, kApiCount> counts{};
-
-  ThreadCounters() {
-    std::lock_guard<std::mutex> lock(registry().mutex);
-    registry().live.push_back(this);
-  }
-  ~ThreadCounters() {
-    CounterRegistry& all = registry();
-    std::lock_guard<std::mutex> lock(all.mutex);
-    for (std::size_t api = 0; api < kApiCount; ++api) {
-      for (int counter = 0; counter < kCounters; ++counter) {
-        all.retired[api][counter] += counts[api][counter].load(std::memory_order_relaxed);
-      }
-    }
-    for (auto& entry : all.live) {
-      if (entry == this) {
-        entry = all.live.back();
-        all.live.pop_back();
-        break;
-      }
-    }
-  }
 
   void bump(Api api, int counter) {
     std::atomic<std::uint64_t>& slot = counts[static_cast<std::size_t>(api)][counter];
     slot.store(slot.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
 };
+
+ThreadCounters* acquire_counters() {
+  CounterRegistry& all = registry();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  ThreadCounters* block = nullptr;
+  if (!all.spare.empty()) {
+    block = all.spare.back();
+    all.spare.pop_back();
+  } else {
+    block = new ThreadCounters();
+  }
+  all.live.push_back(block);
+  return block;
+}
+
+void retire_counters(ThreadCounters* block) {
+  CounterRegistry& all = registry();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  for (std::size_t api = 0; api < kApiCount; ++api) {
+    for (int counter = 0; counter < kCounters; ++counter) {
+      all.retired[api][counter] += block->counts[api][counter].exchange(0, std::memory_order_relaxed);
+    }
+  }
+  for (auto& entry : all.live) {
+    if (entry == block) {
+      entry = all.live.back();
+      all.live.pop_back();
+      break;
+    }
+  }
+  all.spare.push_back(block);
+}
 
 // Sum over every thread that ever counted, less the baseline.
 CounterTable totals() {
@@ -202,18 +215,34 @@ void arm_report() {
 }  // namespace
 
 // The calling thread's counters: a thread-local pointer with a trivial initialiser (no guard on
-// the hot path); the block is allocated on the thread's first call and folded into the retired
-// totals when the thread exits. (The initial-exec TLS model would save the __tls_get_addr call,
-// but then dlopen of the library fails with "cannot allocate memory in static TLS block".)
-static ThreadCounters& thread_counters() {
-  static thread_local ThreadCounters* mine = nullptr;
-  if (__builtin_expect(mine == nullptr, 0)) {
-    static thread_local std::unique_ptr<ThreadCounters> owner;
-    owner = std::make_unique<ThreadCounters>();
-    mine = owner.get();
-    arm_report();
+// the hot path), set on the thread's first call. A second thread-local object hands the block back
+// when the thread exits. A call made after that (from an exit handler, after the main thread's
+// thread-local destructors ran) takes a new block that simply stays live, still counted.
+thread_local ThreadCounters* t_counters = nullptr;
+thread_local bool t_exited = false;
+
+struct ThreadRetirer {
+  ThreadCounters* block = nullptr;
+  ~ThreadRetirer() {
+    if (block != nullptr) retire_counters(block);
+    t_counters = nullptr;
+    t_exited = true;
   }
-  return *mine;
+};
+
+__attribute__((noinline)) ThreadCounters& first_counters() {
+  t_counters = acquire_counters();
+  if (!t_exited) {
+    static thread_local ThreadRetirer retirer;
+    retirer.block = t_counters;
+  }
+  arm_report();
+  return *t_counters;
+}
+
+inline ThreadCounters& thread_counters() {
+  ThreadCounters* mine = t_counters;
+  return __builtin_expect(mine != nullptr, 1) ? *mine : first_counters();
 }
 
 void record(Api api, Path path, bool failed) {

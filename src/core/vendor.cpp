@@ -273,6 +273,31 @@ void Library::resolve() {
                       override_variable_, all);
 }
 
+// What a table entry points to when the loaded library lacks that function (an older or newer
+// vendor release than the toolkit idgpu was built with): the call fails with the vendor's
+// "not supported" status instead of jumping through a null pointer.
+namespace missing {
+#define IDGPU_CUFFT(KIND, name, params, args) \
+  cufftResult name params { return CUFFT_NOT_SUPPORTED; }
+#include "cufft_api.def"
+#undef IDGPU_CUFFT
+#define IDGPU_GTSV_SHAPE_(P, T, shape, family, params, args) \
+  cusparseStatus_t cusparse##P##shape params { return CUSPARSE_STATUS_NOT_SUPPORTED; }
+#define IDGPU_GTSV_PRECISION_(P, T) IDGPU_GTSV_SHAPES(IDGPU_GTSV_SHAPE_, P, T)
+IDGPU_GTSV_PRECISIONS(IDGPU_GTSV_PRECISION_)
+#undef IDGPU_GTSV_PRECISION_
+#undef IDGPU_GTSV_SHAPE_
+cusparseStatus_t cusparseGetStream(cusparseHandle_t, cudaStream_t*) { return CUSPARSE_STATUS_NOT_SUPPORTED; }
+}  // namespace missing
+
+// The symbol, or the `missing` stand-in (with a log line).
+template <class Fn>
+Fn resolve_or(Library& library, const char* name, Fn fallback) {
+  if (void* symbol = library.symbol(name)) return reinterpret_cast<Fn>(symbol);
+  log::vendor().warn("{} has no {}: that call returns the vendor's \"not supported\" status", library.soname(), name);
+  return fallback;
+}
+
 Library& cufft_library() {
   static Library library(IDGPU_VENDOR_CUFFT_SONAME, "cufftCreate", config().vendor_cufft, "IDGPU_VENDOR_CUFFT");
   return library;
@@ -289,8 +314,7 @@ const CufftTable* cufft() {
     Library& library = cufft_library();
     if (!library.load()) return nullptr;
     static CufftTable loaded;
-#define IDGPU_CUFFT(KIND, name, params, args) \
-  loaded.name = reinterpret_cast<decltype(loaded.name)>(library.symbol(#name));
+#define IDGPU_CUFFT(KIND, name, params, args) loaded.name = resolve_or(library, #name, &missing::name);
 #include "cufft_api.def"
 #undef IDGPU_CUFFT
     return &loaded;
@@ -304,13 +328,13 @@ const CusparseTable* cusparse() {
     if (!library.load()) return nullptr;
     static CusparseTable loaded;
 #define IDGPU_GTSV_SHAPE_(P, T, shape, family, params, args) \
-  loaded.cusparse##P##shape = reinterpret_cast<decltype(loaded.cusparse##P##shape)>(library.symbol("cusparse" #P #shape));
+  loaded.cusparse##P##shape =                                \
+      resolve_or(library, "cusparse" #P #shape, &missing::cusparse##P##shape);
 #define IDGPU_GTSV_PRECISION_(P, T) IDGPU_GTSV_SHAPES(IDGPU_GTSV_SHAPE_, P, T)
     IDGPU_GTSV_PRECISIONS(IDGPU_GTSV_PRECISION_)
 #undef IDGPU_GTSV_PRECISION_
 #undef IDGPU_GTSV_SHAPE_
-    loaded.cusparseGetStream =
-        reinterpret_cast<decltype(loaded.cusparseGetStream)>(library.symbol("cusparseGetStream"));
+    loaded.cusparseGetStream = resolve_or(library, "cusparseGetStream", &missing::cusparseGetStream);
     return &loaded;
   }();
   return table;

@@ -62,7 +62,8 @@ class Library {
 Library& cufft_library();
 Library& cusparse_library();
 
-// Function tables, filled from the loaded library. A missing symbol leaves its entry null.
+// Function tables, filled from the loaded library. An entry the library lacks points to a stand-in
+// that returns the vendor's "not supported" status: no entry is ever null.
 struct CufftTable {
 #define IDGPU_CUFFT(KIND, name, params, args) cufftResult(*name) params = nullptr;
 #include "cufft_api.def"

@@ -185,7 +185,9 @@ cufftResult execute(Call& call, cufftHandle handle, In* input, Out* output, int 
                     cufftResult (*vendor_exec)(cufftHandle, In*, Out*, int)) {
   Plan* plan = handles().find(handle);
   if (plan == nullptr) return CUFFT_INVALID_PLAN;
-  if (plan->descriptor && encode_type(plan->descriptor->kind, plan->descriptor->precision) != expected) {
+  if (plan->descriptor &&
+      (plan->descriptor->precision == Precision::kSingle || plan->descriptor->precision == Precision::kDouble) &&
+      encode_type(plan->descriptor->kind, plan->descriptor->precision) != expected) {
     // The vendor accepts an exec of another type than the plan's (measured with cuFFT 12.0: it
     // returns CUFFT_SUCCESS), so the call goes to the vendor plan as it came; say so.
     log::api().warn("{} on a {} plan: the vendor accepts this, the result is the vendor's", api_name(call.api),
@@ -260,11 +262,13 @@ cufftResult pin_to_vendor(Plan& plan, Api api) {
 
 cufftResult cufftCreate(Call& call, cufftHandle* plan) {
   if (plan == nullptr) return CUFFT_INVALID_VALUE;
+  if (table() == nullptr) return kVendorMissing;
   call.path = Path::kVendor;
   return create_plan(plan);
 }
 
 cufftResult cufftDestroy(Call& call, cufftHandle plan) {
+  if (handles().find(plan) == nullptr) return CUFFT_INVALID_PLAN;
   call.path = Path::kVendor;
   return destroy_plan(plan);
 }

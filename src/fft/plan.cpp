@@ -55,7 +55,7 @@ std::unique_ptr<Plan> HandleTable::remove(cufftHandle handle) {
   if (entry == nullptr) return nullptr;
   Plan* plan = entry->exchange(nullptr, std::memory_order_acq_rel);
   if (plan == nullptr) return nullptr;
-  // Freed handles are reused oldest-last, so a stale handle stays invalid as long as possible.
+  // The oldest freed handle is reused first, so a stale handle stays invalid as long as possible.
   free_.push_front(handle);
   --live_;
   return std::unique_ptr<Plan>(plan);

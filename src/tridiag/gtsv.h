@@ -57,9 +57,9 @@ template <class Fn, class... Args>
 cusparseStatus_t serve(Call& call, const Problem& problem, Fn vendor_fn, cusparseHandle_t handle, Args... args) {
   const char* reason = "";
   choose_native(problem, &reason);
+  if (vendor_fn == nullptr) return kVendorMissing;
   call.path = Path::kVendor;
   call.reason = reason;
-  if (vendor_fn == nullptr) return kVendorMissing;
   stats::GpuTimer timer(call.api, stats::timing_enabled() ? stream_of(handle) : nullptr);
   return vendor_fn(handle, args...);
 }
@@ -155,9 +155,9 @@ cusparseStatus_t interleaved_solve(Call& call, Fn vendor_fn, cusparseHandle_t ha
   const char* reason = "";
   const NativeSolver* solver = choose_native(problem, &reason);
   if (solver != nullptr && solver->buffer_bytes(problem) > 0 &&
-      reinterpret_cast<std::uintptr_t>(buffer) % alignof(T) != 0) {
+      (buffer == nullptr || reinterpret_cast<std::uintptr_t>(buffer) % alignof(T) != 0)) {
     solver = nullptr;
-    reason = "pBuffer is not aligned for the native solver";
+    reason = "pBuffer is null or not aligned for the native solver";
   }
   if (solver != nullptr) {
     call.path = Path::kNative;

@@ -14,12 +14,21 @@ namespace {
 
 constexpr int kThreads = 128;
 
+// `sizes` (device, may be null): system j has sizes[j] equations, rows beyond it are padding that is
+// never read nor written (cuThomasVBatch's layout padded to the largest size, without computing the
+// padding, so nothing in it can leak into a solution); a size outside [1, m] leaves the system
+// untouched.
 template <class T>
-__global__ void __launch_bounds__(kThreads) thomas_kernel(int m, int batch, const T* __restrict__ dl,
-                                                         const T* __restrict__ d, T* __restrict__ du,
-                                                         T* __restrict__ x) {
+__global__ void __launch_bounds__(kThreads) thomas_kernel(int m, int batch, const int* __restrict__ sizes,
+                                                         const T* __restrict__ dl, const T* __restrict__ d,
+                                                         T* __restrict__ du, T* __restrict__ x) {
   const int system = blockIdx.x * kThreads + threadIdx.x;
   if (system >= batch) return;
+  if (sizes != nullptr) {
+    const int own = sizes[system];
+    if (own < 1 || own > m) return;
+    m = own;
+  }
   const size_t stride = static_cast<size_t>(batch);
   size_t index = system;
   // Row 0: c'_0 = du_0 / d_0, x'_0 = x_0 / d_0 (dl_0 is never read).
@@ -191,7 +200,14 @@ int blocks_for(int batch) { return (batch + kThreads - 1) / kThreads; }
 
 template <class T>
 cudaError_t interleaved_thomas(int m, int batch, const T* dl, const T* d, T* du, T* x, cudaStream_t stream) {
-  thomas_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x);
+  thomas_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, nullptr, dl, d, du, x);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t interleaved_thomas_var(int max_m, int batch, const int* sizes, const T* dl, const T* d, T* du, T* x,
+                                   cudaStream_t stream) {
+  thomas_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(max_m, batch, sizes, dl, d, du, x);
   return cudaGetLastError();
 }
 
@@ -209,6 +225,7 @@ cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* 
 
 #define IDGPU_INSTANTIATE_(T)                                                                                   \
   template cudaError_t interleaved_thomas<T>(int, int, const T*, const T*, T*, T*, cudaStream_t);              \
+  template cudaError_t interleaved_thomas_var<T>(int, int, const int*, const T*, const T*, T*, T*, cudaStream_t); \
   template cudaError_t interleaved_lu<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);                    \
   template cudaError_t interleaved_qr<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);
 IDGPU_INSTANTIATE_(float)

@@ -14,6 +14,13 @@ namespace idgpu::tridiag::kernels {
 template <class T>
 cudaError_t interleaved_thomas(int m, int batch, const T* dl, const T* d, T* du, T* x, cudaStream_t stream);
 
+// Variable-size batch (cuThomasVBatch): the interleaved layout padded to max_m rows, system j of
+// sizes[j] equations (a device array); padding rows are never read nor written, and a system
+// whose size is outside [1, max_m] is left untouched.
+template <class T>
+cudaError_t interleaved_thomas_var(int max_m, int batch, const int* sizes, const T* dl, const T* d, T* du, T* x,
+                                   cudaStream_t stream);
+
 // algo 1: Gaussian elimination with partial pivoting per system (LAPACK xGTSV's choice of pivot,
 // CABS1 for complex). U's diagonal goes to d, its first superdiagonal to du, the fill-in second
 // superdiagonal to `fill` (batch*m elements of scratch), the transformed right-hand side to x.

@@ -1,0 +1,360 @@
+// idgpu's own C API (include/idgpu/idgpu.h): version, policy, statistics, the vendor path, and
+// the report printed at exit with IDGPU_REPORT=1.
+#include <catch2/catch.hpp>
+
+#include <cufft.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "idgpu/idgpu.h"
+#include "support/bits.h"
+#include "support/cufft_calls.h"
+#include "support/fake_client.h"
+#include "support/gtsv_calls.h"
+#include "support/policy_guard.h"
+
+using namespace idgpu::test;
+
+namespace {
+
+constexpr cufftHandle kUnknownPlanForStats = 0x2fffff;
+
+idgpuCallStats_t stats_of(const char* name) {
+  idgpuCallStats_t stats{};
+  REQUIRE(idgpuGetCallStatsByName(name, &stats) == IDGPU_STATUS_SUCCESS);
+  return stats;
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+// Runs a shell command and returns what it wrote to its stdout.
+CommandResult run_command(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  std::size_t read = 0;
+  while ((read = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, read);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// The report's row of `function`: calls, native, vendor, failed; empty when it has no row.
+std::vector<unsigned long long> report_row(const std::string& report, const std::string& function) {
+  std::istringstream lines(report);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    fields >> name;
+    if (name != function) continue;
+    std::vector<unsigned long long> values;
+    unsigned long long value = 0;
+    while (fields >> value) values.push_back(value);
+    return values;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("idgpuGetVersion matches the VERSION file and the header", "[cpu][capi]") {
+  std::ifstream file(IDGPU_TEST_VERSION_FILE);
+  REQUIRE(file.good());
+  std::string text;
+  std::getline(file, text);
+  CAPTURE(text);
+  int major = -1, minor = -1, patch = -1;
+  REQUIRE(std::sscanf(text.c_str(), "%d.%d.%d", &major, &minor, &patch) == 3);
+  CHECK(idgpuGetVersion() == major * 10000 + minor * 100 + patch);
+  CHECK(idgpuGetVersion() / 10000 == major);
+  CHECK(idgpuGetVersion() / 100 % 100 == minor);
+  CHECK(std::string(idgpuGetVersionString()) == text);
+  CHECK(IDGPU_VERSION == idgpuGetVersion());
+  CHECK(IDGPU_VERSION_MAJOR == major);
+  CHECK(IDGPU_VERSION_MINOR == minor);
+}
+
+TEST_CASE("the dispatch policy can be set, read back and refuses unknown values", "[cpu][capi]") {
+  idgpuPolicy_t policy = static_cast<idgpuPolicy_t>(-1);
+  REQUIRE(idgpuGetPolicy(&policy) == IDGPU_STATUS_SUCCESS);
+  CHECK(policy == IDGPU_POLICY_AUTO);  // IDGPU_POLICY is unset for this test
+  for (idgpuPolicy_t wanted : {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE, IDGPU_POLICY_AUTO}) {
+    CAPTURE(wanted);
+    CHECK(idgpuSetPolicy(wanted) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(idgpuGetPolicy(&policy) == IDGPU_STATUS_SUCCESS);
+    CHECK(policy == wanted);
+  }
+  REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
+  for (int bad : {-1, 3, 100}) {
+    CAPTURE(bad);
+    CHECK(idgpuSetPolicy(static_cast<idgpuPolicy_t>(bad)) == IDGPU_STATUS_INVALID_VALUE);
+    REQUIRE(idgpuGetPolicy(&policy) == IDGPU_STATUS_SUCCESS);
+    CHECK(policy == IDGPU_POLICY_NATIVE);  // unchanged
+  }
+  CHECK(idgpuGetPolicy(nullptr) == IDGPU_STATUS_INVALID_VALUE);
+
+  // These calls have no native path: every policy reaches the same vendor calls.
+  for (idgpuPolicy_t mode : {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE, IDGPU_POLICY_AUTO}) {
+    CAPTURE(mode);
+    REQUIRE(idgpuSetPolicy(mode) == IDGPU_STATUS_SUCCESS);
+    fakeVendorReset();
+    cufftHandle plan = 0;
+    CHECK(cufftPlan1d(&plan, 16, CUFFT_C2C, 1) == CUFFT_SUCCESS);
+    std::size_t size = 0;
+    CHECK(gtsv_entries().front().call(valid_gtsv_args(&size)).status == CUSPARSE_STATUS_SUCCESS);
+    CHECK(cufftDestroy(plan) == CUFFT_SUCCESS);
+    CHECK(vendor_call_names() ==
+          std::vector<std::string>{"cufftCreate", "cufftMakePlan1d", gtsv_entries().front().name, "cufftDestroy"});
+  }
+  CHECK(idgpuSetPolicy(IDGPU_POLICY_AUTO) == IDGPU_STATUS_SUCCESS);
+}
+
+// CTest entry cpu.api.policy_env runs this with IDGPU_POLICY=vendor.
+TEST_CASE("IDGPU_POLICY sets the initial policy", "[cpu][.policy-env]") {
+  idgpuPolicy_t policy = IDGPU_POLICY_AUTO;
+  REQUIRE(idgpuGetPolicy(&policy) == IDGPU_STATUS_SUCCESS);
+  CHECK(policy == IDGPU_POLICY_VENDOR);
+}
+
+TEST_CASE("the statistics list every exported vendor function, in table order", "[cpu][capi][stats]") {
+  std::vector<std::string> expected;
+  for (const CufftEntry& entry : cufft_entries()) expected.push_back(entry.name);
+  for (const GtsvEntry& entry : gtsv_entries()) expected.push_back(entry.name);
+  REQUIRE(idgpuGetCallStatsCount() == static_cast<int>(expected.size()));
+  for (int index = 0; index < idgpuGetCallStatsCount(); ++index) {
+    CAPTURE(index);
+    idgpuCallStats_t stats{};
+    REQUIRE(idgpuGetCallStats(index, &stats) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(stats.name != nullptr);
+    CHECK(stats.name == expected[static_cast<std::size_t>(index)]);
+    idgpuCallStats_t by_name{};
+    REQUIRE(idgpuGetCallStatsByName(stats.name, &by_name) == IDGPU_STATUS_SUCCESS);
+    CHECK(std::string(by_name.name) == stats.name);
+  }
+  idgpuCallStats_t stats{};
+  CHECK(idgpuGetCallStats(-1, &stats) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuGetCallStats(idgpuGetCallStatsCount(), &stats) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuGetCallStats(0, nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuGetCallStatsByName("cufftPlan4d", &stats) == IDGPU_STATUS_NOT_FOUND);
+  CHECK(idgpuGetCallStatsByName("cusparseCreate", &stats) == IDGPU_STATUS_NOT_FOUND);  // not ours
+  CHECK(idgpuGetCallStatsByName("cufftcreate", &stats) == IDGPU_STATUS_NOT_FOUND);    // exact names only
+  CHECK(idgpuGetCallStatsByName("", &stats) == IDGPU_STATUS_NOT_FOUND);
+  CHECK(idgpuGetCallStatsByName(nullptr, &stats) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuGetCallStatsByName("cufftCreate", nullptr) == IDGPU_STATUS_INVALID_VALUE);
+}
+
+TEST_CASE("the counters count each call once, by the side that served it", "[cpu][capi][stats]") {
+  const PolicyGuard vendor_only(IDGPU_POLICY_VENDOR);
+  REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
+  for (int index = 0; index < idgpuGetCallStatsCount(); ++index) {
+    idgpuCallStats_t stats{};
+    REQUIRE(idgpuGetCallStats(index, &stats) == IDGPU_STATUS_SUCCESS);
+    CAPTURE(stats.name);
+    CHECK(stats.calls == 0);
+    CHECK(stats.nativeCalls == 0);
+    CHECK(stats.vendorCalls == 0);
+    CHECK(stats.failedCalls == 0);
+    CHECK(stats.timedCalls == 0);
+  }
+  fakeVendorReset();
+
+  cufftHandle plan = 0;
+  REQUIRE(cufftCreate(&plan) == CUFFT_SUCCESS);
+  REQUIRE(cufftCreate(&plan) == CUFFT_SUCCESS);
+  idgpuCallStats_t create = stats_of("cufftCreate");
+  CHECK(create.calls == 2);
+  CHECK(create.vendorCalls == 2);
+  CHECK(create.nativeCalls == 0);
+  CHECK(create.failedCalls == 0);
+
+  // Refused by us: a failed call that neither side served.
+  cufftHandle unused = 0;
+  CHECK(cufftPlan1d(nullptr, 8, CUFFT_C2C, 1) == CUFFT_INVALID_VALUE);
+  idgpuCallStats_t plan1d = stats_of("cufftPlan1d");
+  CHECK(plan1d.calls == 1);
+  CHECK(plan1d.failedCalls == 1);
+  CHECK(plan1d.vendorCalls == 0);
+
+  // Served by the vendor, which failed: a vendor call and a failed call.
+  fakeVendorSetStatus("cufftSetStream", CUFFT_INTERNAL_ERROR);
+  CHECK(cufftSetStream(plan, nullptr) == CUFFT_INTERNAL_ERROR);
+  fakeVendorReset();
+  CHECK(cufftSetStream(plan, nullptr) == CUFFT_SUCCESS);
+  idgpuCallStats_t set_stream = stats_of("cufftSetStream");
+  CHECK(set_stream.calls == 2);
+  CHECK(set_stream.vendorCalls == 2);
+  CHECK(set_stream.failedCalls == 1);
+
+  // A successful cufftPlan1d is one call of cufftPlan1d, though it creates and makes inside.
+  REQUIRE(cufftPlan1d(&unused, 8, CUFFT_C2C, 1) == CUFFT_SUCCESS);
+  plan1d = stats_of("cufftPlan1d");
+  CHECK(plan1d.calls == 2);
+  CHECK(plan1d.vendorCalls == 1);
+  CHECK(plan1d.failedCalls == 1);
+  CHECK(stats_of("cufftCreate").calls == 2);
+  CHECK(stats_of("cufftMakePlan1d").calls == 0);
+
+  // A PLAN entry and a FREE entry.
+  CHECK(cufftResetPlanProperty(plan, NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT) == CUFFT_SUCCESS);
+  CHECK(stats_of("cufftResetPlanProperty").vendorCalls == 1);
+  CHECK(cufftResetPlanProperty(kUnknownPlanForStats, NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT) == CUFFT_INVALID_PLAN);
+  CHECK(stats_of("cufftResetPlanProperty").failedCalls == 1);
+  CHECK(stats_of("cufftResetPlanProperty").vendorCalls == 1);
+  int version = 0;
+  CHECK(cufftGetVersion(&version) == CUFFT_SUCCESS);
+  CHECK(stats_of("cufftGetVersion").vendorCalls == 1);
+
+  // gtsv: served, refused.
+  std::size_t size = 0;
+  GtsvArgs args = valid_gtsv_args(&size);
+  CHECK(cusparseDgtsv2StridedBatch_bufferSizeExt(args.handle, 8, nullptr, nullptr, nullptr, nullptr, 2, 8, &size) ==
+        CUSPARSE_STATUS_SUCCESS);
+  CHECK(cusparseDgtsv2StridedBatch_bufferSizeExt(args.handle, 8, nullptr, nullptr, nullptr, nullptr, 2, 8, nullptr) ==
+        CUSPARSE_STATUS_INVALID_VALUE);
+  const idgpuCallStats_t strided = stats_of("cusparseDgtsv2StridedBatch_bufferSizeExt");
+  CHECK(strided.calls == 2);
+  CHECK(strided.vendorCalls == 1);
+  CHECK(strided.failedCalls == 1);
+
+  // Nothing else moved.
+  unsigned long long total = 0;
+  for (int index = 0; index < idgpuGetCallStatsCount(); ++index) {
+    idgpuCallStats_t stats{};
+    REQUIRE(idgpuGetCallStats(index, &stats) == IDGPU_STATUS_SUCCESS);
+    total += stats.calls;
+  }
+  CHECK(total == 2 + 2 + 2 + 2 + 1 + 2);
+
+  REQUIRE(cufftDestroy(unused) == CUFFT_SUCCESS);
+  REQUIRE(cufftDestroy(plan) == CUFFT_SUCCESS);
+  REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
+  CHECK(stats_of("cufftCreate").calls == 0);
+  CHECK(stats_of("cufftDestroy").calls == 0);
+  CHECK(stats_of("cusparseDgtsv2StridedBatch_bufferSizeExt").failedCalls == 0);
+}
+
+// A destroy refused for an unknown handle never reached the vendor: it must not count as a
+// vendor call, and it is logged as refused.
+TEST_CASE("a refused cufftDestroy is not counted as a vendor call",
+          "[cpu][capi][stats]") {
+  const idgpuCallStats_t before = stats_of("cufftDestroy");
+  fakeVendorReset();
+  CHECK(cufftDestroy(kUnknownPlanForStats) == CUFFT_INVALID_PLAN);
+  CHECK(vendor_call_count() == 0);
+  const idgpuCallStats_t after = stats_of("cufftDestroy");
+  CHECK(after.failedCalls == before.failedCalls + 1);
+  CHECK(after.vendorCalls == before.vendorCalls);
+}
+
+TEST_CASE("idgpuWriteReport writes the table of the functions called", "[cpu][capi][stats]") {
+  CHECK(idgpuWriteReport(nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
+  auto report = [] {
+    FILE* file = std::tmpfile();
+    REQUIRE(file != nullptr);
+    REQUIRE(idgpuWriteReport(file) == IDGPU_STATUS_SUCCESS);
+    std::rewind(file);
+    std::string text;
+    char buffer[4096];
+    std::size_t read = 0;
+    while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0) text.append(buffer, read);
+    std::fclose(file);
+    return text;
+  };
+  std::string empty = report();
+  CHECK(empty.find("idgpu dispatch report") != std::string::npos);
+  CHECK(empty.find("(no calls)") != std::string::npos);
+
+  cufftHandle plan = 0;
+  REQUIRE(cufftCreate(&plan) == CUFFT_SUCCESS);
+  CHECK(cufftExecC2C(plan, nullptr, nullptr, 0) == CUFFT_INVALID_VALUE);
+  REQUIRE(cufftDestroy(plan) == CUFFT_SUCCESS);
+  const std::string text = report();
+  CAPTURE(text);
+  CHECK(text.find("(no calls)") == std::string::npos);
+  CHECK(text.find("function") != std::string::npos);
+  CHECK(report_row(text, "cufftCreate") == std::vector<unsigned long long>{1, 0, 1, 0});
+  CHECK(report_row(text, "cufftExecC2C") == std::vector<unsigned long long>{1, 0, 0, 1});
+  CHECK(report_row(text, "cufftDestroy") == std::vector<unsigned long long>{1, 0, 1, 0});
+  CHECK(report_row(text, "cufftPlan1d").empty());  // not called: no row
+  REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
+}
+
+TEST_CASE("idgpuGetVendorLibraryPath names the library calls go to", "[cpu][capi]") {
+  const std::string cufft = fake_vendor_path("IDGPU_VENDOR_CUFFT");
+  const std::string cusparse = fake_vendor_path("IDGPU_VENDOR_CUSPARSE");
+  REQUIRE(!cufft.empty());
+  REQUIRE(!cusparse.empty());
+  const char* cufft_path = idgpuGetVendorLibraryPath(IDGPU_VENDOR_CUFFT);
+  const char* cusparse_path = idgpuGetVendorLibraryPath(IDGPU_VENDOR_CUSPARSE);
+  REQUIRE(cufft_path != nullptr);
+  REQUIRE(cusparse_path != nullptr);
+  CHECK(std::string(cufft_path) == cufft);
+  CHECK(std::string(cusparse_path) == cusparse);
+  CHECK(idgpuGetVendorLibraryPath(static_cast<idgpuVendorLibrary_t>(2)) == nullptr);
+  CHECK(idgpuGetVendorLibraryPath(static_cast<idgpuVendorLibrary_t>(-1)) == nullptr);
+}
+
+TEST_CASE("IDGPU_REPORT=1 prints the report at exit, with the functions the process called",
+          "[cpu][capi][report]") {
+  const std::string child = IDGPU_TEST_REPORT_CHILD;
+  // stderr into the pipe, stdout discarded: the report must be on stderr.
+  const std::string tail = " 2>&1 >/dev/null";
+  {
+    const CommandResult result = run_command("env IDGPU_REPORT=1 IDGPU_LOG=off '" + child + "' calls" + tail);
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.output.find("idgpu dispatch report (pid ") != std::string::npos);
+    CHECK(result.output.find("function") != std::string::npos);
+    CHECK(report_row(result.output, "cufftCreate") == std::vector<unsigned long long>{1, 0, 1, 0});
+    CHECK(report_row(result.output, "cufftDestroy") == std::vector<unsigned long long>{1, 0, 1, 0});
+    CHECK(report_row(result.output, "cufftPlan1d") == std::vector<unsigned long long>{1, 0, 0, 1});
+    CHECK(report_row(result.output, "cusparseSgtsv2_bufferSizeExt") == std::vector<unsigned long long>{1, 0, 1, 0});
+    CHECK(report_row(result.output, "cufftExecC2C").empty());
+    CHECK(result.output.find("child done") == std::string::npos);
+  }
+  for (const char* setting : {"IDGPU_REPORT=0", "IDGPU_REPORT=off", "IDGPU_REPORT="}) {
+    CAPTURE(setting);
+    const CommandResult result = run_command(std::string("env ") + setting + " IDGPU_LOG=off '" + child + "' calls" + tail);
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.empty());
+  }
+  {
+    const CommandResult result = run_command("env -u IDGPU_REPORT IDGPU_LOG=off '" + child + "' calls" + tail);
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.empty());
+  }
+  {
+    // A process that never calls idgpu prints nothing, even with IDGPU_REPORT=1.
+    const CommandResult result = run_command("env IDGPU_REPORT=1 IDGPU_LOG=off '" + child + "' none" + tail);
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.empty());
+  }
+}
+
+// Counters are per thread (src/core/stats.cpp). glibc runs the main thread's thread_local
+// destructors before the exit handlers, so a call made while the process exits (an exit handler,
+// a static destructor: a framework's plan cache) must still be counted, in a block that is not
+// freed, and appear in the report.
+TEST_CASE("calls made while the process exits are in the exit report",
+          "[cpu][capi][report]") {
+  const CommandResult result =
+      run_command("env IDGPU_REPORT=1 IDGPU_LOG=off '" + std::string(IDGPU_TEST_REPORT_CHILD) + "' atexit 2>&1 >/dev/null");
+  CAPTURE(result.output);
+  REQUIRE(result.exit_code == 0);
+  CHECK(report_row(result.output, "cufftCreate") == std::vector<unsigned long long>{1, 0, 1, 0});
+  CHECK(report_row(result.output, "cufftGetVersion") == std::vector<unsigned long long>{1, 0, 1, 0});
+  CHECK(report_row(result.output, "cufftDestroy") == std::vector<unsigned long long>{1, 0, 1, 0});
+}

@@ -1,0 +1,644 @@
+// The host reference tridiagonal algorithms (src/tridiag/reference.h) against an independent
+// long-double oracle, and against each other where they must agree bit for bit.
+//
+// Random systems come from one base seed: Catch's --rng-seed when given, else a fixed default so CI
+// is reproducible. It is printed once; every case CAPTUREs its own derived seed.
+//
+// Tolerances are scaling laws, not fitted numbers:
+//  - eta = ||A x - b|| / (||A|| ||x|| + ||b||) is the normwise backward error. A one-pass
+//    tridiagonal elimination (Thomas on a diagonally dominant matrix, partial pivoting, Givens QR,
+//    the oracle) touches each row O(1) times, so eta <= c eps with c independent of m (no-pivot
+//    elimination of a dominant tridiagonal matrix has |L||U| bounded by a small multiple of |A|,
+//    partial pivoting on a tridiagonal matrix has growth factor <= 2, and Givens QR is backward
+//    stable). c = 16.
+//  - PCR recombines three rows per step, so its rounding accumulates over the k steps: 16 (k+1) eps.
+//  - Forward error: ||x - x*|| / ||x*|| <= cond eta / (1 - cond eta) <= 2 cond eta while
+//    cond eta <= 1/2, with cond = ||A|| ||A^-1|| in the infinity norm: Varah's bound for dominant
+//    matrices (rigorous, cheap), computed exactly by the oracle otherwise.
+// Catch's main lives here so that the file builds on its own; the project's CMake links the shared
+// main instead (IDGPU_TEST_EXTERNAL_CATCH_MAIN), as compiling Catch's main is most of the build time.
+#ifndef IDGPU_TEST_EXTERNAL_CATCH_MAIN
+#define CATCH_CONFIG_MAIN
+#endif
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tridiag/reference.h"
+
+namespace ref = idgpu::tridiag::reference;
+
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kOnePassTol = 16 * kEps;
+double pcr_tol(int k) { return 16.0 * (k + 1) * kEps; }
+double forward_tol(double cond, double eta_tol) { return 2.0 * cond * eta_tol; }
+
+// The system sizes: tiny, around powers of two, a prime.
+const std::vector<int> kSizes = {1, 2, 3, 4, 5, 7, 31, 32, 33, 100, 127, 512, 1000, 1021};
+
+std::uint64_t base_seed() {
+  static const std::uint64_t seed = [] {
+    const std::uint64_t s = Catch::rngSeed() != 0 ? Catch::rngSeed() : 20240611u;
+    std::cout << "tridiag reference tests: base seed " << s << " (rerun with --rng-seed " << s << ")\n";
+    return s;
+  }();
+  return seed;
+}
+
+// A per-case seed: the base seed mixed with the case's name (splitmix64 finaliser), so that cases
+// do not depend on the order they run in.
+std::uint64_t case_seed(const std::string& name) {
+  std::uint64_t h = base_seed() ^ 0x9e3779b97f4a7c15ull;
+  for (char ch : name) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+template <class T>
+std::string type_name() {
+  return std::is_same<T, double>::value ? "double" : "complex<double>";
+}
+
+int ceil_log2(int m) {
+  int k = 0;
+  while ((1 << k) < m) ++k;
+  return k;
+}
+
+template <class T>
+bool is_finite(const T& v) {
+  return std::isfinite(std::abs(v));
+}
+
+template <class T>
+bool same_bits(const T& x, const T& y) {
+  // Bit equality, with NaN equal to NaN: the references must agree exactly, not just numerically.
+  auto eq = [](double a, double b) { return a == b ? std::signbit(a) == std::signbit(b) || a != 0 : a != a && b != b; };
+  if constexpr (std::is_same<T, double>::value) {
+    return eq(x, y);
+  } else {
+    return eq(x.real(), y.real()) && eq(x.imag(), y.imag());
+  }
+}
+
+template <class T>
+bool all_same_bits(const std::vector<T>& x, const std::vector<T>& y) {
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!same_bits(x[i], y[i])) return false;
+  }
+  return true;
+}
+
+template <class T>
+std::vector<T> oracle(const ref::System<T>& s) {
+  std::vector<T> x = s.b;
+  REQUIRE(ref::dense_solve(s.m, s.dl.data(), s.d.data(), s.du.data(), x.data()) == 0);
+  return x;
+}
+
+template <class T>
+double eta(const ref::System<T>& s, const std::vector<T>& x) {
+  return ref::backward_error(s.m, s.dl.data(), s.d.data(), s.du.data(), x.data(), s.b.data());
+}
+
+// Runs `solve(m, dl, d, du, x)` on a copy of b; returns x and stores the return value in *info.
+template <class T, class Solve>
+std::vector<T> run(const ref::System<T>& s, Solve solve, int* info) {
+  std::vector<T> x = s.b;
+  *info = solve(s.m, s.dl.data(), s.d.data(), s.du.data(), x.data());
+  return x;
+}
+
+// A non-dominant system the oracle can solve (exactly singular draws are redrawn).
+template <class T>
+ref::System<T> nonsingular_nondominant(int m, std::mt19937_64& rng, double zero_fraction, double tiny_fraction,
+                                       double tiny) {
+  for (;;) {
+    ref::System<T> s = ref::random_nondominant_system<T>(m, rng, zero_fraction, tiny_fraction, tiny);
+    std::vector<T> x = s.b;
+    if (ref::dense_solve(m, s.dl.data(), s.d.data(), s.du.data(), x.data()) == 0) return s;
+  }
+}
+
+// Worst ratios seen, printed once per test case for the record.
+struct Worst {
+  std::string what;
+  double value = 0;
+  void see(double v) { value = std::max(value, v); }
+};
+
+void print(const std::string& title, const std::vector<Worst>& worst) {
+  std::cout << title << ":";
+  for (const Worst& w : worst) std::cout << " " << w.what << " " << w.value;
+  std::cout << "\n";
+}
+
+}  // namespace
+
+// -------------------------------------------------------------------------------------------------
+// The oracle itself
+// -------------------------------------------------------------------------------------------------
+TEMPLATE_TEST_CASE("the banded long-double oracle agrees with full dense elimination", "[cpu][tridiag][oracle]",
+                   double, std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("oracle" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const double eps_wide = std::numeric_limits<long double>::epsilon();
+  for (int m : {1, 2, 3, 4, 5, 7, 31, 32, 33, 100, 127, 257}) {
+    for (int kind = 0; kind < 2; ++kind) {
+      CAPTURE(m, kind);
+      const ref::System<T> s =
+          kind == 0 ? ref::random_dominant_system<T>(m, rng) : nonsingular_nondominant<T>(m, rng, 0.2, 0.3, 1e-9);
+      const double cond = kind == 0 ? ref::dominant_condition_bound(m, s.dl.data(), s.d.data(), s.du.data())
+                                    : ref::condition_number_inf(m, s.dl.data(), s.d.data(), s.du.data());
+      CAPTURE(cond);
+      int info_band = -1, info_full = -1;
+      const std::vector<T> band = run(s, ref::dense_solve<T>, &info_band);
+      const std::vector<T> full = run(s, ref::dense_solve_full<T>, &info_full);
+      CHECK(info_band == 0);
+      CHECK(info_full == 0);
+      // Both are rounded to double at the end (eps/2 each), both carry cond * O(eps_wide) errors.
+      CHECK(ref::relative_error(m, band.data(), full.data()) <= 2 * kEps + forward_tol(cond, 16 * eps_wide));
+      CHECK(eta(s, band) <= kOnePassTol);
+    }
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// Every algorithm on diagonally dominant systems
+// -------------------------------------------------------------------------------------------------
+TEMPLATE_TEST_CASE("every solver matches the oracle on diagonally dominant systems", "[cpu][tridiag][solvers]",
+                   double, std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("dominant" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<Worst> worst = {{"thomas"}, {"lu"}, {"qr"}, {"pcr/(k+1)"}, {"fwd/cond"}};
+  // margin 0.5: comfortably dominant; 0.01: barely dominant, so cond grows with m.
+  for (double margin : {0.5, 0.01}) {
+    for (int m : kSizes) {
+      CAPTURE(margin, m);
+      const ref::System<T> s = ref::random_dominant_system<T>(m, rng, margin);
+      const std::vector<T> x_star = oracle(s);
+      const double cond = ref::dominant_condition_bound(m, s.dl.data(), s.d.data(), s.du.data());
+      CAPTURE(cond);
+      REQUIRE(std::isfinite(cond));
+
+      auto check_one_pass = [&](const char* name, auto solve, Worst& w) {
+        CAPTURE(name);
+        int info = -1;
+        const std::vector<T> x = run(s, solve, &info);
+        CHECK(info == 0);
+        const double e = eta(s, x);
+        const double f = ref::relative_error(m, x.data(), x_star.data());
+        CHECK(e <= kOnePassTol);
+        CHECK(f <= forward_tol(cond, kOnePassTol));
+        w.see(e / kEps);
+        worst[4].see(f / (cond * kEps));
+      };
+      check_one_pass("thomas", ref::thomas<T>, worst[0]);
+      check_one_pass("lu_partial_pivot", ref::lu_partial_pivot<T>, worst[1]);
+      check_one_pass("givens_qr", ref::givens_qr<T>, worst[2]);
+
+      // k from 0 (plain Thomas) to one past full PCR (every subsystem a single equation).
+      for (int k = 0; k <= ceil_log2(m) + 1; ++k) {
+        CAPTURE(k);
+        int info = -1;
+        const std::vector<T> x =
+            run(s, [k](int n, const T* dl, const T* d, const T* du, T* b) { return ref::pcr_thomas(n, k, dl, d, du, b); },
+                &info);
+        CHECK(info == 0);
+        const double e = eta(s, x);
+        const double f = ref::relative_error(m, x.data(), x_star.data());
+        CHECK(e <= pcr_tol(k));
+        CHECK(f <= forward_tol(cond, pcr_tol(k)));
+        worst[3].see(e / ((k + 1) * kEps));
+        worst[4].see(f / (cond * (k + 1) * kEps));
+        if (k == 0) {
+          int thomas_info = -1;
+          CHECK(all_same_bits(x, run(s, ref::thomas<T>, &thomas_info)));
+        }
+        // The tiled formulation gives the same solution bit for bit (one tiling here; the tiling
+        // sweep is in the tiled PCR case).
+        int tiled_info = -1;
+        const std::vector<T> xt = run(
+            s,
+            [k](int n, const T* dl, const T* d, const T* du, T* b) {
+              return ref::tiled_pcr_thomas(n, k, 37, 1 << std::min(k, 10), dl, d, du, b);
+            },
+            &tiled_info);
+        CHECK(tiled_info == 0);
+        CHECK(all_same_bits(x, xt));
+      }
+    }
+  }
+  print("dominant " + type_name<T>() + ", worst eta/eps", worst);
+}
+
+// -------------------------------------------------------------------------------------------------
+// Batched layouts
+// -------------------------------------------------------------------------------------------------
+TEMPLATE_TEST_CASE("strided and interleaved batches equal per-system Thomas", "[cpu][tridiag][batch]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("batch" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const T nan = T(std::numeric_limits<double>::quiet_NaN());
+  for (int m : {1, 2, 3, 33, 100}) {
+    for (int batch : {1, 7, 32}) {
+      CAPTURE(m, batch);
+      std::vector<ref::System<T>> systems;
+      for (int j = 0; j < batch; ++j) systems.push_back(ref::random_dominant_system<T>(m, rng));
+      std::vector<std::vector<T>> expected;
+      for (const auto& s : systems) {
+        int info = -1;
+        expected.push_back(run(s, ref::thomas<T>, &info));
+        REQUIRE(info == 0);
+      }
+
+      // gtsv2StridedBatch: system j at j * stride; the gap rows hold NaN and must stay untouched.
+      const int stride = m + 3;
+      std::vector<T> dl(static_cast<std::size_t>(stride) * batch, nan), d(dl), du(dl), x(dl);
+      for (int j = 0; j < batch; ++j) {
+        for (int i = 0; i < m; ++i) {
+          const std::size_t at = static_cast<std::size_t>(j) * stride + i;
+          dl[at] = systems[j].dl[i], d[at] = systems[j].d[i], du[at] = systems[j].du[i], x[at] = systems[j].b[i];
+        }
+      }
+      CHECK(ref::thomas_strided(m, batch, stride, dl.data(), d.data(), du.data(), x.data()) == 0);
+      bool equal = true, gaps_untouched = true;
+      for (int j = 0; j < batch; ++j) {
+        for (int i = 0; i < stride; ++i) {
+          const T v = x[static_cast<std::size_t>(j) * stride + i];
+          if (i < m) {
+            equal = equal && same_bits(v, expected[j][i]);
+          } else {
+            gaps_untouched = gaps_untouched && !is_finite(v);
+          }
+        }
+      }
+      CHECK(equal);
+      CHECK(gaps_untouched);
+
+      // gtsvInterleavedBatch: element i of system j at i * batch + j.
+      std::vector<T> il(static_cast<std::size_t>(m) * batch), id(il), iu(il), ix(il);
+      for (int j = 0; j < batch; ++j) {
+        for (int i = 0; i < m; ++i) {
+          const std::size_t at = static_cast<std::size_t>(i) * batch + j;
+          il[at] = systems[j].dl[i], id[at] = systems[j].d[i], iu[at] = systems[j].du[i], ix[at] = systems[j].b[i];
+        }
+      }
+      CHECK(ref::thomas_interleaved(m, batch, il.data(), id.data(), iu.data(), ix.data()) == 0);
+      equal = true;
+      for (int j = 0; j < batch; ++j) {
+        for (int i = 0; i < m; ++i) equal = equal && same_bits(ix[static_cast<std::size_t>(i) * batch + j], expected[j][i]);
+      }
+      CHECK(equal);
+    }
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// PCR
+// -------------------------------------------------------------------------------------------------
+TEMPLATE_TEST_CASE("k PCR steps split the system into 2^k strided subsystems", "[cpu][tridiag][pcr]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("pcr-structure" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (int m : kSizes) {
+    const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
+    const std::vector<T> x_star = oracle(s);
+    for (int k = 0; k <= ceil_log2(m) + 1; ++k) {
+      CAPTURE(m, k);
+      std::vector<T> a = s.dl, b = s.d, c = s.du, d = s.b;
+      ref::pcr_steps(m, k, a.data(), b.data(), c.data(), d.data());
+      const int stride = 1 << ref::effective_pcr_steps(m, k);
+      // The coupling leaving the system is exactly zero: subsystem r is rows r, r + 2^k, ...
+      bool decoupled = true;
+      for (int i = 0; i < m; ++i) {
+        if (i < stride && !(a[i] == T(0))) decoupled = false;
+        if (i + stride >= m && !(c[i] == T(0))) decoupled = false;
+      }
+      CHECK(decoupled);
+      // The oracle's solution satisfies the reduced equations a_i x_{i-2^k} + b_i x_i +
+      // c_i x_{i+2^k} = d_i, up to PCR's rounding: the normwise backward error of x* for the
+      // reduced system (plus x*'s own rounding to double).
+      long double r_norm = 0, a_norm = 0, x_norm = 0, d_norm = 0;
+      for (int i = 0; i < m; ++i) {
+        using W = std::conditional_t<std::is_same<T, double>::value, long double, std::complex<long double>>;
+        auto w = [](const T& v) { return W(v); };
+        W sum = w(b[i]) * w(x_star[i]) - w(d[i]);
+        long double row = std::abs(w(b[i]));
+        if (i - stride >= 0) sum += w(a[i]) * w(x_star[i - stride]), row += std::abs(w(a[i]));
+        if (i + stride < m) sum += w(c[i]) * w(x_star[i + stride]), row += std::abs(w(c[i]));
+        r_norm = std::max<long double>(r_norm, std::abs(sum));
+        a_norm = std::max(a_norm, row);
+        x_norm = std::max<long double>(x_norm, std::abs(w(x_star[i])));
+        d_norm = std::max<long double>(d_norm, std::abs(w(d[i])));
+      }
+      CHECK(static_cast<double>(r_norm / (a_norm * x_norm + d_norm)) <= pcr_tol(k));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("tiled PCR reproduces the global PCR coefficients", "[cpu][tridiag][pcr][tiled]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("tiled" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  // Rows [lo, hi) clipped to the system.
+  auto clipped = [](std::int64_t lo, std::int64_t hi, int m) {
+    return std::max<std::int64_t>(0, std::min<std::int64_t>(hi, m) - std::max<std::int64_t>(lo, 0));
+  };
+  int configurations = 0;
+  for (int m : {1, 2, 3, 5, 7, 31, 32, 33, 100, 127, 512, 1021}) {
+    const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
+    for (int k = 0; k <= ceil_log2(m) + 1; ++k) {
+      std::vector<T> a = s.dl, b = s.d, c = s.du, d = s.b;
+      ref::pcr_steps(m, k, a.data(), b.data(), c.data(), d.data());
+      const int ke = ref::effective_pcr_steps(m, k);
+      const int p = 1 << ke;
+      // Tiles much smaller than the halo (2^k - 1 rows each side) cost O(m 2^k k): only on small m.
+      std::vector<int> tiles = {p, 37, 128, m, m + 5};
+      if (m <= 127) tiles.insert(tiles.end(), {1, 2, 3});
+      for (int tile : tiles) {
+        for (int sub_tile : {1, 5, p, 3 * p}) {
+          CAPTURE(m, k, tile, sub_tile);
+          ++configurations;
+          std::vector<T> ta(static_cast<std::size_t>(m)), tb(ta), tc(ta), td(ta);
+          ref::TiledPcrStats stats;
+          ref::tiled_pcr_steps(m, k, tile, sub_tile, s.dl.data(), s.d.data(), s.du.data(), s.b.data(), ta.data(),
+                               tb.data(), tc.data(), td.data(), &stats);
+          // Same elimination code, same operands: equal to the last bit, not just to rounding.
+          CHECK(all_same_bits(ta, a));
+          CHECK(all_same_bits(tb, b));
+          CHECK(all_same_bits(tc, c));
+          CHECK(all_same_bits(td, d));
+
+          // Data movement ("A Scalable Tridiagonal Solver for GPUs", section III.A): each tile loads
+          // its rows plus a halo of f(k) = 2^k - 1 on each side, once; it eliminates each level-l row
+          // it needs (halo 2^k - 2^l) once; the window keeps 2 f(k) rows across sub-tiles.
+          std::int64_t loads = 0, eliminations = 0, tile_count = 0, sub_tiles = 0;
+          for (int ts = 0; ts < m; ts += tile) {
+            const int te = std::min(m, ts + tile);
+            ++tile_count;
+            sub_tiles += (te - ts + sub_tile - 1) / sub_tile;
+            loads += clipped(ts - (p - 1), te + (p - 1), m);
+            for (int l = 1; l <= ke; ++l) eliminations += clipped(ts - (p - (1 << l)), te + (p - (1 << l)), m);
+          }
+          CHECK(stats.tiles == tile_count);
+          CHECK(stats.sub_tiles == sub_tiles);
+          CHECK(stats.loads == loads);
+          CHECK(stats.eliminations == eliminations);
+          CHECK(stats.cached_rows == (ke == 0 ? 0 : 2 * (p - 1)));
+          if (tile >= m) CHECK(stats.loads == m);  // one tile: every input row read exactly once
+        }
+      }
+    }
+  }
+  std::cout << "tiled PCR " << type_name<T>() << ": " << configurations << " (m, k, tile, sub-tile) configurations\n";
+}
+
+// -------------------------------------------------------------------------------------------------
+// Pivoting
+// -------------------------------------------------------------------------------------------------
+TEMPLATE_TEST_CASE("partial pivoting and Givens QR where Thomas breaks down", "[cpu][tridiag][pivoting]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("pivoting" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<Worst> worst = {{"lu"}, {"qr"}, {"fwd/cond"}};
+  std::vector<double> thomas_tiny;  // Thomas's eta on the tiny-pivot systems
+  for (int m : kSizes) {
+    if (m < 2) continue;
+    CAPTURE(m);
+    auto check_pivoting = [&](const ref::System<T>& s) {
+      const std::vector<T> x_star = oracle(s);
+      const double cond = ref::condition_number_inf(m, s.dl.data(), s.d.data(), s.du.data());
+      CAPTURE(cond);
+      int info = -1;
+      const std::vector<T> lu = run(s, ref::lu_partial_pivot<T>, &info);
+      CHECK(info == 0);
+      const std::vector<T> qr = run(s, ref::givens_qr<T>, &info);
+      CHECK(info == 0);
+      CHECK(eta(s, lu) <= kOnePassTol);
+      CHECK(eta(s, qr) <= kOnePassTol);
+      CHECK(ref::relative_error(m, lu.data(), x_star.data()) <= forward_tol(cond, kOnePassTol));
+      CHECK(ref::relative_error(m, qr.data(), x_star.data()) <= forward_tol(cond, kOnePassTol));
+      worst[0].see(eta(s, lu) / kEps);
+      worst[1].see(eta(s, qr) / kEps);
+      worst[2].see(ref::relative_error(m, lu.data(), x_star.data()) / (cond * kEps));
+      worst[2].see(ref::relative_error(m, qr.data(), x_star.data()) / (cond * kEps));
+    };
+
+    {
+      // A zero leading pivot (and exact zeros further down): Thomas divides by zero at row 1.
+      INFO("zero pivots");
+      ref::System<T> s = nonsingular_nondominant<T>(m, rng, 0.25, 0.25, 1e-9);
+      while (!(s.d[0] == T(0))) {
+        s.d[0] = T(0);
+        std::vector<T> x = s.b;
+        if (ref::dense_solve(m, s.dl.data(), s.d.data(), s.du.data(), x.data()) != 0)
+          s = nonsingular_nondominant<T>(m, rng, 0.25, 0.25, 1e-9);
+      }
+      int info = -1;
+      const std::vector<T> x = run(s, ref::thomas<T>, &info);
+      CHECK(info == 1);
+      CHECK(eta(s, x) == std::numeric_limits<double>::infinity());  // not finite
+      check_pivoting(s);
+    }
+    for (int rep = 0; rep < 3; ++rep) {
+      // Tiny pivots, O(1) solution: Thomas loses about eps / 1e-9 in backward error.
+      INFO("tiny pivots, rep " << rep);
+      ref::System<T> s = nonsingular_nondominant<T>(m, rng, 0.0, 0.5, 1e-9);
+      s.d[0] = 1e-9 * ref::random_value<T>(rng);
+      // Re-make b for the O(1) solution after the change of d[0]: b = A x_t.
+      std::vector<T> xt(static_cast<std::size_t>(m));
+      for (auto& v : xt) v = ref::random_value<T>(rng);
+      for (int i = 0; i < m; ++i) {
+        T sum = s.d[i] * xt[i];
+        if (i > 0) sum += s.dl[i] * xt[i - 1];
+        if (i < m - 1) sum += s.du[i] * xt[i + 1];
+        s.b[i] = sum;
+      }
+      int info = -1;
+      const std::vector<T> x = run(s, ref::thomas<T>, &info);
+      thomas_tiny.push_back(eta(s, x));
+      check_pivoting(s);
+    }
+  }
+  // Thomas is not always hurt (a tiny pivot with a weak coupling is harmless), so judge the typical
+  // case: its median backward error is far above what the pivoting solvers are held to.
+  std::sort(thomas_tiny.begin(), thomas_tiny.end());
+  const double median = thomas_tiny[thomas_tiny.size() / 2];
+  CAPTURE(median, thomas_tiny.back());
+  CHECK(median >= 1000 * kOnePassTol);
+  print("non-dominant " + type_name<T>() + ", worst eta/eps", worst);
+  std::cout << "non-dominant " + type_name<T>() + ", Thomas on tiny pivots: median eta/eps " << median / kEps
+            << ", max " << thomas_tiny.back() / kEps << "\n";
+}
+
+TEMPLATE_TEST_CASE("zero pivots are reported with their 1-based row", "[cpu][tridiag][pivoting]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  const T nan = T(std::numeric_limits<double>::quiet_NaN());
+  auto all = [](int m, std::vector<T> dl, std::vector<T> d, std::vector<T> du, std::vector<int> expected) {
+    ref::System<T> s;
+    s.m = m, s.dl = dl, s.d = d, s.du = du, s.b.assign(static_cast<std::size_t>(m), T(1));
+    int info = -1;
+    run(s, ref::thomas<T>, &info);
+    CHECK(info == expected[0]);
+    run(s, ref::lu_partial_pivot<T>, &info);
+    CHECK(info == expected[1]);
+    run(s, ref::givens_qr<T>, &info);
+    CHECK(info == expected[2]);
+    run(s, ref::dense_solve<T>, &info);
+    CHECK(info == expected[3]);
+    run(s, ref::dense_solve_full<T>, &info);
+    CHECK(info == expected[3]);
+  };
+  SECTION("1 x 1 zero") { all(1, {nan}, {T(0)}, {nan}, {1, 1, 1, 1}); }
+  SECTION("a zero column") {
+    // Column 2 is zero: U(2,2) and R(2,2) are exactly 0 (R = Q^H A keeps the zero column).
+    all(5, {nan, T(0.5), T(0.25), T(0), T(-0.5)}, {T(3), T(-2), T(0), T(4), T(2)},
+        {T(0.5), T(0), T(1), T(-1), nan}, {3, 3, 3, 3});
+  }
+  SECTION("zero diagonal, odd size (singular)") {
+    all(3, {nan, T(2), T(-1)}, {T(0), T(0), T(0)}, {T(1), T(3), nan}, {1, 3, 3, 3});
+  }
+  SECTION("nonsingular but a zero leading pivot: only Thomas fails") {
+    all(2, {nan, T(1)}, {T(0), T(1)}, {T(1), nan}, {1, 0, 0, 0});
+  }
+  SECTION("PCR reports the pivot's row in the original system") {
+    // Diagonal matrices: after k steps each subsystem's pivots are the diagonal entries.
+    std::vector<T> d8 = {T(1), T(2), T(3), T(4), T(5), T(0), T(7), T(8)};
+    std::vector<T> z8(8, T(0)), x8(8, T(1));
+    for (int k = 0; k <= 4; ++k) {
+      CAPTURE(k);
+      std::vector<T> x = x8;
+      CHECK(ref::pcr_thomas(8, k, z8.data(), d8.data(), z8.data(), x.data()) == 6);
+      x = x8;
+      CHECK(ref::tiled_pcr_thomas(8, k, 3, 2, z8.data(), d8.data(), z8.data(), x.data()) == 6);
+    }
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// Variable-size batches
+// -------------------------------------------------------------------------------------------------
+TEMPLATE_TEST_CASE("variable-size batches ignore their padding, NaN included", "[cpu][tridiag][vbatch]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("vbatch" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const T nan = T(std::numeric_limits<double>::quiet_NaN());
+  for (int batch : {1, 5, 37, 64}) {
+    CAPTURE(batch);
+    std::vector<int> sizes(static_cast<std::size_t>(batch));
+    for (int& n : sizes) n = static_cast<int>(std::floor(41 * 0.5 * (ref::uniform_pm1(rng) + 1)));  // 0..40
+    const int special[] = {40, 0, 1, 2};  // the largest, empty, one and two equations
+    for (int j = 0; j < std::min(batch, 4); ++j) sizes[j] = special[j];
+    const int rows = *std::max_element(sizes.begin(), sizes.end());
+
+    std::vector<ref::System<T>> systems;
+    std::vector<std::vector<T>> expected;
+    for (int n : sizes) {
+      systems.push_back(ref::random_dominant_system<T>(n, rng));
+      int info = -1;
+      expected.push_back(run(systems.back(), ref::thomas<T>, &info));
+      REQUIRE(info == 0);
+    }
+    // Padded interleaved arrays; `padding` fills the rows i >= n (and, through the generator, the
+    // ignored dl[0] and du[n-1] hold NaN too).
+    auto layout = [&](T pad_dl, T pad_d, T pad_du, T pad_x, bool zero_last_du) {
+      const std::size_t total = static_cast<std::size_t>(rows) * batch;
+      std::vector<std::vector<T>> v = {std::vector<T>(total, pad_dl), std::vector<T>(total, pad_d),
+                                       std::vector<T>(total, pad_du), std::vector<T>(total, pad_x)};
+      for (int j = 0; j < batch; ++j) {
+        for (int i = 0; i < sizes[j]; ++i) {
+          const std::size_t at = static_cast<std::size_t>(i) * batch + j;
+          v[0][at] = systems[j].dl[i], v[1][at] = systems[j].d[i], v[2][at] = systems[j].du[i];
+          v[3][at] = systems[j].b[i];
+          if (zero_last_du && i == sizes[j] - 1) v[2][at] = T(0);
+          if (zero_last_du && i == 0) v[0][at] = T(0);
+        }
+      }
+      return v;
+    };
+    auto solution_rows_equal = [&](const std::vector<T>& x) {
+      bool ok = true;
+      for (int j = 0; j < batch; ++j) {
+        for (int i = 0; i < sizes[j]; ++i) {
+          const T v = x[static_cast<std::size_t>(i) * batch + j];
+          ok = ok && is_finite(v) && same_bits(v, expected[j][i]);
+        }
+      }
+      return ok;
+    };
+    auto padding_all = [&](const std::vector<T>& x, auto predicate) {
+      bool ok = true;
+      for (int j = 0; j < batch; ++j) {
+        for (int i = sizes[j]; i < rows; ++i) ok = ok && predicate(x[static_cast<std::size_t>(i) * batch + j]);
+      }
+      return ok;
+    };
+
+    {
+      INFO("NaN padding, no computing padding (NCP)");
+      auto v = layout(nan, nan, nan, nan, false);
+      CHECK(ref::thomas_var_batch(batch, sizes.data(), v[0].data(), v[1].data(), v[2].data(), v[3].data(),
+                                  ref::PaddingMode::kSkip) == 0);
+      CHECK(solution_rows_equal(v[3]));
+      CHECK(padding_all(v[3], [](const T& p) { return !is_finite(p); }));  // never written
+    }
+    {
+      INFO("NaN padding, computing padding (CP)");
+      auto v = layout(nan, nan, nan, nan, false);
+      CHECK(ref::thomas_var_batch(batch, sizes.data(), v[0].data(), v[1].data(), v[2].data(), v[3].data(),
+                                  ref::PaddingMode::kCompute) == 0);
+      CHECK(solution_rows_equal(v[3]));
+      CHECK(padding_all(v[3], [](const T& p) { return p == T(0); }));
+    }
+    {
+      // Identity padding rows (a = c = d = 0, b = 1) with du[n-1] = 0 let a plain fixed-size
+      // interleaved Thomas over all rows give the same solution rows: what a CP kernel computes.
+      INFO("identity padding through plain thomas_interleaved");
+      auto v = layout(T(0), T(1), T(0), T(0), true);
+      CHECK(ref::thomas_interleaved(rows, batch, v[0].data(), v[1].data(), v[2].data(), v[3].data()) == 0);
+      CHECK(solution_rows_equal(v[3]));
+    }
+    {
+      // All-zero padding rows make 0/0 at row n, and 0 * NaN carries it back into row n-1: the
+      // failure the masking above exists to prevent.
+      INFO("zero padding through plain thomas_interleaved (negative control)");
+      auto v = layout(T(0), T(0), T(0), T(0), true);
+      ref::thomas_interleaved(rows, batch, v[0].data(), v[1].data(), v[2].data(), v[3].data());
+      bool leaked = true;
+      for (int j = 0; j < batch; ++j) {
+        if (sizes[j] > 0 && sizes[j] < rows) leaked = leaked && !is_finite(v[3][static_cast<std::size_t>(sizes[j] - 1) * batch + j]);
+      }
+      CHECK(leaked);
+    }
+  }
+}
