@@ -19,6 +19,7 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -298,7 +299,188 @@ void run_grid(int algo, long long unknowns, bool dominant) {
   }
 }
 
+idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const float* dl, const float* d, float* du,
+                        float* x, int batch) {
+  return idgpuSgtsvInterleavedVarBatch(stream, max_m, sizes, dl, d, du, x, batch);
+}
+idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const double* dl, const double* d,
+                        double* du, double* x, int batch) {
+  return idgpuDgtsvInterleavedVarBatch(stream, max_m, sizes, dl, d, du, x, batch);
+}
+idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const cuComplex* dl, const cuComplex* d,
+                        cuComplex* du, cuComplex* x, int batch) {
+  return idgpuCgtsvInterleavedVarBatch(stream, max_m, sizes, dl, d, du, x, batch);
+}
+idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const cuDoubleComplex* dl,
+                        const cuDoubleComplex* d, cuDoubleComplex* du, cuDoubleComplex* x, int batch) {
+  return idgpuZgtsvInterleavedVarBatch(stream, max_m, sizes, dl, d, du, x, batch);
+}
+
+template <class T>
+T nan_value() {
+  const double nan = std::nan("");
+  return narrow<T>(typename Host<T>::Wide(nan) + typename Host<T>::Wide(0));
+}
+
+template <class T>
+bool is_nan(const T& value) {
+  return std::isnan(std::abs(widen(value))) || std::isnan(std::real(widen(value)));
+}
+
+// Median GPU time of `runs` calls of `call` on `stream`, in ms.
+template <class Call>
+double median_ms(cudaStream_t stream, int runs, Call&& call) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> times;
+  for (int run = 0; run < runs + 2; ++run) {
+    cudaEventRecord(start, stream);
+    call();
+    cudaEventRecord(stop, stream);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (run >= 2) times.push_back(ms);  // two warm-ups
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// Variable sizes with NaN padding against per-system float64 Thomas; padding and the systems
+// with an out-of-range size must come back untouched.
+template <class T>
+void check_var_batch(int max_m, int batch, std::uint64_t seed) {
+  using Wide = typename Host<T>::Wide;
+  CAPTURE(Host<T>::name(), max_m, batch, seed);
+  std::mt19937_64 rng(seed);
+  std::vector<int> sizes(batch);
+  for (int system = 0; system < batch; ++system) sizes[system] = 1 + static_cast<int>(rng() % max_m);
+  sizes[0] = max_m;
+  if (batch > 3) {
+    sizes[1] = 0;          // out of range: untouched
+    sizes[2] = max_m + 1;  // out of range: untouched
+    sizes[3] = 1;
+  }
+  const std::size_t count = static_cast<std::size_t>(max_m) * batch;
+  std::vector<T> dl(count, nan_value<T>()), d(count, nan_value<T>()), du(count, nan_value<T>()),
+      x(count, nan_value<T>());
+  for (int system = 0; system < batch; ++system) {
+    for (int row = 0; row < std::min(sizes[system], max_m); ++row) {
+      const std::size_t index = static_cast<std::size_t>(row) * batch + system;
+      const Wide lower = random_entry<Wide>(rng);
+      const Wide upper = random_entry<Wide>(rng);
+      dl[index] = narrow<T>(lower);
+      du[index] = narrow<T>(upper);
+      d[index] = narrow<T>(Wide(1.5 * (std::abs(lower) + std::abs(upper)) + 0.5));
+      x[index] = narrow<T>(random_entry<Wide>(rng));
+    }
+  }
+  const std::size_t bytes = count * sizeof(T);
+  T *g_dl, *g_d, *g_du, *g_x;
+  int* g_sizes;
+  REQUIRE(cudaMalloc(&g_dl, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_d, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_du, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_x, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_sizes, batch * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_dl, dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_d, d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_du, du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_x, x.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_sizes, sizes.data(), batch * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+  cudaStream_t stream;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+  REQUIRE(var_batch(stream, max_m, g_sizes, g_dl, g_d, g_du, g_x, batch) == IDGPU_STATUS_SUCCESS);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  std::vector<T> solved(count), du_after(count);
+  REQUIRE(cudaMemcpy(solved.data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaMemcpy(du_after.data(), g_du, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+
+  double worst = 0.0;
+  double allowed = 0.0;
+  std::size_t padding_touched = 0;
+  std::size_t untouched_changed = 0;
+  std::vector<Wide> sl(max_m), sd(max_m), su(max_m), sx(max_m);
+  for (int system = 0; system < batch; ++system) {
+    const int size = sizes[system];
+    const bool in_range = size >= 1 && size <= max_m;
+    for (int row = 0; row < max_m; ++row) {
+      const std::size_t index = static_cast<std::size_t>(row) * batch + system;
+      if (!in_range) {
+        if (std::memcmp(&solved[index], &x[index], sizeof(T)) != 0) ++untouched_changed;
+      } else if (row >= size) {
+        if (!is_nan(solved[index]) || !is_nan(du_after[index])) ++padding_touched;
+      }
+    }
+    if (!in_range) continue;
+    for (int row = 0; row < size; ++row) {
+      const std::size_t index = static_cast<std::size_t>(row) * batch + system;
+      sl[row] = row == 0 ? Wide(0) : widen(dl[index]);
+      sd[row] = widen(d[index]);
+      su[row] = row + 1 == size ? Wide(0) : widen(du[index]);
+      sx[row] = widen(x[index]);
+    }
+    idgpu::tridiag::reference::thomas(size, sl.data(), sd.data(), su.data(), sx.data());
+    double difference = 0.0;
+    double magnitude = 0.0;
+    for (int row = 0; row < size; ++row) {
+      const Wide value = widen(solved[static_cast<std::size_t>(row) * batch + system]);
+      difference = std::max(difference, std::isfinite(std::abs(value)) ? std::abs(value - sx[row]) : INFINITY);
+      magnitude = std::max(magnitude, std::abs(sx[row]));
+    }
+    worst = std::max(worst, magnitude > 0 ? difference / magnitude : difference);
+    // Thomas on a strictly dominant system: forward error within a few eps times its condition
+    // bound (Varah), computed per system.
+    const double condition =
+        idgpu::tridiag::reference::dominant_condition_bound(size, sl.data(), sd.data(), su.data());
+    allowed = std::max(allowed, 16.0 * Host<T>::kEps * condition);
+  }
+  CAPTURE(worst, allowed, padding_touched, untouched_changed);
+  CHECK(padding_touched == 0);
+  CHECK(untouched_changed == 0);
+  CHECK(worst <= allowed);
+
+  // Speed against the same call with every system at the largest size (the fixed batch).
+  std::vector<int> full(batch, max_m);
+  int* g_full;
+  REQUIRE(cudaMalloc(&g_full, batch * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_full, full.data(), batch * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+  const double var_ms = median_ms(stream, 10, [&] { var_batch(stream, max_m, g_sizes, g_dl, g_d, g_du, g_x, batch); });
+  const double fixed_ms = median_ms(stream, 10, [&] { var_batch(stream, max_m, g_full, g_dl, g_d, g_du, g_x, batch); });
+  std::printf("%s var batch maxM=%-5d batch=%-8d err=%.3e (allowed %.3e)  var %.4f ms, fixed at maxM %.4f ms (%.2fx)\n",
+              Host<T>::name(), max_m, batch, worst, allowed, var_ms, fixed_ms, var_ms / fixed_ms);
+  if (static_cast<long long>(max_m) * batch >= (1LL << 22)) CHECK(var_ms <= 1.2 * fixed_ms);
+  cudaFree(g_full);
+  cudaStreamDestroy(stream);
+  cudaFree(g_dl);
+  cudaFree(g_d);
+  cudaFree(g_du);
+  cudaFree(g_x);
+  cudaFree(g_sizes);
+}
+
+template <class T>
+void run_var_grid(long long unknowns) {
+  std::uint64_t seed = 0x51ed270bu + sizeof(T);
+  for (const int max_m : {1, 3, 32, 100, 1000}) {
+    for (const long long batch : {1LL, 1000LL, unknowns / max_m}) {
+      if (static_cast<long long>(max_m) * batch > std::min(unknowns, unknowns_cap()) && batch != 1) continue;
+      check_var_batch<T>(max_m, static_cast<int>(batch), seed++);
+    }
+  }
+}
+
 }  // namespace
+
+TEST_CASE("variable-size interleaved batches, NaN padding", "[gpu][gtsv][varbatch]") {
+  run_var_grid<float>(1LL << 24);
+  run_var_grid<double>(1LL << 24);
+  run_var_grid<cuComplex>(1LL << 22);
+  run_var_grid<cuDoubleComplex>(1LL << 22);
+}
 
 TEST_CASE("interleaved algo 0, real types, up to 2^24 unknowns", "[gpu][gtsv][interleaved]") {
   run_grid<float>(0, 1LL << 24, true);
