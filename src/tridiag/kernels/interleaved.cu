@@ -14,9 +14,11 @@ namespace {
 
 constexpr int kThreads = 128;
 
-// `sizes` (device, may be null): system j has sizes[j] equations, rows beyond it are padding that is
-// never read nor written (cuThomasVBatch's layout padded to the largest size, without computing the
-// padding, so nothing in it can leak into a solution); a size outside [1, m] leaves the system
+// `sizes` (device, may be null): system j has sizes[j] equations and rows beyond it are padding
+// (cuThomasVBatch's layout, padded to the largest size m). The threads of a warp step through the
+// rows together, treating padding rows as identity rows (c' = x' = 0) without reading or writing
+// them, so that loads and stores stay coalesced (the paper's "computing padding" variant, without
+// its NaN hazard: nothing in the padding is ever read). A size outside [1, m] leaves the system
 // untouched.
 template <class T>
 __global__ void __launch_bounds__(kThreads) thomas_kernel(int m, int batch, const int* __restrict__ sizes,
@@ -24,38 +26,44 @@ __global__ void __launch_bounds__(kThreads) thomas_kernel(int m, int batch, cons
                                                          T* __restrict__ du, T* __restrict__ x) {
   const int system = blockIdx.x * kThreads + threadIdx.x;
   if (system >= batch) return;
-  if (sizes != nullptr) {
-    const int own = sizes[system];
-    if (own < 1 || own > m) return;
-    m = own;
-  }
+  const int own = sizes != nullptr ? sizes[system] : m;
+  if (own < 1 || own > m) return;
   const size_t stride = static_cast<size_t>(batch);
   size_t index = system;
-  // Row 0: c'_0 = du_0 / d_0, x'_0 = x_0 / d_0 (dl_0 is never read).
+  // Row 0: c'_0 = du_0 / d_0, x'_0 = x_0 / d_0 (dl_0 is never read; du of the last row neither).
   T inverse = reciprocal(d[index]);
-  T c_prime = mul(du[index], inverse);
   T x_prime = mul(x[index], inverse);
-  du[index] = c_prime;
+  T c_prime = zero<T>();
+  if (own > 1) {
+    c_prime = mul(du[index], inverse);
+    du[index] = c_prime;
+  }
   x[index] = x_prime;
+  T last = x_prime;  // x' of the system's last row: where the backward sweep starts
 #pragma unroll 4
   for (int row = 1; row < m; ++row) {
     index += stride;
-    const T lower = dl[index];
-    inverse = reciprocal(mul_sub(d[index], lower, c_prime));
-    x_prime = mul(mul_sub(x[index], lower, x_prime), inverse);
-    x[index] = x_prime;
-    if (row + 1 < m) {  // du_{m-1} is outside the matrix: never read, never written
-      c_prime = mul(du[index], inverse);
-      du[index] = c_prime;
+    if (row < own) {
+      const T lower = dl[index];
+      inverse = reciprocal(mul_sub(d[index], lower, c_prime));
+      x_prime = mul(mul_sub(x[index], lower, x_prime), inverse);
+      x[index] = x_prime;
+      last = x_prime;
+      if (row + 1 < own) {
+        c_prime = mul(du[index], inverse);
+        du[index] = c_prime;
+      }
     }
   }
-  // Backward: x_i = x'_i - c'_i x_{i+1}.
-  T next = x_prime;
+  // Backward: x_i = x'_i - c'_i x_{i+1}, from the system's second-to-last row up.
+  T next = last;
 #pragma unroll 4
   for (int row = m - 2; row >= 0; --row) {
     index -= stride;
-    next = mul_sub(x[index], du[index], next);
-    x[index] = next;
+    if (row < own - 1) {
+      next = mul_sub(x[index], du[index], next);
+      x[index] = next;
+    }
   }
 }
 
