@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "core/api.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
 
@@ -90,12 +91,13 @@ Status enter(Api api, const char* argument_names, Body&& body, const Args&... ar
   const bool failed = status != Codes::kSuccess;
   try {
     stats::record(api, call.path, failed);
-    spdlog::logger& logger = log::api();
-    if (failed && call.path == Path::kNone && logger.should_log(spdlog::level::err)) {
-      logger.error("{}({}) refused: {}", api_name(api), format_arguments(argument_names, arguments...),
+    // The api logger's level, from the hot line (the logger itself is touched only to log).
+    const int level = hot().api_log_level;
+    if (failed && call.path == Path::kNone && level <= static_cast<int>(LogLevel::kError)) {
+      log::api().error("{}({}) refused: {}", api_name(api), format_arguments(argument_names, arguments...),
                    Codes::name(status));
-    } else if (logger.should_log(spdlog::level::debug)) {
-      logger.debug("{}({}) -> {} [{}{}{}]", api_name(api), format_arguments(argument_names, arguments...),
+    } else if (level <= static_cast<int>(LogLevel::kDebug)) {
+      log::api().debug("{}({}) -> {} [{}{}{}]", api_name(api), format_arguments(argument_names, arguments...),
                    Codes::name(status),
                    call.path == Path::kNative ? "native" : call.path == Path::kVendor ? "vendor" : "not dispatched",
                    call.reason[0] != '\0' ? ": " : "", call.reason);

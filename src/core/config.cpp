@@ -37,9 +37,18 @@ bool parse_flag(const char* value) {
          !equals(value, "false");
 }
 
-std::atomic<int>& policy_slot() {
-  static std::atomic<int> slot{static_cast<int>(config().initial_policy)};
-  return slot;
+HotState g_hot{};
+
+__attribute__((noinline, cold)) void load_hot() {
+  static const bool loaded = [] {
+    const Config& settings = config();
+    g_hot.policy.store(static_cast<int>(settings.initial_policy), std::memory_order_relaxed);
+    g_hot.api_log_level = static_cast<int>(settings.log_level);
+    g_hot.timing = settings.report == ReportMode::kTiming;
+    g_hot.ready.store(true, std::memory_order_release);
+    return true;
+  }();
+  (void)loaded;
 }
 
 }  // namespace
@@ -74,9 +83,17 @@ const Config& config() {
   return *loaded;
 }
 
-Policy policy() { return static_cast<Policy>(policy_slot().load(std::memory_order_relaxed)); }
+const HotState& hot() {
+  if (__builtin_expect(!g_hot.ready.load(std::memory_order_acquire), 0)) load_hot();
+  return g_hot;
+}
 
-void set_policy(Policy policy) { policy_slot().store(static_cast<int>(policy), std::memory_order_relaxed); }
+Policy policy() { return static_cast<Policy>(hot().policy.load(std::memory_order_relaxed)); }
+
+void set_policy(Policy policy) {
+  hot();
+  g_hot.policy.store(static_cast<int>(policy), std::memory_order_relaxed);
+}
 
 const char* to_string(Policy policy) {
   switch (policy) {

@@ -30,6 +30,17 @@ Config parse_config(const char* log, const char* report, const char* policy, con
 
 const Config& config();
 
+// What every call reads, in one cache line: between two calls the vendor's own host work evicts
+// much of ours, so the forwarding path keeps the lines it touches few. Filled from config() on
+// first use (hot() itself loads it).
+struct alignas(64) HotState {
+  std::atomic<int> policy;
+  int api_log_level;  // LogLevel of the api logger
+  bool timing;        // IDGPU_REPORT=timing
+  std::atomic<bool> ready;
+};
+const HotState& hot();
+
 // The policy can be changed at run time through idgpuSetPolicy.
 Policy policy();
 void set_policy(Policy policy);

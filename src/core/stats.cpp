@@ -301,10 +301,10 @@ void write_report(std::FILE* out) {
   std::fflush(out);
 }
 
-bool timing_enabled() { return config().report == ReportMode::kTiming; }
+bool timing_enabled() { return hot().timing; }
 
 GpuTimer::GpuTimer(Api api, cudaStream_t stream) : api_(api), stream_(stream) {
-  if (config().report != ReportMode::kTiming) return;
+  if (!hot().timing) return;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) return;
   start_ = book().take_event();

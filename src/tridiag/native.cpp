@@ -67,6 +67,9 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
     *reason = "no native solver for this layout yet";
     return nullptr;
   }
+  // The device is asked only when the tuning table could pick the native side (a runtime call on
+  // every forwarded call would be most of the forwarding cost).
+  if (current != Policy::kNative && !native_wins(problem, kAnyArch, reason)) return nullptr;
   const int arch = current_device_arch();
   if (arch < 80) {
     *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";

@@ -6,6 +6,10 @@
 
 namespace idgpu::tridiag {
 
+// An architecture newer than any row asks for: native_wins(problem, kAnyArch) says whether any
+// device could make the native side win.
+constexpr int kAnyArch = 1 << 20;
+
 // True when the tuning table says the native solver is faster than the vendor for this problem
 // on a device of compute capability `arch` (e.g. 90); otherwise `reason` says why not.
 bool native_wins(const Problem& problem, int arch, const char** reason);
