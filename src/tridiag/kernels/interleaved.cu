@@ -91,54 +91,40 @@ __device__ __forceinline__ void upper_solve(int m, size_t stride, size_t index, 
   }
 }
 
-// LAPACK xGTSV's elimination, streamed: the current pivot row (diagonal, super-diagonal, rhs)
-// lives in registers; each step reads the next raw row, picks the larger of the two candidates in
-// column i as pivot (CABS1), and emits the finished row i of U.
+// The pivot row an elimination carries down (columns i and i+1), a raw row of the matrix, and a
+// finished row of the upper-triangular factor (three diagonals and the transformed rhs).
 template <class T>
-__global__ void __launch_bounds__(kThreads) lu_kernel(int m, int batch, const T* __restrict__ dl,
-                                                     T* __restrict__ d, T* __restrict__ du, T* __restrict__ x,
-                                                     T* __restrict__ fill) {
-  const int system = blockIdx.x * kThreads + threadIdx.x;
-  if (system >= batch) return;
-  const size_t stride = static_cast<size_t>(batch);
-  size_t index = system;
-  T diagonal = d[index];
-  T upper = m > 1 ? du[index] : zero<T>();
-  T rhs = x[index];
-  for (int row = 0; row + 1 < m; ++row) {
-    const size_t next_index = index + stride;
-    const T next_lower = dl[next_index];
-    const T next_diagonal = d[next_index];
-    const T next_upper = row + 2 < m ? du[next_index] : zero<T>();
-    const T next_rhs = x[next_index];
-    if (abs1(diagonal) >= abs1(next_lower)) {
-      // No interchange: row i is final.
-      const T factor = divide(next_lower, diagonal);
-      d[index] = diagonal;
-      du[index] = upper;
-      fill[index] = zero<T>();
-      x[index] = rhs;
-      diagonal = mul_sub(next_diagonal, factor, upper);
-      upper = next_upper;
-      rhs = mul_sub(next_rhs, factor, rhs);
-    } else {
-      // Interchange: the next row becomes row i of U (three entries), the current row minus a
-      // multiple of it becomes the new pivot row.
-      const T factor = divide(diagonal, next_lower);
-      d[index] = next_lower;
-      du[index] = next_diagonal;
-      fill[index] = next_upper;
-      x[index] = next_rhs;
-      diagonal = mul_sub(upper, factor, next_diagonal);
-      upper = negate(mul(factor, next_upper));
-      rhs = mul_sub(rhs, factor, next_rhs);
+struct PivotRow {
+  T diagonal, upper, rhs;
+};
+template <class T>
+struct RawRow {
+  T lower, diagonal, upper, rhs;
+};
+template <class T>
+struct FactorRow {
+  T u0, u1, u2, rhs;
+};
+
+// LAPACK xGTSV's step: the larger of the two candidates in column i (CABS1) is the pivot.
+struct PartialPivotStep {
+  template <class T>
+  __device__ __forceinline__ static FactorRow<T> apply(PivotRow<T>& current, const RawRow<T>& next) {
+    if (abs1(current.diagonal) >= abs1(next.lower)) {
+      // No interchange: the current row is final.
+      const T factor = divide(next.lower, current.diagonal);
+      const FactorRow<T> done{current.diagonal, current.upper, zero<T>(), current.rhs};
+      current = {mul_sub(next.diagonal, factor, current.upper), next.upper, mul_sub(next.rhs, factor, current.rhs)};
+      return done;
     }
-    index = next_index;
+    // Interchange: the next row becomes row i of U (three entries), the current row minus a
+    // multiple of it the new pivot row.
+    const T factor = divide(current.diagonal, next.lower);
+    current = {mul_sub(current.upper, factor, next.diagonal), negate(mul(factor, next.upper)),
+               mul_sub(current.rhs, factor, next.rhs)};
+    return {next.lower, next.diagonal, next.upper, next.rhs};
   }
-  d[index] = diagonal;
-  x[index] = rhs;
-  upper_solve(m, stride, index, d, du, fill, x);
-}
+};
 
 // Givens rotation G = [c s; -conj(s) c], c real, with G [a; b] = [r; 0] (|r| = hypot(|a|, |b|)).
 template <class T>
@@ -165,42 +151,48 @@ __device__ __forceinline__ void givens(T a, T b, typename ScalarTraits<T>::Real*
   *r = scale(phase, norm);
 }
 
-template <class T>
-__global__ void __launch_bounds__(kThreads) qr_kernel(int m, int batch, const T* __restrict__ dl,
-                                                     T* __restrict__ d, T* __restrict__ du, T* __restrict__ x,
-                                                     T* __restrict__ fill) {
-  using Real = typename ScalarTraits<T>::Real;
+// QR's step: the rotation that zeroes the next row's entry in column i.
+struct GivensStep {
+  template <class T>
+  __device__ __forceinline__ static FactorRow<T> apply(PivotRow<T>& current, const RawRow<T>& next) {
+    typename ScalarTraits<T>::Real c;
+    T s;
+    T r;
+    givens(current.diagonal, next.lower, &c, &s, &r);
+    // Row i of R = c*current + s*next; new current = -conj(s)*current + c*next.
+    const FactorRow<T> done{r, add(scale(current.upper, c), mul(s, next.diagonal)), mul(s, next.upper),
+                            add(scale(current.rhs, c), mul(s, next.rhs))};
+    const T minus_s_conj = negate(conjugate(s));
+    current = {add(mul(minus_s_conj, current.upper), scale(next.diagonal, c)), scale(next.upper, c),
+               add(mul(minus_s_conj, current.rhs), scale(next.rhs, c))};
+    return done;
+  }
+};
+
+// A stable elimination, streamed: the pivot row lives in registers; each step reads the next raw
+// row and emits the finished row i of U (u0 to d, u1 to du, the fill-in u2 to `fill`, the rhs to
+// x), then the back substitution reads them in reverse.
+template <class T, class Step>
+__global__ void __launch_bounds__(kThreads) factor_kernel(int m, int batch, const T* __restrict__ dl,
+                                                         T* __restrict__ d, T* __restrict__ du, T* __restrict__ x,
+                                                         T* __restrict__ fill) {
   const int system = blockIdx.x * kThreads + threadIdx.x;
   if (system >= batch) return;
   const size_t stride = static_cast<size_t>(batch);
   size_t index = system;
-  // The current row after the previous rotations has entries in columns i and i+1 only.
-  T diagonal = d[index];
-  T upper = m > 1 ? du[index] : zero<T>();
-  T rhs = x[index];
+  PivotRow<T> current{d[index], m > 1 ? du[index] : zero<T>(), x[index]};
   for (int row = 0; row + 1 < m; ++row) {
     const size_t next_index = index + stride;
-    const T next_lower = dl[next_index];
-    const T next_diagonal = d[next_index];
-    const T next_upper = row + 2 < m ? du[next_index] : zero<T>();
-    const T next_rhs = x[next_index];
-    Real c;
-    T s;
-    T r;
-    givens(diagonal, next_lower, &c, &s, &r);
-    // Row i of R = c*current + s*next; new current = -conj(s)*current + c*next.
-    const T minus_s_conj = negate(conjugate(s));
-    d[index] = r;
-    du[index] = add(scale(upper, c), mul(s, next_diagonal));
-    fill[index] = mul(s, next_upper);
-    x[index] = add(scale(rhs, c), mul(s, next_rhs));
-    diagonal = add(mul(minus_s_conj, upper), scale(next_diagonal, c));
-    upper = scale(next_upper, c);
-    rhs = add(mul(minus_s_conj, rhs), scale(next_rhs, c));
+    const RawRow<T> next{dl[next_index], d[next_index], row + 2 < m ? du[next_index] : zero<T>(), x[next_index]};
+    const FactorRow<T> done = Step::apply(current, next);
+    d[index] = done.u0;
+    du[index] = done.u1;
+    fill[index] = done.u2;
+    x[index] = done.rhs;
     index = next_index;
   }
-  d[index] = diagonal;
-  x[index] = rhs;
+  d[index] = current.diagonal;
+  x[index] = current.rhs;
   upper_solve(m, stride, index, d, du, fill, x);
 }
 
@@ -223,13 +215,13 @@ cudaError_t interleaved_thomas_var(int max_m, int batch, const int* sizes, const
 
 template <class T>
 cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
-  lu_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
+  factor_kernel<T, PartialPivotStep><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
   return cudaGetLastError();
 }
 
 template <class T>
 cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
-  qr_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
+  factor_kernel<T, GivensStep><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
   return cudaGetLastError();
 }
 
