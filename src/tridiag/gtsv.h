@@ -117,6 +117,14 @@ cusparseStatus_t strided_solve(Call& call, Fn vendor_fn, cusparseHandle_t handle
   if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
     return status;
   }
+  const char* reason = "";
+  if (const NativeSolver* solver = choose_native(problem, &reason)) {
+    call.path = Path::kNative;
+    call.reason = solver->name;
+    const cudaStream_t stream = stream_of(handle);
+    stats::GpuTimer timer(call.api, stream);
+    return run_strided<T>(*solver, problem, dl, d, du, x, stream);
+  }
   return serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, buffer);
 }
 

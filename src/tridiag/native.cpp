@@ -25,6 +25,7 @@ std::size_t fill_buffer(const Problem& problem) {
 const NativeSolver kInterleavedThomas{"interleaved Thomas (thread per system)", no_buffer};
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
 const NativeSolver kInterleavedQr{"interleaved Givens QR (thread per system)", fill_buffer};
+const NativeSolver kStridedThomas{"strided Thomas (systems staged through shared memory)", no_buffer};
 
 // Compute capability of the current device, cached per device; 0 when there is none.
 int current_device_arch() {
@@ -63,8 +64,11 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
   if (problem.layout == Layout::kInterleaved && problem.m >= 1 && problem.batch >= 1) {
     candidate = problem.algo == 0 ? &kInterleavedThomas : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
   }
+  if (problem.layout == Layout::kStrided && kernels::strided_thomas_fits(problem.m, problem.element_bytes)) {
+    candidate = &kStridedThomas;
+  }
   if (candidate == nullptr) {
-    *reason = "no native solver for this layout yet";
+    *reason = "no native solver for this problem yet";
     return nullptr;
   }
   // The device is asked only when the tuning table could pick the native side (a runtime call on
@@ -102,6 +106,30 @@ cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& prob
   }
   return CUSPARSE_STATUS_SUCCESS;
 }
+
+template <class T>
+cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
+                             const T* du, T* x, cudaStream_t stream) {
+  cudaError_t launched =
+      kernels::strided_thomas<T>(problem.m, problem.batch, problem.batch_stride, dl, d, du, x, stream);
+  if (launched == cudaSuccess && config().sync_check) launched = cudaStreamSynchronize(stream);
+  if (launched != cudaSuccess) {
+    log::kernel().error("{} (m={}, batch={}): {}", solver.name, problem.m, problem.batch, cudaGetErrorString(launched));
+    cudaGetLastError();
+    return CUSPARSE_STATUS_EXECUTION_FAILED;
+  }
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
+template cusparseStatus_t run_strided<float>(const NativeSolver&, const Problem&, const float*, const float*,
+                                             const float*, float*, cudaStream_t);
+template cusparseStatus_t run_strided<double>(const NativeSolver&, const Problem&, const double*, const double*,
+                                              const double*, double*, cudaStream_t);
+template cusparseStatus_t run_strided<cuComplex>(const NativeSolver&, const Problem&, const cuComplex*,
+                                                 const cuComplex*, const cuComplex*, cuComplex*, cudaStream_t);
+template cusparseStatus_t run_strided<cuDoubleComplex>(const NativeSolver&, const Problem&, const cuDoubleComplex*,
+                                                       const cuDoubleComplex*, const cuDoubleComplex*,
+                                                       cuDoubleComplex*, cudaStream_t);
 
 template cusparseStatus_t run_interleaved<float>(const NativeSolver&, const Problem&, float*, float*, float*, float*,
                                                  void*, cudaStream_t);

@@ -28,7 +28,14 @@ struct TuningRow {
 // because 2*m elements per thread cap the resident threads at 224-448 per SM; it won only where
 // the batch is too small to fill the GPU (f32 m=32, batch 1000: 1.32x).
 // Only the clear wins are rows; everything else stays with the vendor.
+// gtsv2StridedBatch, staged through shared memory (IDGPU_POLICY=native, 2^24 unknowns, H200):
+//   f32: m=32 0.7018/0.1519 (4.62x, 0.11 -> 0.53 of copy bandwidth), m=64 0.4438/0.2372 (1.87x),
+//        m=128 0.4545/0.4227 (1.08x); m >= 256 does not fit the staging (vendor)
+//   f64: m=32 0.7289/0.3127 (2.33x), m=64 0.7168/0.5453 (1.31x)
+//   batch 1000 at m=32: 0.67x (a block per 32 systems leaves the GPU mostly idle)
 constexpr TuningRow kRows[] = {
+    {Layout::kStrided, -1, 90, 4, false, 32, 128, 131072, "H200: f32 strided m=32 4.62x, m=64 1.87x, m=128 1.08x"},
+    {Layout::kStrided, -1, 90, 8, false, 32, 64, 262144, "H200: f64 strided m=32 2.33x, m=64 1.31x"},
     {Layout::kInterleaved, 0, 90, 4, false, 1, 64, 262144, "H200: f32 algo 0 m=32 1.09x, m=64 1.31x"},
     {Layout::kInterleaved, 0, 90, 8, false, 1, 64, 262144, "H200: f64 algo 0 m=32 1.11x, m=64 1.13x"},
 };

@@ -118,6 +118,12 @@ cusparseStatus_t buffer_size(cusparseHandle_t handle, int algo, int m, int batch
   }
 }
 
+// The m for which the native strided solver stages its systems (src/tridiag/kernels: 4 arrays of
+// m rows x 33 systems within 96 KB); larger m are the vendor's.
+bool idgpu_test_strided_fits(int m, std::size_t element_bytes) {
+  return 4u * static_cast<std::size_t>(m) * 33u * element_bytes <= 96u * 1024u;
+}
+
 // IDGPU_TEST_NATIVE_ONLY=1 skips the vendor side (for compute-sanitizer runs: the vendor's algo 1
 // kernel gtsv_lu_4x4 writes past the end of x for m = 3, batch = 1 (seen with cuSPARSE 12.6), which
 // memcheck reports and which would hide ours); our errors are then held to a fixed bound.
@@ -299,6 +305,135 @@ void run_grid(int algo, long long unknowns, bool dominant) {
   }
 }
 
+cusparseStatus_t strided(cusparseHandle_t h, int m, const float* dl, const float* d, const float* du, float* x,
+                         int batch, int stride, void* buffer) {
+  return cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, batch, stride, buffer);
+}
+cusparseStatus_t strided(cusparseHandle_t h, int m, const double* dl, const double* d, const double* du, double* x,
+                         int batch, int stride, void* buffer) {
+  return cusparseDgtsv2StridedBatch(h, m, dl, d, du, x, batch, stride, buffer);
+}
+cusparseStatus_t strided(cusparseHandle_t h, int m, const cuComplex* dl, const cuComplex* d, const cuComplex* du,
+                         cuComplex* x, int batch, int stride, void* buffer) {
+  return cusparseCgtsv2StridedBatch(h, m, dl, d, du, x, batch, stride, buffer);
+}
+cusparseStatus_t strided(cusparseHandle_t h, int m, const cuDoubleComplex* dl, const cuDoubleComplex* d,
+                         const cuDoubleComplex* du, cuDoubleComplex* x, int batch, int stride, void* buffer) {
+  return cusparseZgtsv2StridedBatch(h, m, dl, d, du, x, batch, stride, buffer);
+}
+template <class T>
+size_t strided_buffer_size(cusparseHandle_t h, int m, int batch, int stride) {
+  size_t size = 0;
+  cusparseStatus_t status;
+  if constexpr (std::is_same<T, float>::value) {
+    status = cusparseSgtsv2StridedBatch_bufferSizeExt(h, m, nullptr, nullptr, nullptr, nullptr, batch, stride, &size);
+  } else if constexpr (std::is_same<T, double>::value) {
+    status = cusparseDgtsv2StridedBatch_bufferSizeExt(h, m, nullptr, nullptr, nullptr, nullptr, batch, stride, &size);
+  } else if constexpr (std::is_same<T, cuComplex>::value) {
+    status = cusparseCgtsv2StridedBatch_bufferSizeExt(h, m, nullptr, nullptr, nullptr, nullptr, batch, stride, &size);
+  } else {
+    status = cusparseZgtsv2StridedBatch_bufferSizeExt(h, m, nullptr, nullptr, nullptr, nullptr, batch, stride, &size);
+  }
+  REQUIRE(status == CUSPARSE_STATUS_SUCCESS);
+  return size;
+}
+
+// gtsv2StridedBatch: the same systems by the vendor and natively, against per-system float64
+// solves; the rows between m and the stride must come back untouched (they hold NaN).
+template <class T>
+void check_strided_case(int m, int batch, int stride, std::uint64_t seed) {
+  using Wide = typename Host<T>::Wide;
+  CAPTURE(Host<T>::name(), m, batch, stride, seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t count = static_cast<std::size_t>(stride) * batch;
+  const T nan = narrow<T>(Wide(std::nan("")));
+  std::vector<T> in_dl(count, nan), in_d(count, nan), in_du(count, nan), in_b(count, nan);
+  std::vector<Wide> reference(count);
+  std::vector<Wide> sl(m), sd(m), su(m), sx(m);
+  for (int system = 0; system < batch; ++system) {
+    for (int row = 0; row < m; ++row) {
+      const std::size_t index = static_cast<std::size_t>(system) * stride + row;
+      const Wide lower = row == 0 ? Wide(0) : random_entry<Wide>(rng);
+      const Wide upper = row + 1 == m ? Wide(0) : random_entry<Wide>(rng);
+      in_dl[index] = narrow<T>(lower);
+      in_du[index] = narrow<T>(upper);
+      in_d[index] = narrow<T>(Wide(1.5 * (std::abs(lower) + std::abs(upper)) + 0.5));
+      in_b[index] = narrow<T>(random_entry<Wide>(rng));
+      sl[row] = widen(in_dl[index]);
+      sd[row] = widen(in_d[index]);
+      su[row] = widen(in_du[index]);
+      sx[row] = widen(in_b[index]);
+    }
+    idgpu::tridiag::reference::lu_partial_pivot(m, sl.data(), sd.data(), su.data(), sx.data());
+    for (int row = 0; row < m; ++row) reference[static_cast<std::size_t>(system) * stride + row] = sx[row];
+  }
+  const std::size_t bytes = count * sizeof(T);
+  T *g_dl, *g_d, *g_du, *g_x;
+  REQUIRE(cudaMalloc(&g_dl, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_d, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_du, bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_x, bytes) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_dl, in_dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_d, in_d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_du, in_du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  const std::string name = std::string("cusparse") + Host<T>::name() + "gtsv2StridedBatch";
+  double errors[2] = {0.0, 0.0};
+  const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = native_only() ? 1 : 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(cudaMemcpy(g_x, in_b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    void* buffer = nullptr;
+    REQUIRE(cudaMalloc(&buffer, std::max<size_t>(strided_buffer_size<T>(device().handle, m, batch, stride), 1)) ==
+            cudaSuccess);
+    const unsigned long long before = native_calls(name);
+    REQUIRE(strided(device().handle, m, g_dl, g_d, g_du, g_x, batch, stride, buffer) == CUSPARSE_STATUS_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(native_calls(name) - before == (side == 1 ? 1u : 0u));
+    cudaFree(buffer);
+    std::vector<T> solved(count);
+    REQUIRE(cudaMemcpy(solved.data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    std::size_t gap_touched = 0;
+    for (int system = 0; system < batch; ++system) {
+      double difference = 0.0;
+      double magnitude = 0.0;
+      for (int row = 0; row < stride; ++row) {
+        const std::size_t index = static_cast<std::size_t>(system) * stride + row;
+        if (row >= m) {
+          if (std::memcmp(&solved[index], &in_b[index], sizeof(T)) != 0) ++gap_touched;
+          continue;
+        }
+        const Wide value = widen(solved[index]);
+        difference = std::max(difference, std::isfinite(std::abs(value)) ? std::abs(value - reference[index]) : INFINITY);
+        magnitude = std::max(magnitude, std::abs(reference[index]));
+      }
+      errors[side] = std::max(errors[side], magnitude > 0 ? difference / magnitude : difference);
+    }
+    CHECK(gap_touched == 0);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaFree(g_dl);
+  cudaFree(g_d);
+  cudaFree(g_du);
+  cudaFree(g_x);
+  if (native_only()) errors[0] = 512.0 * Host<T>::kEps;
+  std::printf("%s strided m=%-5d batch=%-8d stride=%-5d vendor_err=%.3e native_err=%.3e\n", Host<T>::name(), m,
+              batch, stride, errors[0], errors[1]);
+  CHECK(errors[1] <= 2.0 * errors[0] + 8.0 * Host<T>::kEps);
+}
+
+template <class T>
+void run_strided_grid(long long unknowns) {
+  std::uint64_t seed = 0x5a17edu + sizeof(T);
+  for (const int m : {3, 4, 31, 32, 33, 100, 180}) {
+    if (!idgpu_test_strided_fits(m, sizeof(T))) continue;
+    const long long full = std::max<long long>(1, std::min(unknowns, unknowns_cap()) / m);
+    for (const long long batch : {1LL, 33LL, full}) {
+      if (batch > full) continue;
+      for (const int extra : {0, 3}) check_strided_case<T>(m, static_cast<int>(batch), m + extra, seed++);
+    }
+  }
+}
+
 idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const float* dl, const float* d, float* du,
                         float* x, int batch) {
   return idgpuSgtsvInterleavedVarBatch(stream, max_m, sizes, dl, d, du, x, batch);
@@ -474,6 +609,13 @@ void run_var_grid(long long unknowns) {
 }
 
 }  // namespace
+
+TEST_CASE("strided batches, staged through shared memory", "[gpu][gtsv][strided]") {
+  run_strided_grid<float>(1LL << 24);
+  run_strided_grid<double>(1LL << 24);
+  run_strided_grid<cuComplex>(1LL << 22);
+  run_strided_grid<cuDoubleComplex>(1LL << 22);
+}
 
 TEST_CASE("variable-size interleaved batches, NaN padding", "[gpu][gtsv][varbatch]") {
   run_var_grid<float>(1LL << 24);

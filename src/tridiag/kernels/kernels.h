@@ -21,6 +21,14 @@ template <class T>
 cudaError_t interleaved_thomas_var(int max_m, int batch, const int* sizes, const T* dl, const T* d, T* du, T* x,
                                    cudaStream_t stream);
 
+// gtsv2StridedBatch layout (system j at j*stride, stride >= m): Thomas with each block staging 32
+// systems through shared memory (dl, d, du, x read once, x written once, du left untouched), for
+// the m where the staging fits (strided_thomas_fits).
+bool strided_thomas_fits(int m, int element_bytes);
+template <class T>
+cudaError_t strided_thomas(int m, int batch, int stride, const T* dl, const T* d, const T* du, T* x,
+                           cudaStream_t stream);
+
 // algo 1: Gaussian elimination with partial pivoting per system (LAPACK xGTSV's choice of pivot,
 // CABS1 for complex). U's diagonal goes to d, its first superdiagonal to du, the fill-in second
 // superdiagonal to `fill` (batch*m elements of scratch), the transformed right-hand side to x.
