@@ -52,6 +52,18 @@ int current_device_arch() {
   return known - 1;
 }
 
+// A launch's status as the vendor's: synchronised and checked first under IDGPU_SYNC_CHECK.
+cusparseStatus_t finish_launch(const NativeSolver& solver, const Problem& problem, cudaError_t launched,
+                               cudaStream_t stream) {
+  if (launched == cudaSuccess && config().sync_check) launched = cudaStreamSynchronize(stream);
+  if (launched != cudaSuccess) {
+    log::kernel().error("{} (m={}, batch={}): {}", solver.name, problem.m, problem.batch, cudaGetErrorString(launched));
+    cudaGetLastError();
+    return CUSPARSE_STATUS_EXECUTION_FAILED;
+  }
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
 }  // namespace
 
 const NativeSolver* choose_native(const Problem& problem, const char** reason) {
@@ -98,27 +110,15 @@ cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& prob
       launched = kernels::interleaved_qr<T>(problem.m, problem.batch, dl, d, du, x, fill, stream);
     }
   }
-  if (launched == cudaSuccess && config().sync_check) launched = cudaStreamSynchronize(stream);
-  if (launched != cudaSuccess) {
-    log::kernel().error("{} (m={}, batch={}): {}", solver.name, problem.m, problem.batch, cudaGetErrorString(launched));
-    cudaGetLastError();
-    return CUSPARSE_STATUS_EXECUTION_FAILED;
-  }
-  return CUSPARSE_STATUS_SUCCESS;
+  return finish_launch(solver, problem, launched, stream);
 }
 
 template <class T>
 cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
                              const T* du, T* x, cudaStream_t stream) {
-  cudaError_t launched =
+  const cudaError_t launched =
       kernels::strided_thomas<T>(problem.m, problem.batch, problem.batch_stride, dl, d, du, x, stream);
-  if (launched == cudaSuccess && config().sync_check) launched = cudaStreamSynchronize(stream);
-  if (launched != cudaSuccess) {
-    log::kernel().error("{} (m={}, batch={}): {}", solver.name, problem.m, problem.batch, cudaGetErrorString(launched));
-    cudaGetLastError();
-    return CUSPARSE_STATUS_EXECUTION_FAILED;
-  }
-  return CUSPARSE_STATUS_SUCCESS;
+  return finish_launch(solver, problem, launched, stream);
 }
 
 template cusparseStatus_t run_strided<float>(const NativeSolver&, const Problem&, const float*, const float*,
