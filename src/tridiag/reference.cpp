@@ -451,6 +451,281 @@ int tiled_pcr_thomas(int m, int steps, int tile, int sub_tile, const T* dl, cons
 }
 
 // ---------------------------------------------------------------------------------------------
+// The partition solver. The per-row arithmetic is out of line (one FMA decision each, as above) and
+// mirrors partition.cu's Chunk, block_kernel and ReducedSource expression by expression.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+// The kernel's mul_sub: a - b*c.
+template <class T>
+T mul_sub(const T& a, const T& b, const T& c) {
+  return a - b * c;
+}
+
+template <class T>
+struct SweepRow {
+  T pivot, cp, dp, gp;  // b - a c'_prev, c', d', g'
+};
+
+// One interior row of the forward sweep (Chunk::sweep's loop body).
+template <class T>
+IDGPU_REFERENCE_NOINLINE SweepRow<T> partition_forward(const Row<T>& r, const T& c_prev, const T& d_prev,
+                                                       const T& g_prev) {
+  SweepRow<T> out;
+  out.pivot = mul_sub(r.b, r.a, c_prev);
+  const T inverse = T(1) / out.pivot;
+  out.cp = r.c * inverse;
+  out.dp = mul_sub(r.d, r.a, d_prev) * inverse;
+  out.gp = -((r.a * g_prev) * inverse);
+  return out;
+}
+
+// One step of Chunk::first_row's backward recurrence, from row i+1's (alpha, beta, gamma) to row i's.
+template <class T>
+IDGPU_REFERENCE_NOINLINE void partition_first_row_step(const T& cp, const T& dp, const T& gp, T* alpha, T* beta,
+                                                       T* gamma) {
+  *alpha = mul_sub(dp, cp, *alpha);
+  *beta = mul_sub(gp, cp, *beta);
+  *gamma = -(cp * *gamma);
+}
+
+// The separator row without the next chunk's terms (Chunk::partial_row), as a Row: lower, diag,
+// upper 0, rhs.
+template <class T>
+IDGPU_REFERENCE_NOINLINE Row<T> partition_partial_row(const Row<T>& separator, const T& cp_last, const T& dp_last,
+                                                      const T& gp_last) {
+  const T a = separator.a;
+  return {a * gp_last, mul_sub(separator.b, a, cp_last), T(0), mul_sub(separator.d, a, dp_last)};
+}
+
+// Adds the next chunk's terms to a separator row whose upper coefficient is c: block_kernel's and
+// ReducedSource::load's identical three lines.
+template <class T>
+IDGPU_REFERENCE_NOINLINE void partition_couple(const T& c, const T& alpha_next, const T& beta_next,
+                                               const T& gamma_next, Row<T>* row) {
+  row->b = mul_sub(row->b, -c, beta_next);
+  row->c = c * gamma_next;
+  row->d = mul_sub(row->d, c, alpha_next);
+}
+
+// One PCR step of block_kernel on a reduced row: `lo` / `hi` are the rows step chunks away in the
+// previous step, nullptr where the kernel skips the side. *zero counts exactly zero divisors.
+template <class T>
+IDGPU_REFERENCE_NOINLINE Row<T> partition_pcr(const Row<T>* lo, const Row<T>& mid, const Row<T>* hi, int* zero) {
+  T diag = mid.b;
+  T rhs = mid.d;
+  T new_lower = T(0);
+  T new_upper = T(0);
+  if (lo != nullptr) {
+    if (lo->b == T(0)) ++*zero;
+    const T f = mid.a / lo->b;
+    diag = mul_sub(diag, f, lo->c);
+    rhs = mul_sub(rhs, f, lo->d);
+    new_lower = -(f * lo->a);
+  }
+  if (hi != nullptr) {
+    if (hi->b == T(0)) ++*zero;
+    const T f = mid.c / hi->b;
+    diag = mul_sub(diag, f, hi->a);
+    rhs = mul_sub(rhs, f, hi->d);
+    new_upper = -(f * hi->c);
+  }
+  return {new_lower, diag, new_upper, rhs};
+}
+
+// One interior row of Chunk::finish's back substitution.
+template <class T>
+IDGPU_REFERENCE_NOINLINE T partition_backward(const T& cp, const T& dp, const T& gp, const T& next, const T& left) {
+  const T x = mul_sub(dp, cp, next);
+  return mul_sub(x, -gp, left);
+}
+
+// The caller's arrays (the kernel's ArraySource): dl[0] and du[m-1] are never read.
+template <class T>
+struct PartitionArrays {
+  std::int64_t m;
+  const T* dl;
+  const T* d;
+  const T* du;
+  const T* x;
+  Row<T> load(std::int64_t row) const {
+    return {row > 0 ? dl[row] : T(0), d[row], row + 1 < m ? du[row] : T(0), x[row]};
+  }
+};
+
+// A reduced level as the reduce kernel leaves it: seven values per chunk.
+template <class T>
+struct PartitionReduced {
+  std::int64_t m;
+  std::vector<T> lower, diag, rhs, upper, alpha, beta, gamma;
+  explicit PartitionReduced(std::int64_t rows)
+      : m(rows),
+        lower(static_cast<std::size_t>(rows)),
+        diag(lower),
+        rhs(lower),
+        upper(lower),
+        alpha(lower),
+        beta(lower),
+        gamma(lower) {}
+  // ReducedSource::load: row k of the level, with the next chunk's terms when there is one.
+  Row<T> load(std::int64_t row) const {
+    const std::size_t at = static_cast<std::size_t>(row);
+    Row<T> r{lower[at], diag[at], T(0), rhs[at]};
+    if (row + 1 < m) partition_couple(upper[at], alpha[at + 1], beta[at + 1], gamma[at + 1], &r);
+    return r;
+  }
+};
+
+// One chunk's sweep state (the kernel's Chunk<T, L>, L at run time).
+template <class T>
+struct PartitionChunk {
+  std::vector<T> cp, dp, gp;  // interior rows 0 .. L-2
+  Row<T> separator;
+
+  explicit PartitionChunk(int rows_per_chunk)
+      : cp(static_cast<std::size_t>(rows_per_chunk - 1)), dp(cp), gp(cp), separator(identity_row<T>()) {}
+
+  // Loads rows first .. first+L-1 (identity beyond the level's m) and sweeps the interior.
+  // Returns the number of exactly zero pivots.
+  template <class Source>
+  int sweep(const Source& source, std::int64_t first) {
+    const int interior = static_cast<int>(cp.size());
+    auto load = [&](std::int64_t row) { return row < source.m ? source.load(row) : identity_row<T>(); };
+    int zero = 0;
+    T c_prev = T(0), d_prev = T(0), g_prev = T(1);
+    for (int k = 0; k < interior; ++k) {
+      const SweepRow<T> r = partition_forward(load(first + k), c_prev, d_prev, g_prev);
+      if (r.pivot == T(0)) ++zero;
+      cp[k] = c_prev = r.cp;
+      dp[k] = d_prev = r.dp;
+      gp[k] = g_prev = r.gp;
+    }
+    separator = load(first + interior);
+    return zero;
+  }
+
+  // The first interior row as alpha + beta E_{k-1} + gamma E_k.
+  void first_row(T* alpha, T* beta, T* gamma) const {
+    const int last = static_cast<int>(cp.size()) - 1;
+    *alpha = dp[last];
+    *beta = gp[last];
+    *gamma = -cp[last];
+    for (int k = last - 1; k >= 0; --k) partition_first_row_step(cp[k], dp[k], gp[k], alpha, beta, gamma);
+  }
+
+  Row<T> partial_row() const {
+    const std::size_t last = cp.size() - 1;
+    return partition_partial_row(separator, cp[last], dp[last], gp[last]);
+  }
+
+  // Writes the chunk's rows below m of `out`: the separator `right`, then the interior.
+  void finish(T* out, std::int64_t m, std::int64_t first, const T& left, const T& right) const {
+    const int interior = static_cast<int>(cp.size());
+    if (first + interior < m) out[first + interior] = right;
+    T next = right;
+    for (int k = interior - 1; k >= 0; --k) {
+      next = partition_backward(cp[k], dp[k], gp[k], next, left);
+      if (first + k < m) out[first + k] = next;
+    }
+  }
+};
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// block_shape: the level's chunk count padded to a power of two.
+std::int64_t block_chunks(std::int64_t rows, int rows_per_chunk) {
+  const std::int64_t chunks = std::max<std::int64_t>(1, ceil_div(rows, rows_per_chunk));
+  std::int64_t padded = 1;
+  while (padded < chunks) padded <<= 1;
+  return padded;
+}
+
+// Solves the level `source` (source.m rows) into out[0 .. source.m), recursing through the reduced
+// levels as partition.cu's solve_level does. Returns the number of exactly zero divisors.
+template <class T, class Source>
+int partition_level(const Source& source, T* out, int rows_per_chunk, int max_block_chunks, PartitionStats& stats) {
+  const std::int64_t m = source.m;
+  const int L = rows_per_chunk;
+  int zero = 0;
+  const std::int64_t padded = block_chunks(m, L);
+  if (padded <= max_block_chunks) {
+    // block_kernel: every chunk sweeps and publishes its first row, then builds its reduced row.
+    const int chunks = static_cast<int>(padded);
+    stats.block_rows = static_cast<int>(m);
+    stats.block_chunks = chunks;
+    std::vector<PartitionChunk<T>> work(static_cast<std::size_t>(chunks), PartitionChunk<T>(L));
+    std::vector<T> alpha(static_cast<std::size_t>(chunks)), beta(alpha), gamma(alpha);
+    for (int k = 0; k < chunks; ++k) {
+      zero += work[k].sweep(source, static_cast<std::int64_t>(k) * L);
+      work[k].first_row(&alpha[k], &beta[k], &gamma[k]);
+    }
+    std::vector<Row<T>> cur(static_cast<std::size_t>(chunks)), next(cur);
+    for (int k = 0; k < chunks; ++k) {
+      cur[k] = work[k].partial_row();
+      if (k + 1 < chunks) partition_couple(work[k].separator.c, alpha[k + 1], beta[k + 1], gamma[k + 1], &cur[k]);
+    }
+    // Parallel cyclic reduction over the separators, every row from the previous step's rows.
+    for (int step = 1; step < chunks; step <<= 1) {
+      for (int k = 0; k < chunks; ++k) {
+        next[k] = partition_pcr(k >= step ? &cur[k - step] : nullptr, cur[k], k + step < chunks ? &cur[k + step] : nullptr,
+                                &zero);
+      }
+      cur.swap(next);
+    }
+    std::vector<T> separators(static_cast<std::size_t>(chunks));
+    for (int k = 0; k < chunks; ++k) {
+      if (cur[k].b == T(0)) ++zero;
+      separators[k] = cur[k].d / cur[k].b;
+    }
+    for (int k = 0; k < chunks; ++k) {
+      work[k].finish(out, m, static_cast<std::int64_t>(k) * L, k > 0 ? separators[k - 1] : T(0), separators[k]);
+    }
+    return zero;
+  }
+  // reduce_kernel: one reduced row per chunk (no padding chunks: exactly ceil(m / L) of them).
+  const std::int64_t rows = ceil_div(m, L);
+  ++stats.levels;
+  stats.level_rows.push_back(static_cast<int>(rows));
+  PartitionReduced<T> reduced(rows);
+  PartitionChunk<T> work(L);
+  for (std::int64_t k = 0; k < rows; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k);
+    zero += work.sweep(source, k * L);
+    const Row<T> row = work.partial_row();
+    reduced.lower[at] = row.a;
+    reduced.diag[at] = row.b;
+    reduced.rhs[at] = row.d;
+    reduced.upper[at] = work.separator.c;
+    work.first_row(&reduced.alpha[at], &reduced.beta[at], &reduced.gamma[at]);
+  }
+  std::vector<T> separators(static_cast<std::size_t>(rows));
+  zero += partition_level(reduced, separators.data(), L, max_block_chunks, stats);
+  // finish_kernel: the same sweep again (its pivots were counted above), then back substitution.
+  for (std::int64_t k = 0; k < rows; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k);
+    work.sweep(source, k * L);
+    work.finish(out, m, k * L, k > 0 ? separators[at - 1] : T(0), separators[at]);
+  }
+  return zero;
+}
+
+}  // namespace
+
+template <class T>
+int partition(int m, int rows_per_chunk, int max_block_chunks, const T* dl, const T* d, const T* du, T* x,
+              PartitionStats* stats) {
+  check_size(m);
+  if (rows_per_chunk < 2) throw std::invalid_argument("partition: rows_per_chunk must be >= 2");
+  if (max_block_chunks < 1) throw std::invalid_argument("partition: max_block_chunks must be >= 1");
+  PartitionStats local;
+  PartitionStats& st = stats != nullptr ? *stats : local;
+  st = PartitionStats{};
+  if (m == 0) return 0;
+  const PartitionArrays<T> source{m, dl, d, du, x};
+  return partition_level(source, x, rows_per_chunk, max_block_chunks, st);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Gaussian elimination with partial pivoting, xGTSV's way
 // ---------------------------------------------------------------------------------------------
 template <class T>
@@ -843,6 +1118,7 @@ double relative_error(int m, const T* x, const T* y) {
   template void tiled_pcr_steps<T>(int, int, int, int, const T*, const T*, const T*, const T*, T*, T*, T*, T*,   \
                                    TiledPcrStats*);                                                              \
   template int tiled_pcr_thomas<T>(int, int, int, int, const T*, const T*, const T*, T*, TiledPcrStats*);        \
+  template int partition<T>(int, int, int, const T*, const T*, const T*, T*, PartitionStats*);                   \
   template int lu_partial_pivot<T>(int, const T*, const T*, const T*, T*);                                       \
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \
   template int dense_solve<T>(int, const T*, const T*, const T*, T*);                                            \

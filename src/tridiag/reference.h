@@ -19,7 +19,8 @@
 //    reimplemented from its description; Givens QR.
 //
 // Every solver returns 0, or the 1-based index of the first zero pivot (exactly zero, as LAPACK's
-// INFO). The non-pivoting solvers (Thomas, PCR) do not stop there: like the GPU kernels they model,
+// INFO); partition(), whose divisors are not rows of the system, returns how many were zero. The
+// non-pivoting solvers (Thomas, PCR, partition) do not stop there: like the GPU kernels they model,
 // they carry on with IEEE arithmetic (inf/NaN), and the return value only reports it. The pivoting
 // solvers and the oracle stop, as xGTSV does, leaving x partly updated.
 #pragma once
@@ -109,6 +110,46 @@ void tiled_pcr_steps(int m, int steps, int tile, int sub_tile, const T* a, const
 template <class T>
 int tiled_pcr_thomas(int m, int steps, int tile, int sub_tile, const T* dl, const T* d, const T* du, T* x,
                      TiledPcrStats* stats = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// The partition solver (the GPU kernel of src/tridiag/kernels/partition.cu)
+// ---------------------------------------------------------------------------------------------
+// The system is cut into chunks of L = rows_per_chunk consecutive rows (L >= 2); rows >= m of the
+// last chunk are identity rows (a = c = d = 0, b = 1). A chunk's last row is its separator, the
+// L-1 others its interior. The forward sweep over the interior, with c'_{-1} = d'_{-1} = 0 and
+// g'_{-1} = 1 (g' carries the left separator E_{k-1}):
+//   inv = 1 / (b_i - a_i c'_{i-1}),  c'_i = c_i inv,  d'_i = (d_i - a_i d'_{i-1}) inv,
+//   g'_i = -(a_i g'_{i-1}) inv,      so that x_i = d'_i - c'_i x_{i+1} + g'_i E_{k-1}.
+// The first interior row as alpha + beta E_{k-1} + gamma E_k, by the backward recurrence from
+// (d'_{L-2}, g'_{L-2}, -c'_{L-2}): alpha = d'_i - c'_i alpha, beta = g'_i - c'_i beta,
+// gamma = -(c'_i gamma). The separator row s of chunk k then reads, in the separators alone,
+//   lower = a_s g'_{L-2},  diag = b_s - a_s c'_{L-2} + c_s beta_{k+1},  upper = c_s gamma_{k+1},
+//   rhs = d_s - a_s d'_{L-2} - c_s alpha_{k+1}
+// (the next chunk's terms are absent for the last chunk): one reduced row per chunk.
+// The reduced system is solved in one "block" when its chunk count padded to a power of two is at
+// most max_block_chunks: parallel cyclic reduction over the padded chunks (padding chunks are all
+// identity rows), every row of a step computed from the previous step's rows, then E_k = rhs / diag.
+// Otherwise the level is reduced: its ceil(rows / L) reduced rows (the chunk's seven values, the
+// next chunk's terms added when the row is loaded) form the next level, solved the same way,
+// recursively; a level with one chunk always fits, so the recursion ends. Back substitution per
+// chunk: x_sep = E_k, x_i = d'_i - c'_i x_{i+1} + g'_i E_{k-1} (E_{-1} = 0); a reduced level
+// repeats its sweep there, as the GPU's finish kernel does.
+// Every operation is the kernel's, in its order and with its operand order (a - b*c as the
+// kernel's mul_sub, 1/x then products as its reciprocal), so a wrong index or coefficient in either
+// shows on the CPU. It is not bit-exact with the GPU: complex division differs (cuCdiv's scaling)
+// and nvcc may contract to FMA. The GPU uses L = 8 (real) or 4 (complex) and max_block_chunks =
+// 512 (strided) or 16 (interleaved: 32 systems per block), and caps its plan at 7 reduced levels;
+// this reference does not cap. max_block_chunks >= 1; m >= 0.
+struct PartitionStats {
+  int levels = 0;               // reduced levels (0: the system's chunks fit one block)
+  std::vector<int> level_rows;  // rows of each reduced level, level 1 first (ceil(rows / L))
+  int block_rows = 0;           // rows of the level the block solved (m when levels == 0)
+  int block_chunks = 0;         // the block's chunks, padding included (a power of two)
+};
+
+template <class T>
+int partition(int m, int rows_per_chunk, int max_block_chunks, const T* dl, const T* d, const T* du, T* x,
+              PartitionStats* stats = nullptr);
 
 // ---------------------------------------------------------------------------------------------
 // Pivoting solvers

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -416,6 +417,183 @@ TEMPLATE_TEST_CASE("tiled PCR reproduces the global PCR coefficients", "[cpu][tr
     }
   }
   std::cout << "tiled PCR " << type_name<T>() << ": " << configurations << " (m, k, tile, sub-tile) configurations\n";
+}
+
+// -------------------------------------------------------------------------------------------------
+// The partition solver (the GPU's src/tridiag/kernels/partition.cu)
+// -------------------------------------------------------------------------------------------------
+namespace {
+
+// The level plan the solver must follow, worked out independently of it: a level fits one block
+// when its ceil(rows / L) chunks, padded to a power of two, are at most max_block_chunks; else it
+// is reduced to ceil(rows / L) rows.
+struct PartitionPlan {
+  std::vector<int> level_rows;
+  int block_rows = 0;
+  int block_chunks = 0;
+};
+
+PartitionPlan expected_partition_plan(int m, int rows_per_chunk, int max_block_chunks) {
+  PartitionPlan plan;
+  int rows = m;
+  for (;;) {
+    const int chunks = std::max(1, (rows + rows_per_chunk - 1) / rows_per_chunk);
+    if ((1 << ceil_log2(chunks)) <= max_block_chunks) {
+      plan.block_rows = rows;
+      plan.block_chunks = 1 << ceil_log2(chunks);
+      return plan;
+    }
+    rows = (rows + rows_per_chunk - 1) / rows_per_chunk;
+    plan.level_rows.push_back(rows);
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("the partition solver matches the oracle and Thomas on diagonally dominant systems",
+                   "[cpu][tridiag][partition]", double, std::complex<double>) {
+  using T = TestType;
+  const std::uint64_t seed = case_seed("partition" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const T nan = T(std::numeric_limits<double>::quiet_NaN());
+  // 1 forces a reduced level wherever there are two chunks or more; 16 and 512 are the GPU's
+  // (interleaved and strided); 1024 lets most sizes fit one block.
+  const std::vector<int> max_chunks = {1, 2, 4, 16, 512, 1024};
+  std::vector<Worst> worst = {{"eta/(k+1)"}, {"fwd/(cond (k+1))"}, {"fwd vs thomas/(cond (k+1))"}};
+  int runs = 0, reduced_runs = 0, deep_runs = 0;
+  for (double margin : {0.5, 0.01}) {
+    for (int m : {1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100, 257, 1000, 4099}) {
+      CAPTURE(margin, m);
+      const ref::System<T> s = ref::random_dominant_system<T>(m, rng, margin);
+      const std::vector<T> x_star = oracle(s);
+      int thomas_info = -1;
+      const std::vector<T> x_thomas = run(s, ref::thomas<T>, &thomas_info);
+      REQUIRE(thomas_info == 0);
+      const double cond = ref::dominant_condition_bound(m, s.dl.data(), s.d.data(), s.du.data());
+      CAPTURE(cond);
+      REQUIRE(std::isfinite(cond));
+      for (int rows_per_chunk : {2, 3, 4, 8}) {
+        for (int max_block_chunks : max_chunks) {
+          CAPTURE(rows_per_chunk, max_block_chunks);
+          // x has NaN sentinels past row m: rows of the last chunk beyond m are never written.
+          const int guard = rows_per_chunk + 1;
+          std::vector<T> x(s.b);
+          x.resize(static_cast<std::size_t>(m + guard), nan);
+          ref::PartitionStats stats;
+          CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(),
+                               &stats) == 0);
+          bool guard_untouched = true;
+          for (int i = m; i < m + guard; ++i) guard_untouched = guard_untouched && !is_finite(x[i]);
+          CHECK(guard_untouched);
+          x.resize(static_cast<std::size_t>(m));
+
+          const PartitionPlan plan = expected_partition_plan(m, rows_per_chunk, max_block_chunks);
+          CHECK(stats.levels == static_cast<int>(plan.level_rows.size()));
+          CHECK(stats.level_rows == plan.level_rows);
+          CHECK(stats.block_rows == plan.block_rows);
+          CHECK(stats.block_chunks == plan.block_chunks);
+          ++runs;
+          reduced_runs += stats.levels >= 1;
+          deep_runs += stats.levels >= 2;
+
+          // Each level is a one-pass elimination of the interiors plus the separator rows built
+          // from them; the block adds log2(chunks) PCR steps. The same law as PCR's, with k the
+          // levels plus the PCR steps.
+          const int k = stats.levels + ceil_log2(stats.block_chunks);
+          CAPTURE(k);
+          const double e = eta(s, x);
+          const double f = ref::relative_error(m, x.data(), x_star.data());
+          const double ft = ref::relative_error(m, x.data(), x_thomas.data());
+          CHECK(e <= pcr_tol(k));
+          CHECK(f <= forward_tol(cond, pcr_tol(k)));
+          // Against Thomas: both within their forward bounds of x*.
+          CHECK(ft <= forward_tol(cond, pcr_tol(k)) + forward_tol(cond, kOnePassTol));
+          worst[0].see(e / ((k + 1) * kEps));
+          worst[1].see(f / (cond * (k + 1) * kEps));
+          worst[2].see(ft / (cond * (k + 1) * kEps));
+        }
+      }
+    }
+  }
+  // The recursion was exercised, several levels deep.
+  CHECK(reduced_runs > 0);
+  CHECK(deep_runs > 0);
+  std::cout << "partition " << type_name<T>() << ": " << runs << " runs, " << reduced_runs << " with reduced levels, "
+            << deep_runs << " with two or more\n";
+  print("partition " + type_name<T>() + ", worst ratios (eps units)", worst);
+}
+
+TEMPLATE_TEST_CASE("the partition solver's levels: reduced until one block holds the level",
+                   "[cpu][tridiag][partition]", double, std::complex<double>) {
+  using T = TestType;
+  std::mt19937_64 rng(case_seed("partition-levels" + type_name<T>()));
+  auto solve = [&](int m, int rows_per_chunk, int max_block_chunks) {
+    const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
+    std::vector<T> x = s.b;
+    ref::PartitionStats stats;
+    CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(), &stats) ==
+          0);
+    CHECK(eta(s, x) <= pcr_tol(stats.levels + ceil_log2(stats.block_chunks)));
+    return stats;
+  };
+  SECTION("max 1 chunk: reduced down to a level of one chunk") {
+    const ref::PartitionStats st = solve(1000, 2, 1);
+    CHECK(st.levels == 9);
+    CHECK(st.level_rows == std::vector<int>{500, 250, 125, 63, 32, 16, 8, 4, 2});
+    CHECK(st.block_rows == 2);
+    CHECK(st.block_chunks == 1);
+  }
+  SECTION("the GPU's strided real shape (L = 8, 512 chunks): one reduced level past 4096 rows") {
+    const ref::PartitionStats st = solve(4099, 8, 512);
+    CHECK(st.levels == 1);
+    CHECK(st.level_rows == std::vector<int>{513});
+    CHECK(st.block_rows == 513);
+    CHECK(st.block_chunks == 128);
+    const ref::PartitionStats fits = solve(4096, 8, 512);
+    CHECK(fits.levels == 0);
+    CHECK(fits.block_chunks == 512);
+  }
+  SECTION("the GPU's interleaved complex shape (L = 4, 16 chunks): four reduced levels") {
+    const ref::PartitionStats st = solve(4099, 4, 16);
+    CHECK(st.levels == 4);
+    CHECK(st.level_rows == std::vector<int>{1025, 257, 65, 17});
+    CHECK(st.block_rows == 17);
+    CHECK(st.block_chunks == 8);
+  }
+  SECTION("one chunk or less always fits") {
+    const ref::PartitionStats one = solve(1, 2, 1);
+    CHECK(one.levels == 0);
+    CHECK(one.block_chunks == 1);
+    const ref::PartitionStats two = solve(2, 2, 1);
+    CHECK(two.levels == 0);
+    CHECK(two.block_chunks == 1);
+    ref::PartitionStats empty;
+    empty.levels = 7;
+    CHECK(ref::partition<T>(0, 2, 1, nullptr, nullptr, nullptr, nullptr, &empty) == 0);
+    CHECK(empty.levels == 0);
+    CHECK(empty.block_chunks == 0);
+  }
+  SECTION("exactly zero divisors are counted, and the solve goes on") {
+    // A diagonal matrix with a zero on the diagonal: the zero reaches a pivot or a divisor.
+    const T nan = T(std::numeric_limits<double>::quiet_NaN());
+    const std::vector<T> d = {T(1), T(2), T(3), T(0), T(5), T(6), T(7), T(8)};
+    const std::vector<T> dl = {nan, T(0), T(0), T(0), T(0), T(0), T(0), T(0)};
+    const std::vector<T> du = {T(0), T(0), T(0), T(0), T(0), T(0), T(0), nan};
+    for (int rows_per_chunk : {2, 3, 4, 8}) {
+      for (int max_block_chunks : {1, 4}) {
+        CAPTURE(rows_per_chunk, max_block_chunks);
+        std::vector<T> x(8, T(1));
+        CHECK(ref::partition(8, rows_per_chunk, max_block_chunks, dl.data(), d.data(), du.data(), x.data()) > 0);
+      }
+    }
+  }
+  SECTION("invalid arguments") {
+    std::vector<T> v(4, T(1));
+    CHECK_THROWS_AS(ref::partition(4, 1, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+    CHECK_THROWS_AS(ref::partition(4, 2, 0, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+    CHECK_THROWS_AS(ref::partition(-1, 2, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+  }
 }
 
 // -------------------------------------------------------------------------------------------------
