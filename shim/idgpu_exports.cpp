@@ -105,7 +105,7 @@ idgpuStatus_t var_batch(const char* name, cudaStream_t stream, int max_m, const 
     return IDGPU_STATUS_INVALID_VALUE;
   }
   if (max_m == 0 || batch == 0) return IDGPU_STATUS_SUCCESS;
-  cudaError_t status = idgpu::tridiag::kernels::interleaved_thomas_var<T>(max_m, batch, sizes, dl, d, du, x, stream);
+  cudaError_t status = idgpu::tridiag::kernels::partition_solve_var<T>(max_m, batch, sizes, dl, d, du, x, stream);
   if (status == cudaSuccess && idgpu::config().sync_check) status = cudaStreamSynchronize(stream);
   if (status != cudaSuccess) {
     idgpu::log::kernel().error("{}(maxM={}, batchCount={}): {}", name, max_m, batch, cudaGetErrorString(status));

@@ -72,15 +72,17 @@ idgpuStatus_t idgpuWriteReport(FILE *stream);
  * cannot be found (the log says where it looked). */
 const char *idgpuGetVendorLibraryPath(idgpuVendorLibrary_t library);
 
-/* Variable-size batched tridiagonal solve, which the vendor does not offer (Thomas without
- * pivoting, the cuThomasVBatch algorithm: for diagonally dominant systems).
+/* Variable-size batched tridiagonal solve, which the vendor does not offer (no pivoting, as
+ * cuThomasVBatch: for diagonally dominant systems; solved by the same partition solver as
+ * gtsvInterleavedBatch algo 0).
  *
  * The layout is gtsvInterleavedBatch's padded to maxM rows: element i of system j is at
  * i*batchCount + j, for i < maxM. System j has sizes[j] equations (sizes: a device array of
  * batchCount ints); rows i >= sizes[j] are padding and are neither read nor written, so whatever
  * they hold (NaN included) cannot reach a solution. dl[j] (row 0) and the last row's du are
- * ignored. x holds the right-hand sides and receives the solutions; du is overwritten, as by
- * gtsvInterleavedBatch algo 0. A system whose size is outside 1..maxM is left untouched.
+ * ignored. x holds the right-hand sides and receives the solutions; dl, d and du are not written.
+ * Systems longer than one block holds need scratch, allocated and freed on `stream`
+ * (cudaMallocAsync). A system whose size is outside 1..maxM is left untouched.
  * Enqueued on `stream` without host synchronisation (capturable in a CUDA graph).
  * IDGPU_STATUS_INVALID_VALUE for maxM < 0, batchCount < 0 or a null pointer;
  * IDGPU_STATUS_EXECUTION_FAILED when the launch fails (no device, bad pointers). */

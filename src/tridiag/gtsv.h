@@ -92,6 +92,29 @@ cusparseStatus_t gtsv2_solve(Call& call, Fn vendor_fn, Layout layout, cusparseHa
   return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, buffer);
 }
 
+// The vendor's buffer size, or more where the native solver needs more, so that a buffer of the
+// returned size fits either side.
+inline void widen_for_native(const Problem& problem, cusparseStatus_t status, size_t* size) {
+  const char* reason = "";
+  if (const NativeSolver* solver = choose_native(problem, &reason);
+      solver != nullptr && status == CUSPARSE_STATUS_SUCCESS && solver->buffer_bytes(problem) > *size) {
+    *size = solver->buffer_bytes(problem);
+  }
+}
+
+// The native solver for a solve, or null where the vendor serves it, including where the native
+// solver needs pBuffer and it is null or misaligned for the element type.
+inline const NativeSolver* native_for_buffer(const Problem& problem, const void* buffer, size_t alignment,
+                                             const char** reason) {
+  const NativeSolver* solver = choose_native(problem, reason);
+  if (solver != nullptr && solver->buffer_bytes(problem) > 0 &&
+      (buffer == nullptr || reinterpret_cast<std::uintptr_t>(buffer) % alignment != 0)) {
+    *reason = "pBuffer is null or not aligned for the native solver";
+    return nullptr;
+  }
+  return solver;
+}
+
 template <class T, class Fn>
 cusparseStatus_t strided_buffer_size(Call& call, Fn vendor_fn, cusparseHandle_t handle, int m, const T* dl,
                                      const T* d, const T* du, const T* x, int batch, int stride, size_t* size) {
@@ -103,7 +126,9 @@ cusparseStatus_t strided_buffer_size(Call& call, Fn vendor_fn, cusparseHandle_t 
       status != CUSPARSE_STATUS_SUCCESS) {
     return status;
   }
-  return serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, size);
+  const cusparseStatus_t status = serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, size);
+  widen_for_native(problem, status, size);
+  return status;
 }
 
 template <class T, class Fn>
@@ -118,12 +143,12 @@ cusparseStatus_t strided_solve(Call& call, Fn vendor_fn, cusparseHandle_t handle
     return status;
   }
   const char* reason = "";
-  if (const NativeSolver* solver = choose_native(problem, &reason)) {
+  if (const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason)) {
     call.path = Path::kNative;
     call.reason = solver->name;
     const cudaStream_t stream = stream_of(handle);
     stats::GpuTimer timer(call.api, stream);
-    return run_strided<T>(*solver, problem, dl, d, du, x, stream);
+    return run_strided<T>(*solver, problem, dl, d, du, x, buffer, stream);
   }
   return serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, buffer);
 }
@@ -140,12 +165,7 @@ cusparseStatus_t interleaved_buffer_size(Call& call, Fn vendor_fn, cusparseHandl
     return status;
   }
   const cusparseStatus_t status = serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, size);
-  // The vendor's size, or more where the native solver needs more, so the buffer fits either side.
-  const char* reason = "";
-  if (const NativeSolver* solver = choose_native(problem, &reason);
-      solver != nullptr && status == CUSPARSE_STATUS_SUCCESS && solver->buffer_bytes(problem) > *size) {
-    *size = solver->buffer_bytes(problem);
-  }
+  widen_for_native(problem, status, size);
   return status;
 }
 
@@ -161,13 +181,7 @@ cusparseStatus_t interleaved_solve(Call& call, Fn vendor_fn, cusparseHandle_t ha
     return status;
   }
   const char* reason = "";
-  const NativeSolver* solver = choose_native(problem, &reason);
-  if (solver != nullptr && solver->buffer_bytes(problem) > 0 &&
-      (buffer == nullptr || reinterpret_cast<std::uintptr_t>(buffer) % alignof(T) != 0)) {
-    solver = nullptr;
-    reason = "pBuffer is null or not aligned for the native solver";
-  }
-  if (solver != nullptr) {
+  if (const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason)) {
     call.path = Path::kNative;
     call.reason = solver->name;
     const cudaStream_t stream = stream_of(handle);

@@ -14,18 +14,21 @@
 namespace idgpu::tridiag {
 namespace {
 
-std::size_t no_buffer(const Problem&) { return 0; }
-
 // The second superdiagonal of U (R), one element per unknown, as the vendor's algos 1 and 2 ask.
 std::size_t fill_buffer(const Problem& problem) {
   return static_cast<std::size_t>(problem.m) * static_cast<std::size_t>(problem.batch) *
          static_cast<std::size_t>(problem.element_bytes);
 }
 
-const NativeSolver kInterleavedThomas{"interleaved Thomas (thread per system)", no_buffer};
+std::size_t partition_buffer(const Problem& problem) {
+  return kernels::partition_buffer_bytes(problem.m, problem.batch, problem.layout == Layout::kInterleaved,
+                                         problem.element_bytes);
+}
+
+const NativeSolver kPartition{"partition solver (chunks in registers, separators by cyclic reduction)",
+                              partition_buffer};
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
 const NativeSolver kInterleavedQr{"interleaved Givens QR (thread per system)", fill_buffer};
-const NativeSolver kStridedThomas{"strided Thomas (systems staged through shared memory)", no_buffer};
 
 // Compute capability of the current device, cached per device; 0 when there is none.
 int current_device_arch() {
@@ -74,11 +77,9 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
   }
   const NativeSolver* candidate = nullptr;
   if (problem.layout == Layout::kInterleaved && problem.m >= 1 && problem.batch >= 1) {
-    candidate = problem.algo == 0 ? &kInterleavedThomas : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
+    candidate = problem.algo == 0 ? &kPartition : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
   }
-  if (problem.layout == Layout::kStrided && kernels::strided_thomas_fits(problem.m, problem.element_bytes)) {
-    candidate = &kStridedThomas;
-  }
+  if (problem.layout == Layout::kStrided) candidate = &kPartition;
   if (candidate == nullptr) {
     *reason = "no native solver for this problem yet";
     return nullptr;
@@ -100,8 +101,8 @@ template <class T>
 cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& problem, T* dl, T* d, T* du, T* x,
                                  void* buffer, cudaStream_t stream) {
   cudaError_t launched = cudaSuccess;
-  if (&solver == &kInterleavedThomas) {
-    launched = kernels::interleaved_thomas<T>(problem.m, problem.batch, dl, d, du, x, stream);
+  if (&solver == &kPartition) {
+    launched = kernels::partition_solve<T>(problem.m, problem.batch, problem.m, true, dl, d, du, x, buffer, stream);
   } else {
     T* fill = static_cast<T*>(buffer);
     if (&solver == &kInterleavedLu) {
@@ -115,21 +116,21 @@ cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& prob
 
 template <class T>
 cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
-                             const T* du, T* x, cudaStream_t stream) {
-  const cudaError_t launched =
-      kernels::strided_thomas<T>(problem.m, problem.batch, problem.batch_stride, dl, d, du, x, stream);
+                             const T* du, T* x, void* buffer, cudaStream_t stream) {
+  const cudaError_t launched = kernels::partition_solve<T>(problem.m, problem.batch, problem.batch_stride, false, dl,
+                                                           d, du, x, buffer, stream);
   return finish_launch(solver, problem, launched, stream);
 }
 
 template cusparseStatus_t run_strided<float>(const NativeSolver&, const Problem&, const float*, const float*,
-                                             const float*, float*, cudaStream_t);
+                                             const float*, float*, void*, cudaStream_t);
 template cusparseStatus_t run_strided<double>(const NativeSolver&, const Problem&, const double*, const double*,
-                                              const double*, double*, cudaStream_t);
+                                              const double*, double*, void*, cudaStream_t);
 template cusparseStatus_t run_strided<cuComplex>(const NativeSolver&, const Problem&, const cuComplex*,
-                                                 const cuComplex*, const cuComplex*, cuComplex*, cudaStream_t);
+                                                 const cuComplex*, const cuComplex*, cuComplex*, void*, cudaStream_t);
 template cusparseStatus_t run_strided<cuDoubleComplex>(const NativeSolver&, const Problem&, const cuDoubleComplex*,
                                                        const cuDoubleComplex*, const cuDoubleComplex*,
-                                                       cuDoubleComplex*, cudaStream_t);
+                                                       cuDoubleComplex*, void*, cudaStream_t);
 
 template cusparseStatus_t run_interleaved<float>(const NativeSolver&, const Problem&, float*, float*, float*, float*,
                                                  void*, cudaStream_t);

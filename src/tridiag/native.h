@@ -31,6 +31,6 @@ cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& prob
 // Runs a native gtsv2StridedBatch on `stream`.
 template <class T>
 cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
-                             const T* du, T* x, cudaStream_t stream);
+                             const T* du, T* x, void* buffer, cudaStream_t stream);
 
 }  // namespace idgpu::tridiag

@@ -14,30 +14,44 @@ struct TuningRow {
   int min_m;
   int max_m;
   long long min_batch;
+  long long max_batch;
   const char* evidence;  // the measurement that chose this row
 };
 
-// Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns, median of 20, inputs rotated past
-// the L2) on an NVIDIA H200, CUDA 13.0 (cuSPARSE 12.6); vendor ms / native ms:
-//   algo 0 f32: m=32 0.1751/0.1600 (1.09x), m=64 0.2196/0.1670 (1.31x), m=128 0.97x, m>=256 0.95-1.0x
-//   algo 0 f64: m=32 0.3045/0.2748 (1.11x), m=64 0.3153/0.2797 (1.13x), m=128 0.99x, m>=256 0.98-1.0x
-//   algos 1, 2: 0.83-1.03x (the vendor's algos 1 and 2 are the same thread-per-system sweeps)
-//   batch 1000 at m=32: 0.94x (launch-bound)
-// Tried and dropped: keeping the factor in shared memory instead of du/x (dl, d, du, x read once,
-// x written once) lost at these batches, 0.81x (f32 m=64), 0.47x (f32 m=128), 0.65x (f64 m=64),
-// because 2*m elements per thread cap the resident threads at 224-448 per SM; it won only where
-// the batch is too small to fill the GPU (f32 m=32, batch 1000: 1.32x).
-// Only the clear wins are rows; everything else stays with the vendor.
-// gtsv2StridedBatch, staged through shared memory (IDGPU_POLICY=native, 2^24 unknowns, H200):
-//   f32: m=32 0.7018/0.1519 (4.62x, 0.11 -> 0.53 of copy bandwidth), m=64 0.4438/0.2372 (1.87x),
-//        m=128 0.4545/0.4227 (1.08x); m >= 256 does not fit the staging (vendor)
-//   f64: m=32 0.7289/0.3127 (2.33x), m=64 0.7168/0.5453 (1.31x)
-//   batch 1000 at m=32: 0.67x (a block per 32 systems leaves the GPU mostly idle)
+// Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns per call, median of 7-10 runs,
+// inputs rotated past the L2) on an NVIDIA H100 80GB HBM3 (copy 2988 GB/s), CUDA 13.0, cuSPARSE
+// 12.6; speedup over the vendor, and the native side's fraction of copy bandwidth:
+//   gtsv2StridedBatch, partition solver:
+//     f32 m=32..512 3.6-5.4x (0.61-0.86), m=1000/1024 3.8-4.3x (0.60), m=4096 3.0x (0.46),
+//         m=65536 2.2x (0.28)
+//     f64 m=32..512 3.1-4.2x (0.87-0.88), m=1024 4.2x (0.81), m=4096 2.9x (0.51), m=65536 1.9x (0.28)
+//     c32 m=32..512 3.3-4.0x (0.84-0.90), m=1024 3.9x (0.76), m=4096 2.7x (0.48), m=65536 2.1x (0.30)
+//     c64 m=32..256 3.3-4.2x (1.00), m=512 4.4x (0.96), m=1024 3.6x (0.71), m=4096 2.2x (0.36),
+//         m=65536 1.8x (0.27)
+//     batch 1000, f32 m=32: 1.47x
+//   gtsvInterleavedBatch algo 0, partition solver:
+//     f32 m=32..128 1.75-2.2x (0.80-0.91), m=256 2.7x (0.72), m=512..4096 3.1-21.8x (0.47),
+//         m=65536 308x (0.43)
+//     f64 m=32..128 1.76-1.80x (0.95-0.99), m=256..4096 1.1-10.6x (0.42-0.47), m=65536 163x (0.41)
+//     c32 m=32..128 1.7-1.8x (0.89-0.98), m=256..4096 1.1-10.5x (0.42-0.47), m=65536 157x (0.41)
+//     c64 m=32/64 1.76x/1.69x (1.00/0.93), m=128..512 0.75-0.90x (the vendor keeps these),
+//         m=1000..4096 1.5-4.8x, m=65536 69x (0.33)
+//     batch 1000, f32 m=32: 5.2x
+//   Both at 2^20 unknowns per call (batch 16..32768): native wins every case, strided 1.7-3.7x,
+//   algo 0 1.7-1287x; c64 m=128/256/512 at batch 8192/4096/2048: 2.6x/4.7x/7.8x.
+//   algos 1, 2 (thread-per-system LU / Givens QR): 0.83-1.03x on an H200; the vendor keeps them.
+// Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
+// c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
+// block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
+constexpr long long kAnyBatch = 1ll << 62;
 constexpr TuningRow kRows[] = {
-    {Layout::kStrided, -1, 90, 4, false, 32, 128, 131072, "H200: f32 strided m=32 4.62x, m=64 1.87x, m=128 1.08x"},
-    {Layout::kStrided, -1, 90, 8, false, 32, 64, 262144, "H200: f64 strided m=32 2.33x, m=64 1.31x"},
-    {Layout::kInterleaved, 0, 90, 4, false, 1, 64, 262144, "H200: f32 algo 0 m=32 1.09x, m=64 1.31x"},
-    {Layout::kInterleaved, 0, 90, 8, false, 1, 64, 262144, "H200: f64 algo 0 m=32 1.11x, m=64 1.13x"},
+    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, kAnyBatch, "H100: strided f32/f64 partition 1.9-5.4x"},
+    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, kAnyBatch, "H100: strided c32/c64 partition 1.7-4.0x"},
+    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, kAnyBatch, "H100: algo 0 f32/f64 partition 1.1-1287x"},
+    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, kAnyBatch, "H100: algo 0 c32 partition 1.1-1070x"},
+    {Layout::kInterleaved, 0, 90, 16, true, 1, 64, 1, kAnyBatch, "H100: algo 0 c64 m=32/64 1.5-2.4x"},
+    {Layout::kInterleaved, 0, 90, 16, true, 65, 999, 1, 8192, "H100: algo 0 c64 m=128..512 2.6-7.8x at 2^20"},
+    {Layout::kInterleaved, 0, 90, 16, true, 1000, 65536, 1, kAnyBatch, "H100: algo 0 c64 m>=1000 1.5-680x"},
 };
 
 }  // namespace
@@ -47,7 +61,7 @@ bool native_wins(const Problem& problem, int arch, const char** reason) {
     if (row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) || arch < row.min_arch ||
         (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
         problem.m < row.min_m ||
-        problem.m > row.max_m || problem.batch < row.min_batch) {
+        problem.m > row.max_m || problem.batch < row.min_batch || problem.batch > row.max_batch) {
       continue;
     }
     return true;

@@ -4,30 +4,28 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace idgpu::tridiag::kernels {
 
 // gtsvInterleavedBatch layout: element i of system j at i*batch + j.
 //
-// algo 0: Thomas, one thread per system (cuThomasBatch). The forward sweep keeps its running
-// c', x' in registers and leaves c' in du and x' in x for the backward sweep, as the vendor's
-// algo 0 does (it overwrites du and needs no buffer).
+// The partition solver (diagonally dominant systems, no pivoting) for both batched layouts at any
+// m: chunks of rows per thread with the elimination in registers, the separators solved by cyclic
+// reduction in the block or, for systems longer than a block holds, through reduced levels kept in
+// `buffer` (partition_buffer_bytes; 0 when one block holds a system). dl, d and du are not written.
+int partition_rows(int m, bool interleaved, int element_bytes);  // rows per chunk it picks
+std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes);
 template <class T>
-cudaError_t interleaved_thomas(int m, int batch, const T* dl, const T* d, T* du, T* x, cudaStream_t stream);
+cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,
+                            T* x, void* buffer, cudaStream_t stream);
 
-// Variable-size batch (cuThomasVBatch): the interleaved layout padded to max_m rows, system j of
-// sizes[j] equations (a device array); padding rows are never read nor written, and a system
-// whose size is outside [1, max_m] is left untouched.
+// Variable-size interleaved batches through the partition solver (padding rows never read nor
+// written; sizes outside [1, max_m] leave the system untouched); scratch, where a system is longer
+// than one block holds, is allocated on `stream`.
 template <class T>
-cudaError_t interleaved_thomas_var(int max_m, int batch, const int* sizes, const T* dl, const T* d, T* du, T* x,
-                                   cudaStream_t stream);
-
-// gtsv2StridedBatch layout (system j at j*stride, stride >= m): Thomas with each block staging 32
-// systems through shared memory (dl, d, du, x read once, x written once, du left untouched), for
-// the m where the staging fits (strided_thomas_fits).
-bool strided_thomas_fits(int m, int element_bytes);
-template <class T>
-cudaError_t strided_thomas(int m, int batch, int stride, const T* dl, const T* d, const T* du, T* x,
-                           cudaStream_t stream);
+cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T* dl, const T* d, const T* du, T* x,
+                                cudaStream_t stream);
 
 // algo 1: Gaussian elimination with partial pivoting per system (LAPACK xGTSV's choice of pivot,
 // CABS1 for complex). U's diagonal goes to d, its first superdiagonal to du, the fill-in second
