@@ -106,6 +106,7 @@ struct Options {
   std::vector<int> interleaved_algos = {0, 1, 2};
   long long interleaved_max_m = 65536;
   long long interleaved_pivot_max_m = 4096;  // algorithms 1 and 2
+  long long gtsv_unknowns = 1ll << 24;      // unknowns per call of the batched full grid
 };
 
 // The process-wide state a case works in.

@@ -66,6 +66,42 @@ __global__ void fill_tridiagonal_kernel(T* dl, T* d, T* du, T* x, std::size_t co
   }
 }
 
+__device__ __forceinline__ float modulus(float re, float im) { return hypotf(re, im); }
+__device__ __forceinline__ double modulus(double re, double im) { return hypot(re, im); }
+
+// The complex counterpart: C is float2 (cuComplex) or double2 (cuDoubleComplex), R its part type.
+template <class R, class C>
+__global__ void fill_tridiagonal_complex_kernel(C* dl, C* d, C* du, C* x, std::size_t count, long long m,
+                                                long long batch, bool interleaved, unsigned long long seed) {
+  for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; index < count;
+       index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const long long row = interleaved ? static_cast<long long>(index) / batch : static_cast<long long>(index) % m;
+    const unsigned long long base = 8ull * index;
+    C lower;
+    lower.x = row == 0 ? R(0) : uniform<R>(seed, base);
+    lower.y = row == 0 ? R(0) : uniform<R>(seed, base + 1);
+    C upper;
+    upper.x = row == m - 1 ? R(0) : uniform<R>(seed, base + 2);
+    upper.y = row == m - 1 ? R(0) : uniform<R>(seed, base + 3);
+    // A random direction (both parts non-zero), scaled to |d| = 1.5 (|dl| + |du|) + 1/2: strictly
+    // dominant by at least 1/2, so every algorithm is stable.
+    const R direction_re = uniform<R>(seed, base + 4);
+    const R direction_im = uniform<R>(seed, base + 5);
+    const R magnitude = R(1.5) * (modulus(lower.x, lower.y) + modulus(upper.x, upper.y)) + R(0.5);
+    const R scale = magnitude / modulus(direction_re, direction_im);
+    C diagonal;
+    diagonal.x = direction_re * scale;
+    diagonal.y = direction_im * scale;
+    C rhs;
+    rhs.x = uniform<R>(seed, base + 6);
+    rhs.y = uniform<R>(seed, base + 7);
+    dl[index] = lower;
+    du[index] = upper;
+    d[index] = diagonal;
+    x[index] = rhs;
+  }
+}
+
 __global__ void spin_kernel(unsigned long long nanoseconds) {
   unsigned long long start;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -132,6 +168,15 @@ cudaError_t fill_tridiagonal_impl(T* dl, T* d, T* du, T* x, std::size_t count, l
   return cudaGetLastError();
 }
 
+template <class R, class C>
+cudaError_t fill_tridiagonal_complex_impl(C* dl, C* d, C* du, C* x, std::size_t count, long long m, long long batch,
+                                          bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  fill_tridiagonal_complex_kernel<R, C>
+      <<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, x, count, m, batch, interleaved, seed);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t fill_uniform(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
@@ -150,6 +195,17 @@ cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size
 cudaError_t fill_tridiagonal(double* dl, double* d, double* du, double* x, std::size_t count, long long m,
                              long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
   return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+}
+
+cudaError_t fill_tridiagonal(cuComplex* dl, cuComplex* d, cuComplex* du, cuComplex* x, std::size_t count, long long m,
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+  return fill_tridiagonal_complex_impl<float>(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+}
+
+cudaError_t fill_tridiagonal(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleComplex* du, cuDoubleComplex* x,
+                             std::size_t count, long long m, long long batch, bool interleaved, std::uint64_t seed,
+                             cudaStream_t stream) {
+  return fill_tridiagonal_complex_impl<double>(dl, d, du, x, count, m, batch, interleaved, seed, stream);
 }
 
 cudaError_t launch_spin(int microseconds, cudaStream_t stream) {

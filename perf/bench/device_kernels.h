@@ -3,6 +3,7 @@
 // keeps the GPU occupied while a timed call is submitted, and the comparison of the two sides.
 #pragma once
 
+#include <cuComplex.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -22,6 +23,14 @@ cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size
                              long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream);
 cudaError_t fill_tridiagonal(double* dl, double* d, double* du, double* x, std::size_t count, long long m,
                              long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream);
+// Complex systems: real and imaginary parts of dl, du and x random; d has a random phase and the
+// modulus 1.5 * (|dl| + |du|) + 0.5, so no part of any element is zero (but dl of row 0 and du of
+// row m-1, as above).
+cudaError_t fill_tridiagonal(cuComplex* dl, cuComplex* d, cuComplex* du, cuComplex* x, std::size_t count, long long m,
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream);
+cudaError_t fill_tridiagonal(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleComplex* du, cuDoubleComplex* x,
+                             std::size_t count, long long m, long long batch, bool interleaved, std::uint64_t seed,
+                             cudaStream_t stream);
 
 // One thread that spins for `microseconds` of GPU time.
 cudaError_t launch_spin(int microseconds, cudaStream_t stream);

@@ -1,5 +1,6 @@
 // The tridiagonal cases: cuSPARSE's gtsv2StridedBatch, gtsvInterleavedBatch, gtsv2 and
-// gtsv2_nopivot on strictly diagonally dominant random systems.
+// gtsv2_nopivot on strictly diagonally dominant random systems, in all four precisions (S, D, C, Z:
+// "f32", "f64", "c32", "c64" in the case names).
 //
 // The solves overwrite x (interleaved ones dl, d and du too), so every rotation set is restored
 // from one pristine set after each call, outside the timed region.
@@ -13,25 +14,43 @@
 namespace idgpu_bench {
 namespace {
 
-// Unknowns per call of the batched grids.
+// Unknowns per call of the batched grids, in every precision. At c64 (16 bytes) that is 256 MiB
+// per array, 1 GiB per set of dl, d, du, x: the pristine set plus the two rotation sets that
+// rotation_sets() settles on at this size (two times L2 is far below one set) make 3 GiB, plus the
+// work buffer and the harness's copy of the reference output.
 constexpr long long kUnknowns = 1ll << 24;
 
 enum class Kind { kStrided, kInterleaved, kGtsv2, kGtsv2Nopivot };
 
+enum class Precision { kF32, kF64, kC32, kC64 };
+constexpr Precision kPrecisions[] = {Precision::kF32, Precision::kF64, Precision::kC32, Precision::kC64};
+
+const char* precision_name(Precision precision) {
+  switch (precision) {
+    case Precision::kF32: return "f32";
+    case Precision::kF64: return "f64";
+    case Precision::kC32: return "c32";
+    case Precision::kC64: return "c64";
+  }
+  return "?";
+}
+
 struct GtsvShape {
   Kind kind = Kind::kStrided;
-  bool f64 = false;
+  Precision precision = Precision::kF32;
   long long m = 0;
   long long batch = 1;  // 1 for gtsv2 / gtsv2_nopivot (one system, one right-hand side)
   int algo = 0;         // gtsvInterleavedBatch
 };
 
-// The real-precision entry points of one side, by element type.
+// The entry points of one side, by element type; Real is the type of one part of an element (the
+// harness compares outputs as arrays of Real, complex elements as pairs of parts).
 template <class T>
 struct Entry;
 
 template <>
 struct Entry<float> {
+  using Real = float;
   static auto strided_size(const GtsvApi& api) { return api.cusparseSgtsv2StridedBatch_bufferSizeExt; }
   static auto strided(const GtsvApi& api) { return api.cusparseSgtsv2StridedBatch; }
   static auto interleaved_size(const GtsvApi& api) { return api.cusparseSgtsvInterleavedBatch_bufferSizeExt; }
@@ -44,6 +63,7 @@ struct Entry<float> {
 
 template <>
 struct Entry<double> {
+  using Real = double;
   static auto strided_size(const GtsvApi& api) { return api.cusparseDgtsv2StridedBatch_bufferSizeExt; }
   static auto strided(const GtsvApi& api) { return api.cusparseDgtsv2StridedBatch; }
   static auto interleaved_size(const GtsvApi& api) { return api.cusparseDgtsvInterleavedBatch_bufferSizeExt; }
@@ -52,6 +72,32 @@ struct Entry<double> {
   static auto gtsv2(const GtsvApi& api) { return api.cusparseDgtsv2; }
   static auto nopivot_size(const GtsvApi& api) { return api.cusparseDgtsv2_nopivot_bufferSizeExt; }
   static auto nopivot(const GtsvApi& api) { return api.cusparseDgtsv2_nopivot; }
+};
+
+template <>
+struct Entry<cuComplex> {
+  using Real = float;
+  static auto strided_size(const GtsvApi& api) { return api.cusparseCgtsv2StridedBatch_bufferSizeExt; }
+  static auto strided(const GtsvApi& api) { return api.cusparseCgtsv2StridedBatch; }
+  static auto interleaved_size(const GtsvApi& api) { return api.cusparseCgtsvInterleavedBatch_bufferSizeExt; }
+  static auto interleaved(const GtsvApi& api) { return api.cusparseCgtsvInterleavedBatch; }
+  static auto gtsv2_size(const GtsvApi& api) { return api.cusparseCgtsv2_bufferSizeExt; }
+  static auto gtsv2(const GtsvApi& api) { return api.cusparseCgtsv2; }
+  static auto nopivot_size(const GtsvApi& api) { return api.cusparseCgtsv2_nopivot_bufferSizeExt; }
+  static auto nopivot(const GtsvApi& api) { return api.cusparseCgtsv2_nopivot; }
+};
+
+template <>
+struct Entry<cuDoubleComplex> {
+  using Real = double;
+  static auto strided_size(const GtsvApi& api) { return api.cusparseZgtsv2StridedBatch_bufferSizeExt; }
+  static auto strided(const GtsvApi& api) { return api.cusparseZgtsv2StridedBatch; }
+  static auto interleaved_size(const GtsvApi& api) { return api.cusparseZgtsvInterleavedBatch_bufferSizeExt; }
+  static auto interleaved(const GtsvApi& api) { return api.cusparseZgtsvInterleavedBatch; }
+  static auto gtsv2_size(const GtsvApi& api) { return api.cusparseZgtsv2_bufferSizeExt; }
+  static auto gtsv2(const GtsvApi& api) { return api.cusparseZgtsv2; }
+  static auto nopivot_size(const GtsvApi& api) { return api.cusparseZgtsv2_nopivot_bufferSizeExt; }
+  static auto nopivot(const GtsvApi& api) { return api.cusparseZgtsv2_nopivot; }
 };
 
 enum Array { kLower = 0, kDiagonal = 1, kUpper = 2, kRhs = 3, kArrays = 4 };
@@ -128,10 +174,14 @@ class GtsvCase : public Case {
   }
 
   OutputView output(int set) const override {
-    return OutputView{sets_data_[kRhs].slice(set), count_, sizeof(T) == sizeof(double)};
+    // Complex x as interleaved real and imaginary parts; the precision is that of one part.
+    using Real = typename Entry<T>::Real;
+    static_assert(sizeof(T) % sizeof(Real) == 0, "an element is a whole number of parts");
+    return OutputView{sets_data_[kRhs].slice(set), count_ * (sizeof(T) / sizeof(Real)),
+                      sizeof(Real) == sizeof(double)};
   }
 
-  // dl, d, du and x read, x written.
+  // dl, d, du and x read, x written (sizeof(T) bytes each).
   double bytes() const override { return 5.0 * static_cast<double>(array_bytes_); }
 
  private:
@@ -185,8 +235,8 @@ class GtsvCase : public Case {
   int sets_ = 0;
 };
 
-CaseSpec make_spec(const GtsvShape& shape, bool overhead = false) {
-  const std::string precision = shape.f64 ? "f64" : "f32";
+CaseSpec make_spec(const GtsvShape& shape, bool overhead = false, bool name_batch = false) {
+  const std::string precision = precision_name(shape.precision);
   const std::string m = std::to_string(shape.m);
   const std::string batch = std::to_string(shape.batch);
   CaseSpec spec;
@@ -209,27 +259,32 @@ CaseSpec make_spec(const GtsvShape& shape, bool overhead = false) {
       spec.params = "gtsv2_nopivot m=" + m + " n=1";
       break;
   }
-  if (overhead) spec.name += "_b" + batch;
+  if (overhead || name_batch) spec.name += "_b" + batch;
   spec.overhead = overhead;
   const std::string id = spec.id();
   spec.make = [id, shape](const Environment&) -> std::unique_ptr<Case> {
-    if (shape.f64) return std::unique_ptr<Case>(new GtsvCase<double>(id, shape));
-    return std::unique_ptr<Case>(new GtsvCase<float>(id, shape));
+    switch (shape.precision) {
+      case Precision::kF32: return std::unique_ptr<Case>(new GtsvCase<float>(id, shape));
+      case Precision::kF64: return std::unique_ptr<Case>(new GtsvCase<double>(id, shape));
+      case Precision::kC32: return std::unique_ptr<Case>(new GtsvCase<cuComplex>(id, shape));
+      case Precision::kC64: return std::unique_ptr<Case>(new GtsvCase<cuDoubleComplex>(id, shape));
+    }
+    throw BenchError("unknown precision");
   };
   return spec;
 }
 
-GtsvShape batched(Kind kind, bool f64, long long m, long long batch, int algo = 0) {
+GtsvShape batched(Kind kind, Precision precision, long long m, long long batch, int algo = 0) {
   GtsvShape shape;
   shape.kind = kind;
-  shape.f64 = f64;
+  shape.precision = precision;
   shape.m = m;
   shape.batch = batch;
   shape.algo = algo;
   return shape;
 }
 
-GtsvShape single(Kind kind, bool f64, long long m) { return batched(kind, f64, m, 1); }
+GtsvShape single(Kind kind, Precision precision, long long m) { return batched(kind, precision, m, 1); }
 
 bool interleaved_allowed(const Options& options, int algo, long long m) {
   if (std::find(options.interleaved_algos.begin(), options.interleaved_algos.end(), algo) ==
@@ -243,9 +298,9 @@ bool interleaved_allowed(const Options& options, int algo, long long m) {
 // The forwarding-overhead cases: 1000 small systems, where a call's own cost dominates.
 std::vector<CaseSpec> overhead_cases(const Options& options) {
   std::vector<CaseSpec> cases;
-  cases.push_back(make_spec(batched(Kind::kStrided, false, 32, 1000), /*overhead=*/true));
+  cases.push_back(make_spec(batched(Kind::kStrided, Precision::kF32, 32, 1000), /*overhead=*/true));
   const int algo = options.interleaved_algos.empty() ? 0 : options.interleaved_algos.front();
-  cases.push_back(make_spec(batched(Kind::kInterleaved, false, 32, 1000, algo), /*overhead=*/true));
+  cases.push_back(make_spec(batched(Kind::kInterleaved, Precision::kF32, 32, 1000, algo), /*overhead=*/true));
   return cases;
 }
 
@@ -253,37 +308,47 @@ std::vector<CaseSpec> overhead_cases(const Options& options) {
 
 std::vector<CaseSpec> gtsv_quick_cases(const Options& options) {
   std::vector<CaseSpec> cases = overhead_cases(options);
-  cases.push_back(make_spec(batched(Kind::kStrided, false, 256, kUnknowns / 256)));
-  cases.push_back(make_spec(batched(Kind::kStrided, true, 1024, kUnknowns / 1024)));
+  cases.push_back(make_spec(batched(Kind::kStrided, Precision::kF32, 256, kUnknowns / 256)));
+  cases.push_back(make_spec(batched(Kind::kStrided, Precision::kF64, 1024, kUnknowns / 1024)));
+  cases.push_back(make_spec(batched(Kind::kStrided, Precision::kC32, 256, kUnknowns / 256)));
   for (int algo : {0, 2}) {
     const long long m = algo == 0 ? 256 : 128;
     if (interleaved_allowed(options, algo, m)) {
-      cases.push_back(make_spec(batched(Kind::kInterleaved, false, m, kUnknowns / m, algo)));
+      cases.push_back(make_spec(batched(Kind::kInterleaved, Precision::kF32, m, kUnknowns / m, algo)));
     }
   }
-  cases.push_back(make_spec(single(Kind::kGtsv2Nopivot, false, 1ll << 20)));
-  cases.push_back(make_spec(single(Kind::kGtsv2, false, 1ll << 16)));
+  if (interleaved_allowed(options, 0, 256)) {
+    cases.push_back(make_spec(batched(Kind::kInterleaved, Precision::kC64, 256, kUnknowns / 256, 0)));
+  }
+  cases.push_back(make_spec(single(Kind::kGtsv2Nopivot, Precision::kF32, 1ll << 20)));
+  cases.push_back(make_spec(single(Kind::kGtsv2, Precision::kF32, 1ll << 16)));
   return cases;
 }
 
 std::vector<CaseSpec> gtsv_full_cases(const Options& options) {
   std::vector<CaseSpec> cases = overhead_cases(options);
-  const long long sizes[] = {32, 64, 128, 256, 512, 1024, 4096, 65536};
-  for (const bool f64 : {false, true}) {
-    for (const long long m : sizes) cases.push_back(make_spec(batched(Kind::kStrided, f64, m, kUnknowns / m)));
+  const long long sizes[] = {32, 64, 128, 256, 512, 1000, 1024, 4096, 65536};
+  // A grid other than the default names its batches, so that both can sit in one table.
+  const long long unknowns = options.gtsv_unknowns;
+  const bool named_batch = unknowns != kUnknowns;
+  auto batch_of = [unknowns](long long m) { return std::max(1ll, unknowns / m); };
+  for (const Precision precision : kPrecisions) {
+    for (const long long m : sizes) {
+      cases.push_back(make_spec(batched(Kind::kStrided, precision, m, batch_of(m)), false, named_batch));
+    }
   }
   for (const int algo : {0, 1, 2}) {
-    for (const bool f64 : {false, true}) {
+    for (const Precision precision : kPrecisions) {
       for (const long long m : sizes) {
         if (interleaved_allowed(options, algo, m)) {
-          cases.push_back(make_spec(batched(Kind::kInterleaved, f64, m, kUnknowns / m, algo)));
+          cases.push_back(make_spec(batched(Kind::kInterleaved, precision, m, batch_of(m), algo), false, named_batch));
         }
       }
     }
   }
   for (const Kind kind : {Kind::kGtsv2Nopivot, Kind::kGtsv2}) {
-    for (const bool f64 : {false, true}) {
-      for (const long long log2 : {16, 20, 24}) cases.push_back(make_spec(single(kind, f64, 1ll << log2)));
+    for (const Precision precision : kPrecisions) {
+      for (const long long log2 : {16, 20, 24}) cases.push_back(make_spec(single(kind, precision, 1ll << log2)));
     }
   }
   return cases;

@@ -26,24 +26,40 @@ namespace idgpu_bench {
   X(cufftExecZ2D)                      \
   X(cufftGetVersion)
 
-// The cuSPARSE tridiagonal calls (real precisions), on either side.
-#define IDGPU_BENCH_GTSV_FUNCTIONS(X)    \
-  X(cusparseSgtsv2_bufferSizeExt)        \
-  X(cusparseDgtsv2_bufferSizeExt)        \
-  X(cusparseSgtsv2)                      \
-  X(cusparseDgtsv2)                      \
-  X(cusparseSgtsv2_nopivot_bufferSizeExt) \
-  X(cusparseDgtsv2_nopivot_bufferSizeExt) \
-  X(cusparseSgtsv2_nopivot)              \
-  X(cusparseDgtsv2_nopivot)              \
-  X(cusparseSgtsv2StridedBatch_bufferSizeExt) \
-  X(cusparseDgtsv2StridedBatch_bufferSizeExt) \
-  X(cusparseSgtsv2StridedBatch)          \
-  X(cusparseDgtsv2StridedBatch)          \
+// The cuSPARSE tridiagonal calls (all four precisions: S, D, C, Z), on either side.
+#define IDGPU_BENCH_GTSV_FUNCTIONS(X)            \
+  X(cusparseSgtsv2_bufferSizeExt)                \
+  X(cusparseDgtsv2_bufferSizeExt)                \
+  X(cusparseCgtsv2_bufferSizeExt)                \
+  X(cusparseZgtsv2_bufferSizeExt)                \
+  X(cusparseSgtsv2)                              \
+  X(cusparseDgtsv2)                              \
+  X(cusparseCgtsv2)                              \
+  X(cusparseZgtsv2)                              \
+  X(cusparseSgtsv2_nopivot_bufferSizeExt)        \
+  X(cusparseDgtsv2_nopivot_bufferSizeExt)        \
+  X(cusparseCgtsv2_nopivot_bufferSizeExt)        \
+  X(cusparseZgtsv2_nopivot_bufferSizeExt)        \
+  X(cusparseSgtsv2_nopivot)                      \
+  X(cusparseDgtsv2_nopivot)                      \
+  X(cusparseCgtsv2_nopivot)                      \
+  X(cusparseZgtsv2_nopivot)                      \
+  X(cusparseSgtsv2StridedBatch_bufferSizeExt)    \
+  X(cusparseDgtsv2StridedBatch_bufferSizeExt)    \
+  X(cusparseCgtsv2StridedBatch_bufferSizeExt)    \
+  X(cusparseZgtsv2StridedBatch_bufferSizeExt)    \
+  X(cusparseSgtsv2StridedBatch)                  \
+  X(cusparseDgtsv2StridedBatch)                  \
+  X(cusparseCgtsv2StridedBatch)                  \
+  X(cusparseZgtsv2StridedBatch)                  \
   X(cusparseSgtsvInterleavedBatch_bufferSizeExt) \
   X(cusparseDgtsvInterleavedBatch_bufferSizeExt) \
-  X(cusparseSgtsvInterleavedBatch)       \
-  X(cusparseDgtsvInterleavedBatch)
+  X(cusparseCgtsvInterleavedBatch_bufferSizeExt) \
+  X(cusparseZgtsvInterleavedBatch_bufferSizeExt) \
+  X(cusparseSgtsvInterleavedBatch)               \
+  X(cusparseDgtsvInterleavedBatch)               \
+  X(cusparseCgtsvInterleavedBatch)               \
+  X(cusparseZgtsvInterleavedBatch)
 
 // cuSPARSE calls only the vendor serves: libidgpu exports the gtsv entry points and nothing
 // else of cuSPARSE, so both sides share one handle made by the vendor library (valid for

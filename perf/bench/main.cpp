@@ -32,7 +32,7 @@ struct Cli {
   std::string lib_path;
   std::string vendor_cufft;
   std::string vendor_cusparse;
-  double check_rtol = -1;  // < 0: per precision (kDefaultRtolF32 / kDefaultRtolF64)
+  double check_rtol = -1;  // < 0: per part precision (kDefaultRtolF32 for f32/c32, kDefaultRtolF64 for f64/c64)
 };
 
 struct IdgpuVendorLibrary {
@@ -65,11 +65,14 @@ void usage(std::FILE* out) {
                "  --overhead-calls N      back-to-back calls per host-overhead sample (default 200)\n"
                "  --overhead-reps N       host-overhead samples per side (default 7)\n"
                "  --no-check              do not compare the two sides' outputs\n"
-               "  --check-rtol X          allowed max|a-b|/max|a| (default 1e-4 fp32, 1e-10 fp64)\n"
+               "  --check-rtol X          allowed max|a-b|/max|a| over real parts (default 1e-4 f32/c32,\n"
+               "                          1e-10 f64/c64)\n"
                "Tridiagonal grid:\n"
                "  --interleaved-algos L   gtsvInterleavedBatch algorithms, e.g. 0,1,2 (default)\n"
                "  --interleaved-max-m N   largest m of interleaved cases (default 65536)\n"
                "  --interleaved-pivot-max-m N  largest m for algorithms 1 and 2 (default 4096)\n"
+               "  --gtsv-unknowns N       unknowns per call of the batched full grid (default 2^24); other\n"
+               "                          than the default, case names gain the batch (_bN)\n"
                "Libraries:\n"
                "  --lib PATH              libidgpu to load (default: beside this executable)\n"
                "  --vendor-cufft PATH     vendor cuFFT (default: %s by SONAME)\n"
@@ -181,6 +184,8 @@ bool parse_cli(int argc, char** argv, Cli* cli, bool* help) {
       ok = long_option(3, &options.interleaved_max_m);
     } else if (arg == "--interleaved-pivot-max-m") {
       ok = long_option(0, &options.interleaved_pivot_max_m);
+    } else if (arg == "--gtsv-unknowns") {
+      ok = long_option(1, &options.gtsv_unknowns);
     } else if (arg == "--interleaved-algos") {
       const char* text = value();
       ok = text != nullptr;
