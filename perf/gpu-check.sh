@@ -10,6 +10,8 @@
 #   BUILD_DIR       build tree (default: build-gpu)
 #   JOBS            parallel build jobs (default: all cores)
 #   BENCH_TIMEOUT   seconds idgpu-bench may take (default 300; none with --full)
+#   SANITIZE        0 skips compute-sanitizer (memcheck and racecheck over the native tridiagonal
+#                   kernels, on a grid capped at 70000 unknowns per call)
 #
 # Every step runs even when an earlier one failed (steps that need a build that is not there
 # fail at once); the exit status is 1 when any step failed.
@@ -105,6 +107,14 @@ if [ -f "$build/CTestTestfile.cmake" ]; then
 else
   cannot ctest-gpu "no build tree with tests"
   cannot ctest-cpu "no build tree with tests"
+fi
+
+native_test="$build/tests/gpu/idgpu_gpu_tridiag_native"
+if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck; do
+    step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
+      compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$native_test"
+  done
 fi
 
 if [ -x "$build/bin/idgpu-bench" ]; then
