@@ -14,7 +14,6 @@ struct TuningRow {
   int min_m;
   int max_m;
   long long min_batch;
-  long long max_batch;
   const char* evidence;  // the measurement that chose this row
 };
 
@@ -30,28 +29,25 @@ struct TuningRow {
 //         m=65536 1.8x (0.27)
 //     batch 1000, f32 m=32: 1.47x
 //   gtsvInterleavedBatch algo 0, partition solver:
-//     f32 m=32..128 1.75-2.2x (0.80-0.91), m=256 2.7x (0.72), m=512..4096 3.1-21.8x (0.47),
-//         m=65536 308x (0.43)
-//     f64 m=32..128 1.76-1.80x (0.95-0.99), m=256..4096 1.1-10.6x (0.42-0.47), m=65536 163x (0.41)
-//     c32 m=32..128 1.7-1.8x (0.89-0.98), m=256..4096 1.1-10.5x (0.42-0.47), m=65536 157x (0.41)
-//     c64 m=32/64 1.76x/1.69x (1.00/0.93), m=128..512 0.75-0.90x (the vendor keeps these),
-//         m=1000..4096 1.5-4.8x, m=65536 69x (0.33)
+//     f32 m=32..256 1.7-3.1x (0.85-0.92), m=512 4.5x (0.68), m=1000..4096 6.3-22x (0.47-0.53),
+//         m=65536 307x (0.43)
+//     f64 m=32..512 1.75-3.1x (0.81-0.98), m=1000/1024 4.0x/4.3x (0.52/0.61), m=4096 11x (0.45),
+//         m=65536 164x (0.42)
+//     c32 m=32..512 1.5-2.5x (0.64-0.97), m=1000..4096 3.8-11.7x (0.45-0.54), m=65536 166x (0.42)
+//     c64 m=32..512 1.3-1.8x (0.59-1.00), m=1000..4096 2.2-5.5x (0.39-0.54), m=65536 73x (0.34)
 //     batch 1000, f32 m=32: 5.2x
 //   Both at 2^20 unknowns per call (batch 16..32768): native wins every case, strided 1.7-3.7x,
-//   algo 0 1.7-1287x; c64 m=128/256/512 at batch 8192/4096/2048: 2.6x/4.7x/7.8x.
+//   algo 0 1.7-1287x.
 //   algos 1, 2 (thread-per-system LU / Givens QR): 0.83-1.03x on an H200; the vendor keeps them.
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
 // c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
 // block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
-constexpr long long kAnyBatch = 1ll << 62;
 constexpr TuningRow kRows[] = {
-    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, kAnyBatch, "H100: strided f32/f64 partition 1.9-5.4x"},
-    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, kAnyBatch, "H100: strided c32/c64 partition 1.7-4.0x"},
-    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, kAnyBatch, "H100: algo 0 f32/f64 partition 1.1-1287x"},
-    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, kAnyBatch, "H100: algo 0 c32 partition 1.1-1070x"},
-    {Layout::kInterleaved, 0, 90, 16, true, 1, 64, 1, kAnyBatch, "H100: algo 0 c64 m=32/64 1.5-2.4x"},
-    {Layout::kInterleaved, 0, 90, 16, true, 65, 999, 1, 8192, "H100: algo 0 c64 m=128..512 2.6-7.8x at 2^20"},
-    {Layout::kInterleaved, 0, 90, 16, true, 1000, 65536, 1, kAnyBatch, "H100: algo 0 c64 m>=1000 1.5-680x"},
+    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, "H100: strided f32/f64 partition 1.9-5.4x"},
+    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, "H100: strided c32/c64 partition 1.7-4.0x"},
+    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, "H100: algo 0 f32/f64 partition 1.1-1287x"},
+    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, "H100: algo 0 c32 partition 1.1-1070x"},
+    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, "H100: algo 0 c64 partition 1.3-680x"},
 };
 
 }  // namespace
@@ -61,7 +57,7 @@ bool native_wins(const Problem& problem, int arch, const char** reason) {
     if (row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) || arch < row.min_arch ||
         (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
         problem.m < row.min_m ||
-        problem.m > row.max_m || problem.batch < row.min_batch || problem.batch > row.max_batch) {
+        problem.m > row.max_m || problem.batch < row.min_batch) {
       continue;
     }
     return true;

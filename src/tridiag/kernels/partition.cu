@@ -339,14 +339,25 @@ int log2_ceil(long long v) {
 
 // How a block covers systems of m rows: `chunks` (log2) per system and `systems` per block; false
 // when a system does not fit one block.
-bool block_shape(long long m, int rows_per_chunk, bool lanes, int* chunks_log2, int* systems) {
+// How a block covers systems of m rows: `chunks` (log2) per system and `systems` per block; false
+// when a system does not fit one block. In the interleaved mapping a warp's lanes are 32 systems
+// (one 128-byte line per row) where that fits, else as few as fill one 32-byte sector per row.
+bool block_shape(long long m, int rows_per_chunk, bool lanes, int element_bytes, int* chunks_log2, int* systems) {
   const int log = log2_ceil(std::max<long long>(1, ceil_div(m, rows_per_chunk)));
   const int chunks = 1 << log;
-  const int least = lanes ? kLaneSystems : 1;  // interleaved: a warp's lanes are 32 systems
-  if (static_cast<long long>(chunks) * least > kMaxBlockThreads) return false;
+  if (chunks > kMaxBlockThreads) return false;
   *chunks_log2 = log;
-  *systems = std::max(least, kMinBlockThreads / chunks);  // short systems: several per block
-  return true;
+  if (!lanes) {
+    *systems = std::max(1, kMinBlockThreads / chunks);  // short systems: several per block
+    return true;
+  }
+  if (chunks * kLaneSystems <= kMaxBlockThreads) {
+    *systems = std::max(kLaneSystems, kMinBlockThreads / chunks / kLaneSystems * kLaneSystems);
+    return true;
+  }
+  const int sector_systems = std::max(1, 32 / element_bytes);
+  *systems = kMaxBlockThreads / chunks;
+  return *systems >= sector_systems;
 }
 
 // The levels of a solve: level 0 is the caller's m; each level that does not fit a block is
@@ -356,12 +367,12 @@ struct LevelPlan {
   long long rows[8] = {};
 };
 
-LevelPlan plan_levels(long long m, int rows_per_chunk, bool lanes) {
+LevelPlan plan_levels(long long m, int rows_per_chunk, bool lanes, int element_bytes) {
   LevelPlan plan;
   long long rows = m;
   int chunks_log2 = 0;
   int systems = 0;
-  while (!block_shape(rows, rows_per_chunk, lanes, &chunks_log2, &systems) && plan.levels < 7) {
+  while (!block_shape(rows, rows_per_chunk, lanes, element_bytes, &chunks_log2, &systems) && plan.levels < 7) {
     rows = ceil_div(rows, rows_per_chunk);
     plan.rows[plan.levels++] = rows;
   }
@@ -389,7 +400,7 @@ template <class T, int L, bool kLanes, class Source, class Out>
 cudaError_t launch_block(const Source& source, const Out& out, long long batch, cudaStream_t stream) {
   int chunks_log2 = 0;
   int systems = 0;
-  block_shape(source.m, L, kLanes, &chunks_log2, &systems);
+  block_shape(source.m, L, kLanes, sizeof(T), &chunks_log2, &systems);
   const int threads = systems << chunks_log2;
   const std::size_t shared = 7 * static_cast<std::size_t>(threads) * sizeof(T);
   auto kernel = block_kernel<T, L, kLanes, Source, Out>;
@@ -434,7 +445,7 @@ cudaError_t solve_level(const Source& source, const Out& out, long long batch, c
 template <class T, int L>
 cudaError_t solve_with(int m, int batch, int stride, bool interleaved, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream) {
-  const LevelPlan plan = plan_levels(m, L, interleaved);
+  const LevelPlan plan = plan_levels(m, L, interleaved, sizeof(T));
   auto* scratch = static_cast<unsigned char*>(buffer);
   const Indexing index = interleaved ? Indexing{1, batch} : Indexing{stride, 1};
   const ArraySource<T> source{dl, d, du, x, index, m, sizes};
@@ -470,12 +481,12 @@ int partition_rows(int m, bool interleaved, int element_bytes) {
   // Measured on an H100 (idgpu-bench, 2^24 unknowns): short chunks keep the registers low enough
   // for two blocks per multiprocessor where a block holds the whole system; longer chunks let one
   // block hold longer systems and shrink the reduced levels.
-  if (interleaved) return clamp_rows(element_bytes <= 4 && m > 128 ? 16 : 8, element_bytes);
+  if (interleaved) return clamp_rows(element_bytes <= 4 && m > 256 ? 16 : 8, element_bytes);
   return clamp_rows(m <= 512 ? 4 : 8, element_bytes);
 }
 
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes) {
-  const LevelPlan plan = plan_levels(m, partition_rows(m, interleaved, element_bytes), interleaved);
+  const LevelPlan plan = plan_levels(m, partition_rows(m, interleaved, element_bytes), interleaved, element_bytes);
   return level_bytes(plan, batch, static_cast<std::size_t>(element_bytes));
 }
 
