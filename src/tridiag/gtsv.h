@@ -64,34 +64,6 @@ cusparseStatus_t serve(Call& call, const Problem& problem, Fn vendor_fn, cuspars
   return vendor_fn(handle, args...);
 }
 
-template <class T, class Fn>
-cusparseStatus_t gtsv2_buffer_size(Call& call, Fn vendor_fn, Layout layout, cusparseHandle_t handle, int m, int n,
-                                   const T* dl, const T* d, const T* du, const T* B, int ldb, size_t* size) {
-  Problem problem = make_problem<T>(layout);
-  problem.m = m;
-  problem.n = n;
-  problem.ldb = ldb;
-  if (const auto status = refuse_buffer_size(problem, handle != nullptr, size != nullptr);
-      status != CUSPARSE_STATUS_SUCCESS) {
-    return status;
-  }
-  return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, size);
-}
-
-template <class T, class Fn>
-cusparseStatus_t gtsv2_solve(Call& call, Fn vendor_fn, Layout layout, cusparseHandle_t handle, int m, int n,
-                             const T* dl, const T* d, const T* du, T* B, int ldb, void* buffer) {
-  Problem problem = make_problem<T>(layout);
-  problem.m = m;
-  problem.n = n;
-  problem.ldb = ldb;
-  const bool has_data = dl != nullptr && d != nullptr && du != nullptr && B != nullptr;
-  if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
-    return status;
-  }
-  return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, buffer);
-}
-
 // The vendor's buffer size, or more where the native solver needs more, so that a buffer of the
 // returned size fits either side.
 inline void widen_for_native(const Problem& problem, cusparseStatus_t status, size_t* size) {
@@ -113,6 +85,44 @@ inline const NativeSolver* native_for_buffer(const Problem& problem, const void*
     return nullptr;
   }
   return solver;
+}
+
+template <class T, class Fn>
+cusparseStatus_t gtsv2_buffer_size(Call& call, Fn vendor_fn, Layout layout, cusparseHandle_t handle, int m, int n,
+                                   const T* dl, const T* d, const T* du, const T* B, int ldb, size_t* size) {
+  Problem problem = make_problem<T>(layout);
+  problem.m = m;
+  problem.n = n;
+  problem.ldb = ldb;
+  if (const auto status = refuse_buffer_size(problem, handle != nullptr, size != nullptr);
+      status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
+  }
+  const cusparseStatus_t status = serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, size);
+  widen_for_native(problem, status, size);
+  return status;
+}
+
+template <class T, class Fn>
+cusparseStatus_t gtsv2_solve(Call& call, Fn vendor_fn, Layout layout, cusparseHandle_t handle, int m, int n,
+                             const T* dl, const T* d, const T* du, T* B, int ldb, void* buffer) {
+  Problem problem = make_problem<T>(layout);
+  problem.m = m;
+  problem.n = n;
+  problem.ldb = ldb;
+  const bool has_data = dl != nullptr && d != nullptr && du != nullptr && B != nullptr;
+  if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
+    return status;
+  }
+  const char* reason = "";
+  if (const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason)) {
+    call.path = Path::kNative;
+    call.reason = solver->name;
+    const cudaStream_t stream = stream_of(handle);
+    stats::GpuTimer timer(call.api, stream);
+    return run_columns<T>(*solver, problem, dl, d, du, B, buffer, stream);
+  }
+  return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, buffer);
 }
 
 template <class T, class Fn>

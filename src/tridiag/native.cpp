@@ -25,6 +25,11 @@ std::size_t partition_buffer(const Problem& problem) {
                                          problem.element_bytes);
 }
 
+std::size_t columns_buffer(const Problem& problem) {
+  return kernels::partition_buffer_bytes(problem.m, problem.n, false, problem.element_bytes);
+}
+
+const NativeSolver kPartitionColumns{"partition solver over the columns of B (one matrix)", columns_buffer};
 const NativeSolver kPartition{"partition solver (chunks in registers, separators by cyclic reduction)",
                               partition_buffer};
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
@@ -80,6 +85,7 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
     candidate = problem.algo == 0 ? &kPartition : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
   }
   if (problem.layout == Layout::kStrided) candidate = &kPartition;
+  if (problem.layout == Layout::kSingleNopivot && problem.n >= 1) candidate = &kPartitionColumns;
   if (candidate == nullptr) {
     *reason = "no native solver for this problem yet";
     return nullptr;
@@ -121,6 +127,24 @@ cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem,
                                                            d, du, x, buffer, stream);
   return finish_launch(solver, problem, launched, stream);
 }
+
+template <class T>
+cusparseStatus_t run_columns(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
+                             const T* du, T* B, void* buffer, cudaStream_t stream) {
+  const cudaError_t launched =
+      kernels::partition_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+  return finish_launch(solver, problem, launched, stream);
+}
+
+template cusparseStatus_t run_columns<float>(const NativeSolver&, const Problem&, const float*, const float*,
+                                             const float*, float*, void*, cudaStream_t);
+template cusparseStatus_t run_columns<double>(const NativeSolver&, const Problem&, const double*, const double*,
+                                              const double*, double*, void*, cudaStream_t);
+template cusparseStatus_t run_columns<cuComplex>(const NativeSolver&, const Problem&, const cuComplex*,
+                                                 const cuComplex*, const cuComplex*, cuComplex*, void*, cudaStream_t);
+template cusparseStatus_t run_columns<cuDoubleComplex>(const NativeSolver&, const Problem&, const cuDoubleComplex*,
+                                                       const cuDoubleComplex*, const cuDoubleComplex*,
+                                                       cuDoubleComplex*, void*, cudaStream_t);
 
 template cusparseStatus_t run_strided<float>(const NativeSolver&, const Problem&, const float*, const float*,
                                              const float*, float*, void*, cudaStream_t);

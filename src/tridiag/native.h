@@ -33,4 +33,9 @@ template <class T>
 cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
                              const T* du, T* x, void* buffer, cudaStream_t stream);
 
+// Runs a native gtsv2_nopivot (n columns of B against one matrix) on `stream`.
+template <class T>
+cusparseStatus_t run_columns(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
+                             const T* du, T* B, void* buffer, cudaStream_t stream);
+
 }  // namespace idgpu::tridiag

@@ -13,7 +13,8 @@ struct TuningRow {
   bool complex;
   int min_m;
   int max_m;
-  long long min_batch;
+  long long min_batch;  // batched layouts; gtsv2_nopivot rows (batch 0) use max_n instead
+  int max_n;            // gtsv2_nopivot: the most right-hand sides measured (0: any)
   const char* evidence;  // the measurement that chose this row
 };
 
@@ -38,16 +39,21 @@ struct TuningRow {
 //     batch 1000, f32 m=32: 5.2x
 //   Both at 2^20 unknowns per call (batch 16..32768): native wins every case, strided 1.7-3.7x,
 //   algo 0 1.7-1287x.
-//   algos 1, 2 (thread-per-system LU / Givens QR): 0.83-1.03x on an H200; the vendor keeps them.
+//   algos 1, 2 (thread-per-system LU / Givens QR): 0.80-1.03x; the vendor keeps them.
+//   gtsv2_nopivot, n=1, partition solver over one system (reduced levels down to one block):
+//     f32 m=2^16/2^20/2^24 1.91x/1.91x/2.20x (0.27 at 2^24), f64 1.54x/1.73x/1.78x,
+//     c32 1.47x/1.67x/1.93x, c64 1.46x/1.60x/1.65x; smaller m and n > 1 not measured (vendor).
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
 // c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
 // block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
 constexpr TuningRow kRows[] = {
-    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, "H100: strided f32/f64 partition 1.9-5.4x"},
-    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, "H100: strided c32/c64 partition 1.7-4.0x"},
-    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, "H100: algo 0 f32/f64 partition 1.1-1287x"},
-    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, "H100: algo 0 c32 partition 1.1-1070x"},
-    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, "H100: algo 0 c64 partition 1.3-680x"},
+    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 1.9-5.4x"},
+    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 1.7-4.0x"},
+    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.1-1287x"},
+    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.1-1070x"},
+    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.3-680x"},
+    {Layout::kSingleNopivot, -1, 90, 0, false, 65536, 1 << 24, 0, 1, "H100: gtsv2_nopivot f32/f64 n=1 1.5-2.2x"},
+    {Layout::kSingleNopivot, -1, 90, 0, true, 65536, 1 << 24, 0, 1, "H100: gtsv2_nopivot c32/c64 n=1 1.5-1.9x"},
 };
 
 }  // namespace
@@ -57,7 +63,7 @@ bool native_wins(const Problem& problem, int arch, const char** reason) {
     if (row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) || arch < row.min_arch ||
         (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
         problem.m < row.min_m ||
-        problem.m > row.max_m || problem.batch < row.min_batch) {
+        problem.m > row.max_m || problem.batch < row.min_batch || (row.max_n > 0 && problem.n > row.max_n)) {
       continue;
     }
     return true;

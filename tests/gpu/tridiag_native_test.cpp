@@ -431,6 +431,157 @@ void run_strided_grid(long long unknowns) {
   }
 }
 
+cusparseStatus_t nopivot(cusparseHandle_t h, int m, int n, const float* dl, const float* d, const float* du, float* b,
+                         int ldb, void* buffer) {
+  return cusparseSgtsv2_nopivot(h, m, n, dl, d, du, b, ldb, buffer);
+}
+cusparseStatus_t nopivot(cusparseHandle_t h, int m, int n, const double* dl, const double* d, const double* du,
+                         double* b, int ldb, void* buffer) {
+  return cusparseDgtsv2_nopivot(h, m, n, dl, d, du, b, ldb, buffer);
+}
+cusparseStatus_t nopivot(cusparseHandle_t h, int m, int n, const cuComplex* dl, const cuComplex* d,
+                         const cuComplex* du, cuComplex* b, int ldb, void* buffer) {
+  return cusparseCgtsv2_nopivot(h, m, n, dl, d, du, b, ldb, buffer);
+}
+cusparseStatus_t nopivot(cusparseHandle_t h, int m, int n, const cuDoubleComplex* dl, const cuDoubleComplex* d,
+                         const cuDoubleComplex* du, cuDoubleComplex* b, int ldb, void* buffer) {
+  return cusparseZgtsv2_nopivot(h, m, n, dl, d, du, b, ldb, buffer);
+}
+cusparseStatus_t nopivot_buffer_size(cusparseHandle_t h, int m, int n, const float* dl, const float* d,
+                                     const float* du, const float* b, int ldb, size_t* size) {
+  return cusparseSgtsv2_nopivot_bufferSizeExt(h, m, n, dl, d, du, b, ldb, size);
+}
+cusparseStatus_t nopivot_buffer_size(cusparseHandle_t h, int m, int n, const double* dl, const double* d,
+                                     const double* du, const double* b, int ldb, size_t* size) {
+  return cusparseDgtsv2_nopivot_bufferSizeExt(h, m, n, dl, d, du, b, ldb, size);
+}
+cusparseStatus_t nopivot_buffer_size(cusparseHandle_t h, int m, int n, const cuComplex* dl, const cuComplex* d,
+                                     const cuComplex* du, const cuComplex* b, int ldb, size_t* size) {
+  return cusparseCgtsv2_nopivot_bufferSizeExt(h, m, n, dl, d, du, b, ldb, size);
+}
+cusparseStatus_t nopivot_buffer_size(cusparseHandle_t h, int m, int n, const cuDoubleComplex* dl,
+                                     const cuDoubleComplex* d, const cuDoubleComplex* du, const cuDoubleComplex* b,
+                                     int ldb, size_t* size) {
+  return cusparseZgtsv2_nopivot_bufferSizeExt(h, m, n, dl, d, du, b, ldb, size);
+}
+
+// gtsv2_nopivot: one diagonally dominant matrix and n right-hand sides (column j of B at B + j*ldb)
+// by the vendor and natively, against a float64 solve per column. dl[0] and du[m-1], which the API
+// ignores, hold NaN, as do the rows between m and ldb of each column, which must come back
+// untouched; the matrix, which the API takes as const, must come back untouched too.
+template <class T>
+void check_nopivot_case(int m, int n, int ldb, std::uint64_t seed) {
+  using Wide = typename Host<T>::Wide;
+  CAPTURE(Host<T>::name(), m, n, ldb, seed);
+  std::mt19937_64 rng(seed);
+  const T nan = narrow<T>(Wide(std::nan("")));
+  const std::size_t count = static_cast<std::size_t>(ldb) * n;
+  // dl[0] and du[m-1] are zero, as cuSPARSE requires of them (its gtsv2_nopivot reads them: NaN
+  // there makes its solution non-finite); the gap rows between m and ldb hold NaN.
+  std::vector<T> in_dl(m), in_d(m), in_du(m), in_b(count, nan);
+  std::vector<Wide> sl(m), sd(m), su(m), sx(m);
+  for (int row = 0; row < m; ++row) {
+    const Wide lower = row == 0 ? Wide(0) : random_entry<Wide>(rng);
+    const Wide upper = row + 1 == m ? Wide(0) : random_entry<Wide>(rng);
+    in_dl[row] = narrow<T>(lower);
+    in_du[row] = narrow<T>(upper);
+    in_d[row] = narrow<T>(Wide(1.5 * (std::abs(lower) + std::abs(upper)) + 0.5));
+    // The reference sees the rounded entries that count and zeros in place of the ignored ones.
+    sl[row] = row == 0 ? Wide(0) : widen(in_dl[row]);
+    sd[row] = widen(in_d[row]);
+    su[row] = row + 1 == m ? Wide(0) : widen(in_du[row]);
+  }
+  std::vector<Wide> reference(count);
+  for (int column = 0; column < n; ++column) {
+    for (int row = 0; row < m; ++row) {
+      const std::size_t index = static_cast<std::size_t>(column) * ldb + row;
+      in_b[index] = narrow<T>(random_entry<Wide>(rng));
+      sx[row] = widen(in_b[index]);
+    }
+    idgpu::tridiag::reference::lu_partial_pivot(m, sl.data(), sd.data(), su.data(), sx.data());
+    for (int row = 0; row < m; ++row) reference[static_cast<std::size_t>(column) * ldb + row] = sx[row];
+  }
+  const std::size_t matrix_bytes = static_cast<std::size_t>(m) * sizeof(T);
+  const std::size_t bytes = count * sizeof(T);
+  T *g_dl, *g_d, *g_du, *g_b;
+  REQUIRE(cudaMalloc(&g_dl, matrix_bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_d, matrix_bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_du, matrix_bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_b, bytes) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_dl, in_dl.data(), matrix_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_d, in_d.data(), matrix_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_du, in_du.data(), matrix_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  const std::string name = std::string("cusparse") + Host<T>::name() + "gtsv2_nopivot";
+  double errors[2] = {0.0, 0.0};
+  const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = native_only() ? 1 : 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(cudaMemcpy(g_b, in_b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    size_t size = 0;
+    REQUIRE(nopivot_buffer_size(device().handle, m, n, g_dl, g_d, g_du, g_b, ldb, &size) ==
+            CUSPARSE_STATUS_SUCCESS);
+    void* buffer = nullptr;
+    REQUIRE(cudaMalloc(&buffer, std::max<size_t>(size, 1)) == cudaSuccess);
+    const unsigned long long before = native_calls(name);
+    REQUIRE(nopivot(device().handle, m, n, g_dl, g_d, g_du, g_b, ldb, buffer) == CUSPARSE_STATUS_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    // The native side really ran our kernels; the vendor side did not.
+    REQUIRE(native_calls(name) - before == (side == 1 ? 1u : 0u));
+    cudaFree(buffer);
+    std::vector<T> solved(count);
+    REQUIRE(cudaMemcpy(solved.data(), g_b, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    std::size_t gap_touched = 0;
+    for (int column = 0; column < n; ++column) {
+      double difference = 0.0;
+      double magnitude = 0.0;
+      for (int row = 0; row < ldb; ++row) {
+        const std::size_t index = static_cast<std::size_t>(column) * ldb + row;
+        if (row >= m) {
+          if (std::memcmp(&solved[index], &in_b[index], sizeof(T)) != 0) ++gap_touched;
+          continue;
+        }
+        const Wide value = widen(solved[index]);
+        difference = std::max(difference, std::isfinite(std::abs(value)) ? std::abs(value - reference[index]) : INFINITY);
+        magnitude = std::max(magnitude, std::abs(reference[index]));
+      }
+      errors[side] = std::max(errors[side], magnitude > 0 ? difference / magnitude : difference);
+    }
+    CHECK(gap_touched == 0);
+    std::vector<T> out_dl(m), out_d(m), out_du(m);
+    REQUIRE(cudaMemcpy(out_dl.data(), g_dl, matrix_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    REQUIRE(cudaMemcpy(out_d.data(), g_d, matrix_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    REQUIRE(cudaMemcpy(out_du.data(), g_du, matrix_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(std::memcmp(out_dl.data(), in_dl.data(), matrix_bytes) == 0);
+    CHECK(std::memcmp(out_d.data(), in_d.data(), matrix_bytes) == 0);
+    CHECK(std::memcmp(out_du.data(), in_du.data(), matrix_bytes) == 0);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaFree(g_dl);
+  cudaFree(g_d);
+  cudaFree(g_du);
+  cudaFree(g_b);
+  if (native_only()) errors[0] = 512.0 * Host<T>::kEps;
+  std::printf("%s nopivot m=%-8d n=%-3d ldb=%-8d vendor_err=%.3e native_err=%.3e\n", Host<T>::name(), m, n, ldb,
+              errors[0], errors[1]);
+  CAPTURE(errors[0], errors[1]);
+  REQUIRE(std::isfinite(errors[0]));  // a non-finite vendor error would make the comparison vacuous
+  REQUIRE(std::isfinite(errors[1]));
+  CHECK(errors[1] <= 2.0 * errors[0] + 8.0 * Host<T>::kEps);
+}
+
+// m * n up to `unknowns` (2^24 for the real types, 2^22 for the complex ones) and unknowns_cap().
+template <class T>
+void run_nopivot_grid(long long unknowns) {
+  std::uint64_t seed = 0x6e0b1f07u + sizeof(T);
+  const long long cap = std::min(unknowns, unknowns_cap());
+  for (const int m : {3, 5, 1000, 4099, 65536, 1 << 20, 1 << 24}) {
+    for (const int n : {1, 3, 16}) {
+      if (static_cast<long long>(m) * n > cap) continue;
+      for (const int extra : {0, 5}) check_nopivot_case<T>(m, n, m + extra, seed++);
+    }
+  }
+}
+
 idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const float* dl, const float* d, float* du,
                         float* x, int batch) {
   return idgpuSgtsvInterleavedVarBatch(stream, max_m, sizes, dl, d, du, x, batch);
@@ -612,6 +763,13 @@ TEST_CASE("strided batches, every m", "[gpu][gtsv][strided]") {
   run_strided_grid<double>(1LL << 24);
   run_strided_grid<cuComplex>(1LL << 22);
   run_strided_grid<cuDoubleComplex>(1LL << 22);
+}
+
+TEST_CASE("gtsv2_nopivot, one matrix and n right-hand sides", "[gpu][gtsv][nopivot]") {
+  run_nopivot_grid<float>(1LL << 24);
+  run_nopivot_grid<double>(1LL << 24);
+  run_nopivot_grid<cuComplex>(1LL << 22);
+  run_nopivot_grid<cuDoubleComplex>(1LL << 22);
 }
 
 TEST_CASE("variable-size interleaved batches, NaN padding", "[gpu][gtsv][varbatch]") {

@@ -20,6 +20,12 @@ template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,
                             T* x, void* buffer, cudaStream_t stream);
 
+// gtsv2_nopivot: n columns of B (column j at B + j*ldb) against one matrix, each solved as one
+// system of the strided layout; buffer as partition_buffer_bytes(m, n, false, ...).
+template <class T>
+cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
+                                    cudaStream_t stream);
+
 // Variable-size interleaved batches through the partition solver (padding rows never read nor
 // written; sizes outside [1, max_m] leave the system untouched); scratch, where a system is longer
 // than one block holds, is allocated on `stream`.

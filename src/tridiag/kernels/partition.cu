@@ -58,7 +58,8 @@ struct ArraySource {
   const T* __restrict__ d;
   const T* __restrict__ du;
   const T* x;  // the right-hand side, overwritten by the solution (each thread its own rows)
-  Indexing index;
+  Indexing index;      // of dl, d, du
+  Indexing rhs_index;  // of x: the same, or (ldb, 1) for gtsv2_nopivot's columns sharing one matrix
   long long m;
   const int* __restrict__ sizes;
   __device__ __forceinline__ long long rows(long long system) const {
@@ -68,7 +69,7 @@ struct ArraySource {
   }
   __device__ __forceinline__ Row<T> load(long long system, long long row, long long rows) const {
     const long long at = index.at(system, row);
-    return {row > 0 ? dl[at] : zero<T>(), d[at], row + 1 < rows ? du[at] : zero<T>(), x[at]};
+    return {row > 0 ? dl[at] : zero<T>(), d[at], row + 1 < rows ? du[at] : zero<T>(), x[rhs_index.at(system, row)]};
   }
 };
 
@@ -442,19 +443,27 @@ cudaError_t solve_level(const Source& source, const Out& out, long long batch, c
   return cudaGetLastError();
 }
 
+// Where the matrix and the right-hand sides live: per system in both batched layouts; one matrix
+// for all columns (matrix_step 0) in gtsv2_nopivot.
+struct Layouts {
+  bool interleaved;
+  Indexing matrix;
+  Indexing rhs;
+};
+
 template <class T, int L>
-cudaError_t solve_with(int m, int batch, int stride, bool interleaved, const int* sizes, const T* dl, const T* d,
+cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream) {
-  const LevelPlan plan = plan_levels(m, L, interleaved, sizeof(T));
+  const LevelPlan plan = plan_levels(m, L, layouts.interleaved, sizeof(T));
   auto* scratch = static_cast<unsigned char*>(buffer);
-  const Indexing index = interleaved ? Indexing{1, batch} : Indexing{stride, 1};
-  const ArraySource<T> source{dl, d, du, x, index, m, sizes};
-  if (interleaved) return solve_level<T, L, true>(source, Sink<T>{x, index}, batch, plan, 0, scratch, stream);
-  return solve_level<T, L, false>(source, Sink<T>{x, index}, batch, plan, 0, scratch, stream);
+  const ArraySource<T> source{dl, d, du, x, layouts.matrix, layouts.rhs, m, sizes};
+  const Sink<T> out{x, layouts.rhs};
+  if (layouts.interleaved) return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
+  return solve_level<T, L, false>(source, out, batch, plan, 0, scratch, stream);
 }
 
 template <class T>
-cudaError_t solve_rows(int m, int batch, int stride, bool interleaved, const int* sizes, const T* dl, const T* d,
+cudaError_t solve_rows(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream);
 
 // IDGPU_PARTITION_ROWS (a tuning aid): forces the rows per chunk, 2, 4, 8 or 16 (16-byte elements
@@ -493,7 +502,15 @@ std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int eleme
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,
                             T* x, void* buffer, cudaStream_t stream) {
-  return solve_rows<T>(m, batch, stride, interleaved, nullptr, dl, d, du, x, buffer, stream);
+  const Indexing index = interleaved ? Indexing{1, batch} : Indexing{stride, 1};
+  return solve_rows<T>(m, batch, Layouts{interleaved, index, index}, nullptr, dl, d, du, x, buffer, stream);
+}
+
+template <class T>
+cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
+                                    cudaStream_t stream) {
+  const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}};
+  return solve_rows<T>(m, n, layouts, nullptr, dl, d, du, B, buffer, stream);
 }
 
 template <class T>
@@ -505,7 +522,9 @@ cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T*
     // Stream-ordered, so that the call stays asynchronous and capturable.
     if (const cudaError_t status = cudaMallocAsync(&scratch, bytes, stream); status != cudaSuccess) return status;
   }
-  const cudaError_t solved = solve_rows<T>(max_m, batch, max_m, true, sizes, dl, d, du, x, scratch, stream);
+  const Indexing index{1, batch};
+  const cudaError_t solved =
+      solve_rows<T>(max_m, batch, Layouts{true, index, index}, sizes, dl, d, du, x, scratch, stream);
   if (scratch != nullptr) {
     const cudaError_t freed = cudaFreeAsync(scratch, stream);
     if (solved == cudaSuccess) return freed;
@@ -516,21 +535,21 @@ cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T*
 namespace {
 
 template <class T>
-cudaError_t solve_rows(int m, int batch, int stride, bool interleaved, const int* sizes, const T* dl, const T* d,
+cudaError_t solve_rows(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream) {
-  switch (partition_rows(m, interleaved, sizeof(T))) {
+  switch (partition_rows(m, layouts.interleaved, sizeof(T))) {
     case 2:
-      return solve_with<T, 2>(m, batch, stride, interleaved, sizes, dl, d, du, x, buffer, stream);
+      return solve_with<T, 2>(m, batch, layouts, sizes, dl, d, du, x, buffer, stream);
     case 4:
-      return solve_with<T, 4>(m, batch, stride, interleaved, sizes, dl, d, du, x, buffer, stream);
+      return solve_with<T, 4>(m, batch, layouts, sizes, dl, d, du, x, buffer, stream);
     case 8:
       if constexpr (sizeof(T) <= 8) {
-        return solve_with<T, 8>(m, batch, stride, interleaved, sizes, dl, d, du, x, buffer, stream);
+        return solve_with<T, 8>(m, batch, layouts, sizes, dl, d, du, x, buffer, stream);
       }
       break;
     case 16:
       if constexpr (sizeof(T) <= 4) {
-        return solve_with<T, 16>(m, batch, stride, interleaved, sizes, dl, d, du, x, buffer, stream);
+        return solve_with<T, 16>(m, batch, layouts, sizes, dl, d, du, x, buffer, stream);
       }
       break;
     default:
@@ -544,7 +563,8 @@ cudaError_t solve_rows(int m, int batch, int stride, bool interleaved, const int
 #define IDGPU_INSTANTIATE_(T)                                                                                  \
   template cudaError_t partition_solve<T>(int, int, int, bool, const T*, const T*, const T*, T*, void*, \
                                           cudaStream_t);                                                  \
-  template cudaError_t partition_solve_var<T>(int, int, const int*, const T*, const T*, const T*, T*, cudaStream_t);
+  template cudaError_t partition_solve_var<T>(int, int, const int*, const T*, const T*, const T*, T*, cudaStream_t); \
+  template cudaError_t partition_solve_columns<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)
 IDGPU_INSTANTIATE_(cuComplex)
