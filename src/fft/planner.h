@@ -1,0 +1,114 @@
+// The pass planner of the native 1D complex-to-complex FFT: turns a length n into the global-memory
+// passes of a multi-stage Index-Digit / Stockham FFT, each pass one kernel launch.
+//
+// The algorithm is the multi-stage strategy of "Solving Large Problem Sizes of Index-Digit
+// Algorithms on GPU: FFT and Tridiagonal System Solvers" (Dieguez et al.): a transform that fits
+// one block's shared memory runs in one kernel; a larger one is split into as few kernels as
+// possible, each kernel doing a block of consecutive Stockham stages in shared memory and the
+// launch boundary acting as the global barrier. Mixed radices (2^a 3^b 5^c 7^d 11^e 13^f) and the
+// per-pass sizing follow "Auto-tuning of Fast Fourier Transform on Graphics Processors"
+// (Dotsenko et al.): one pass = read, global twiddle, a block of sub-FFTs done as register
+// butterflies exchanged through shared memory, write.
+//
+// Pass mapping (the (p, s, l) of the paper, generalised to mixed radices). Write n = N_1 N_2 ... N_P
+// (pass sizes, in execution order) and L_i = N_1 ... N_{i-1} (L_1 = 1, the length already
+// transformed before pass i). Pass i performs n / N_i independent sub-transforms of length N_i:
+//
+//   sub-transform id = j + L_i k,   j in [0, L_i),  k in [0, n / (L_i N_i))
+//   input   element t (t < N_i):  in [id + t (n / N_i)]                     (stride n / N_i)
+//   twiddle on load:              exp(sign 2 pi i  t j / (L_i N_i))           (inter-pass, j > 0 only)
+//   output  element p (p < N_i):  out[j + L_i N_i k + p L_i]                  (stride L_i)
+//
+// This is exactly a radix-N_i Stockham autosort stage over the whole array (read stride n / r,
+// write stride L, twiddle w_{L r}^{t j}), so the passes need no separate digit reversal and the
+// last pass writes natural order. The first pass reads columns (consecutive ids are consecutive
+// addresses: coalesced) and writes each sub-transform contiguously; the last pass (L_P N_P = n)
+// reads and writes with the same stride n / N_P. Inside a pass, the length-N_i sub-transform is
+// itself a sequence of Stockham stages with the pass's radices, ping-ponging between two
+// shared-memory buffers. Batches are contiguous: transform b starts at b n.
+//
+// Sizing rules (Dieguez et al., premise 1: minimise the number of kernels):
+//  - A sub-transform of N elements fits a block when 2 N elem <= shared_bytes_per_block: the two
+//    buffers are Stockham's ping-pong (the alternative, exchanging real and imaginary parts
+//    separately through one buffer, needs N elem; keeping the factor 2 leaves that room for
+//    several transforms per block instead). elem = 8 B (fp32 complex) or 16 B (fp64 complex).
+//  - The number of passes is the smallest P for which n factors into P sizes that all fit; among
+//    those factorizations the most balanced one is taken (sizes as close to n^(1/P) as possible).
+//  - A pass's length is factored into radices, the largest first: the power-of-two part into
+//    ceil(a/4) stages of 16, 8, 4 (bits spread evenly, e.g. 2^7 = 16 * 8, 2^9 = 8 * 8 * 8), then
+//    one stage per factor 13, 11, 7, 5, 3. A radix is usable only if its r elements fit in half the
+//    per-thread register budget (the other half for addresses, twiddles and temporaries).
+//  - threads_per_transform = N / (largest radix of the pass), capped at max_threads_per_block; a
+//    thread does ceil((N / r) / threads) radix-r butterflies in a stage of radix r (the last
+//    round guarded). transforms_per_block = as many as fit both the shared memory and the thread
+//    limit, and no more than there are.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fft/descriptor.h"
+
+namespace idgpu::fft {
+
+// What the planner needs to know of a device, passed in (not read from one) so that CPU tests can
+// plan for a device they do not have.
+struct DeviceLimits {
+  std::size_t shared_bytes_per_block = 0;  // dynamic shared memory a block may use (opt-in maximum)
+  int max_threads_per_block = 0;
+  int registers_per_thread = 0;  // 32-bit registers a thread may use
+
+  // sm_90 (H100): 227 KB of shared memory per block, 1024 threads, 255 registers per thread.
+  static DeviceLimits h100() { return {227 * 1024, 1024, 255}; }
+};
+
+// One kernel launch of the multi-pass FFT; see the mapping at the top of this file.
+struct FftPass {
+  long long size = 0;               // N_i: length of each sub-transform
+  std::vector<int> radices;         // its Stockham stages inside the block; product == size
+  long long span_before = 1;        // L_i: product of the sizes of the earlier passes
+  long long sub_transforms = 0;     // n / N_i per transform of the batch
+  long long in_stride = 0;          // n / N_i: distance between a sub-transform's input elements
+  long long out_stride = 0;         // L_i: distance between its output elements
+  int threads_per_transform = 0;
+  int transforms_per_block = 0;
+  std::size_t shared_bytes = 0;     // per block: 2 buffers x size x element x transforms_per_block
+  long long blocks = 0;             // grid size for the whole batch
+
+  bool has_twiddle() const { return span_before > 1; }
+};
+
+struct FftPlan {
+  long long n = 0;
+  long long batch = 1;
+  Precision precision = Precision::kSingle;
+  std::size_t element_bytes = 0;
+  std::vector<FftPass> passes;
+  // Global scratch the passes ping-pong through, out of place: n * batch elements once there is
+  // more than one pass. An in-place execution with 3 or more passes needs twice that (a pass may
+  // not write the buffer it reads), and this is what is reserved.
+  std::size_t work_bytes = 0;
+
+  std::string to_string() const;  // one line per pass, for logs and tests
+};
+
+// Either a plan or the reason there is none.
+struct FftPlanResult {
+  std::optional<FftPlan> plan;
+  std::string reason;
+};
+
+// The radices the planner may use, largest first.
+inline constexpr int kFftRadices[] = {16, 13, 11, 8, 7, 5, 4, 3, 2};
+
+// Bytes of one complex element of the precision; 0 for precisions the native FFT does not serve.
+std::size_t complex_element_bytes(Precision precision);
+
+// Plans `batch` contiguous complex-to-complex transforms of length n. No plan (with the reason)
+// when n < 2, n has a prime factor other than 2, 3, 5, 7, 11, 13, the precision is not fp32/fp64,
+// a radix does not fit the register budget, or the limits cannot hold even one radix.
+FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, const DeviceLimits& limits);
+
+}  // namespace idgpu::fft

@@ -1,0 +1,351 @@
+// The native FFT's pass planner (src/fft/planner.h) and its host reference executor
+// (src/fft/stockham_reference.h), against independent long-double oracles: a naive O(n^2) DFT and
+// a recursive radix-2 FFT.
+//
+// Random inputs come from one base seed: Catch's --rng-seed when given, else a fixed default so CI
+// is reproducible. It is printed once; every case CAPTUREs what it runs.
+//
+// Tolerance: the reference runs in double with twiddles accurate to about one ulp, so its
+// relative L2 error against an exact DFT grows like eps sqrt(log n) to eps log n (Higham,
+// "Accuracy and Stability of Numerical Algorithms", Sec. 24.1); for n <= 2^20 that is below
+// 30 eps ~ 7e-15. The bound 1e-13 leaves room for the generic O(r^2) radix butterflies and still
+// catches any wrong index or twiddle (which gives an error of order 1).
+#ifndef IDGPU_TEST_EXTERNAL_CATCH_MAIN
+#define CATCH_CONFIG_MAIN
+#endif
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fft/planner.h"
+#include "fft/stockham_reference.h"
+
+namespace fft = idgpu::fft;
+using Complex = std::complex<double>;
+using ComplexL = std::complex<long double>;
+
+namespace {
+
+constexpr double kTolerance = 1e-13;
+constexpr long long kMaxPowerOfTwo = 1LL << 27;
+
+std::uint64_t base_seed() {
+  static const std::uint64_t seed = [] {
+    const std::uint64_t s = Catch::rngSeed() != 0 ? Catch::rngSeed() : 20240612u;
+    std::cout << "fft stockham tests: base seed " << s << " (rerun with --rng-seed " << s << ")\n";
+    return s;
+  }();
+  return seed;
+}
+
+// Random complex values in [-1, 1)^2, never exactly zero.
+std::vector<Complex> random_input(std::size_t count, std::uint64_t salt) {
+  std::mt19937_64 engine(base_seed() * 0x9e3779b97f4a7c15ull + salt);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<Complex> values(count);
+  for (Complex& value : values) {
+    do value = {uniform(engine), uniform(engine)};
+    while (value == Complex(0.0, 0.0));
+  }
+  return values;
+}
+
+std::vector<Complex> poisoned(std::size_t count) {
+  return std::vector<Complex>(count, Complex(std::numeric_limits<double>::quiet_NaN(),
+                                             std::numeric_limits<double>::quiet_NaN()));
+}
+
+// Naive DFT of `batch` contiguous transforms in long double, exponents reduced mod n.
+std::vector<ComplexL> naive_dft(const std::vector<Complex>& x, long long n, long long batch, int sign) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::vector<ComplexL> roots(static_cast<std::size_t>(n));
+  for (long long e = 0; e < n; ++e) {
+    const long double angle = 2.0L * pi * static_cast<long double>(e) / static_cast<long double>(n);
+    roots[e] = {std::cos(angle), sign * std::sin(angle)};
+  }
+  std::vector<ComplexL> result(static_cast<std::size_t>(n * batch));
+  for (long long b = 0; b < batch; ++b) {
+    for (long long k = 0; k < n; ++k) {
+      // Real arithmetic: std::complex<long double>'s operator* goes through the slow, NaN-aware
+      // __mulxc3.
+      long double re = 0, im = 0;
+      long long e = 0;
+      for (long long t = 0; t < n; ++t, e = (e + k) % n) {
+        const long double a = x[b * n + t].real(), c = x[b * n + t].imag();
+        re += roots[e].real() * a - roots[e].imag() * c;
+        im += roots[e].real() * c + roots[e].imag() * a;
+      }
+      result[b * n + k] = {re, im};
+    }
+  }
+  return result;
+}
+
+// Recursive radix-2 decimation-in-time FFT in long double (n a power of two); roots[e] =
+// exp(sign 2 pi i e / top_n), `step` = top_n / n.
+void radix2(const ComplexL* x, std::size_t stride, std::size_t n, ComplexL* out, const std::vector<ComplexL>& roots,
+            std::size_t step) {
+  if (n == 1) {
+    out[0] = x[0];
+    return;
+  }
+  radix2(x, 2 * stride, n / 2, out, roots, 2 * step);
+  radix2(x + stride, 2 * stride, n / 2, out + n / 2, roots, 2 * step);
+  for (std::size_t k = 0; k < n / 2; ++k) {
+    const ComplexL even = out[k];
+    const ComplexL odd = roots[k * step] * out[k + n / 2];
+    out[k] = even + odd;
+    out[k + n / 2] = even - odd;
+  }
+}
+
+std::vector<ComplexL> radix2_fft(const std::vector<Complex>& x, int sign) {
+  const std::size_t n = x.size();
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::vector<ComplexL> roots(n / 2), in(x.begin(), x.end()), out(n);
+  for (std::size_t e = 0; e < n / 2; ++e) {
+    const long double angle = 2.0L * pi * static_cast<long double>(e) / static_cast<long double>(n);
+    roots[e] = {std::cos(angle), sign * std::sin(angle)};
+  }
+  radix2(in.data(), 1, n, out.data(), roots, 1);
+  return out;
+}
+
+double relative_error(const std::vector<Complex>& got, const std::vector<ComplexL>& want) {
+  long double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    diff += std::norm(ComplexL(got[i]) - want[i]);
+    norm += std::norm(want[i]);
+  }
+  return static_cast<double>(std::sqrt(diff / norm));
+}
+
+std::vector<ComplexL> scaled(const std::vector<Complex>& x, long double factor) {
+  std::vector<ComplexL> result(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) result[i] = ComplexL(x[i]) * factor;
+  return result;
+}
+
+fft::FftPlan must_plan(long long n, long long batch, fft::Precision precision, const fft::DeviceLimits& limits) {
+  fft::FftPlanResult result = fft::plan_c2c_1d(n, batch, precision, limits);
+  INFO("reason: " << result.reason);
+  REQUIRE(result.plan.has_value());
+  return *result.plan;
+}
+
+// The structural invariants every plan must hold.
+void check_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
+  INFO(plan.to_string());
+  long long product = 1;
+  for (const fft::FftPass& pass : plan.passes) {
+    long long radix_product = 1;
+    for (int radix : pass.radices) {
+      radix_product *= radix;
+      bool allowed = false;
+      for (int candidate : fft::kFftRadices) allowed = allowed || candidate == radix;
+      CHECK(allowed);
+    }
+    CHECK(radix_product == pass.size);
+    CHECK(pass.span_before == product);
+    CHECK(pass.sub_transforms * pass.size == plan.n);
+    CHECK(pass.in_stride == plan.n / pass.size);
+    CHECK(pass.out_stride == pass.span_before);
+    CHECK(2 * static_cast<std::size_t>(pass.size) * plan.element_bytes <= limits.shared_bytes_per_block);
+    CHECK(pass.shared_bytes <= limits.shared_bytes_per_block);
+    CHECK(pass.threads_per_transform >= 1);
+    CHECK(pass.transforms_per_block >= 1);
+    CHECK(static_cast<long long>(pass.threads_per_transform) * pass.transforms_per_block <=
+          limits.max_threads_per_block);
+    CHECK(pass.blocks * pass.transforms_per_block >= pass.sub_transforms * plan.batch);
+    CHECK((pass.blocks - 1) * pass.transforms_per_block < pass.sub_transforms * plan.batch);
+    for (int radix : pass.radices) CHECK(radix * plan.element_bytes / 4 <= limits.registers_per_thread / 2u);
+    product *= pass.size;
+  }
+  CHECK(product == plan.n);
+}
+
+// Smallest P with max_size^P >= n: the fewest passes any split can have.
+int pass_lower_bound(long long n, long long max_size) {
+  int passes = 1;
+  for (long long reach = max_size; reach < n; reach *= max_size) ++passes;
+  return passes;
+}
+
+// Limits under which sub-transforms hold at most `max_size` fp32 elements.
+fft::DeviceLimits small_limits(long long max_size) {
+  fft::DeviceLimits limits = fft::DeviceLimits::h100();
+  limits.shared_bytes_per_block = static_cast<std::size_t>(2 * 8 * max_size);
+  return limits;
+}
+
+// Runs `plan` forward and inverse on random input; checks both against the naive DFT and the round
+// trip against n x.
+void check_against_naive(const fft::FftPlan& plan, std::uint64_t salt) {
+  INFO(plan.to_string());
+  const std::size_t total = static_cast<std::size_t>(plan.n * plan.batch);
+  const std::vector<Complex> x = random_input(total, salt);
+  for (int sign : {-1, +1}) {
+    CAPTURE(sign);
+    std::vector<Complex> y = poisoned(total);
+    fft::reference::execute(plan, sign, x.data(), y.data());
+    CHECK(relative_error(y, naive_dft(x, plan.n, plan.batch, sign)) < kTolerance);
+    std::vector<Complex> back = poisoned(total);
+    fft::reference::execute(plan, -sign, y.data(), back.data());
+    CHECK(relative_error(back, scaled(x, static_cast<long double>(plan.n))) < kTolerance);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("twiddles are exact at quarter turns and accurate elsewhere", "[fft][planner][cpu]") {
+  using fft::reference::twiddle;
+  CHECK(twiddle(0, 7, -1) == Complex(1, 0));
+  CHECK(twiddle(1, 4, -1) == Complex(0, -1));
+  CHECK(twiddle(1, 4, +1) == Complex(0, 1));
+  CHECK(twiddle(2, 4, -1) == Complex(-1, 0));
+  CHECK(twiddle(3, 4, -1) == Complex(0, 1));
+  CHECK(twiddle(5, 4, -1) == Complex(0, -1));
+  CHECK(twiddle(-1, 4, -1) == Complex(0, 1));
+  CHECK(twiddle(1LL << 40, 1LL << 42, +1) == Complex(0, 1));
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (long long d : {3LL, 5LL, 12LL, 1000LL, 1LL << 27}) {
+    for (long long e : {1LL, d / 3, d / 2 + 1, d - 1, 7 * d + 5}) {
+      CAPTURE(d, e);
+      const long double angle = 2 * pi * static_cast<long double>(e % d) / static_cast<long double>(d);
+      const Complex w = twiddle(e, d, -1);
+      CHECK(std::abs(ComplexL(w) - ComplexL(std::cos(angle), -std::sin(angle))) < 2e-16L);
+    }
+  }
+}
+
+TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  // fp32: 2 x 8 B x N <= 227 KB holds N <= 14528, so 2^13 in one pass, 2^26 in two, 2^27 in three.
+  // fp64: N <= 7264, so 2^12 in one pass, 2^24 in two, above that three.
+  for (auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    const int one_pass_bits = precision == fft::Precision::kSingle ? 13 : 12;
+    for (int bits = 1; bits <= 27; ++bits) {
+      const long long n = 1LL << bits;
+      CAPTURE(bits, static_cast<int>(precision));
+      const fft::FftPlan plan = must_plan(n, 1, precision, h100);
+      check_plan(plan, h100);
+      const int expected = bits <= one_pass_bits ? 1 : bits <= 2 * one_pass_bits ? 2 : 3;
+      CHECK(static_cast<int>(plan.passes.size()) == expected);
+      // Balanced: every pass at least 2^floor(bits / passes).
+      for (const fft::FftPass& pass : plan.passes) CHECK(pass.size >= (1LL << (bits / expected)));
+    }
+  }
+  const fft::FftPlan largest = must_plan(kMaxPowerOfTwo, 1, fft::Precision::kSingle, h100);
+  INFO(largest.to_string());
+  CHECK(largest.passes.size() == 3);
+  CHECK(largest.work_bytes == 2 * static_cast<std::size_t>(kMaxPowerOfTwo) * 8);
+}
+
+TEST_CASE("planner: mixed radices up to 2^27", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const long long max_size = static_cast<long long>(h100.shared_bytes_per_block / 16);
+  const std::vector<long long> sizes = {
+      2, 3, 5, 6, 7, 11, 12, 13, 100, 143, 243, 1000, 2187, 3125, 6561, 10000, 14336, 14641, 15625, 28561,
+      59049, 78125, 117649, 1000000, 1594323, 1953125, 3 * (1LL << 20), 11LL * 13 * 16 * 7 * 5 * 9 * 64,
+      13LL * 13 * 13 * 13 * 13 * 13, 100000000, 3LL * (1LL << 25), 2LL * 3 * 5 * 7 * 11 * 13 * 16 * 81,
+      129140163};
+  for (long long n : sizes) {
+    CAPTURE(n);
+    const fft::FftPlan plan = must_plan(n, 2, fft::Precision::kSingle, h100);
+    check_plan(plan, h100);
+    // Never more than one pass above the bound no factorization can beat (the split needs
+    // 13-smooth factors, so it can miss max_size^P by less than a factor 13 per pass).
+    const int bound = pass_lower_bound(n, max_size);
+    CHECK(static_cast<int>(plan.passes.size()) >= bound);
+    CHECK(static_cast<int>(plan.passes.size()) <= bound + 1);
+    CHECK((plan.passes.size() == 1) == (n <= max_size));
+  }
+  // Exact pass counts where the split is forced.
+  CHECK(must_plan(14336, 1, fft::Precision::kSingle, h100).passes.size() == 1);       // 2^11 7 <= 14528
+  CHECK(must_plan(14641, 1, fft::Precision::kSingle, h100).passes.size() == 2);       // 11^4 > 14528
+  CHECK(must_plan(1000000, 1, fft::Precision::kSingle, h100).passes.size() == 2);     // 1000 x 1000
+  CHECK(must_plan(100000000, 1, fft::Precision::kSingle, h100).passes.size() == 2);   // 10^4 x 10^4
+  CHECK(must_plan(129140163, 1, fft::Precision::kSingle, h100).passes.size() == 3);   // 3^17: 3^8 3^8 < 3^17
+  CHECK(must_plan(3LL << 25, 1, fft::Precision::kSingle, h100).passes.size() == 2);   // 2^13 x 3 2^12
+}
+
+TEST_CASE("planner: no plan for unsupported lengths and precisions", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  for (long long n : {0LL, 1LL, 17LL, 19LL, 23LL, 34LL, 17LL * 1024, 19LL * 3 * 5, 23LL * 1000000, 29LL, 31LL * 64,
+                      (1LL << 26) * 17}) {
+    CAPTURE(n);
+    const fft::FftPlanResult result = fft::plan_c2c_1d(n, 1, fft::Precision::kSingle, h100);
+    CHECK_FALSE(result.plan.has_value());
+    CHECK_FALSE(result.reason.empty());
+  }
+  CHECK_FALSE(fft::plan_c2c_1d(64, 1, fft::Precision::kHalf, h100).plan.has_value());
+  CHECK_FALSE(fft::plan_c2c_1d(64, 0, fft::Precision::kSingle, h100).plan.has_value());
+  // A radix-16 fp64 butterfly needs 64 registers, more than half of 100.
+  fft::DeviceLimits few_registers = h100;
+  few_registers.registers_per_thread = 100;
+  CHECK_FALSE(fft::plan_c2c_1d(256, 1, fft::Precision::kDouble, few_registers).plan.has_value());
+  CHECK(fft::plan_c2c_1d(256, 1, fft::Precision::kSingle, few_registers).plan.has_value());
+  // Shared memory too small for even a radix-2 sub-transform.
+  CHECK_FALSE(fft::plan_c2c_1d(64, 1, fft::Precision::kSingle, small_limits(1)).plan.has_value());
+  // 13 cannot be split below 13.
+  CHECK_FALSE(fft::plan_c2c_1d(13 * 4, 1, fft::Precision::kSingle, small_limits(8)).plan.has_value());
+}
+
+TEST_CASE("executor: one pass against the naive DFT", "[fft][executor][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const std::vector<long long> sizes = {2,   3,   4,   5,   6,   7,   8,   9,    10,   11,   12,   13,   15,  16,
+                                        30,  32,  49,  60,  64,  77,  100, 121,  128,  143,  169,  210,  243, 256,
+                                        343, 500, 512, 625, 729, 1000, 1001, 1024, 1331, 2048, 2187, 2197, 4096};
+  std::uint64_t salt = 0;
+  for (long long n : sizes) {
+    const long long batch = 1 + static_cast<long long>(salt % 3);
+    CAPTURE(n, batch);
+    const fft::FftPlan plan = must_plan(n, batch, fft::Precision::kDouble, h100);
+    REQUIRE(plan.passes.size() == 1);
+    check_against_naive(plan, ++salt);
+  }
+}
+
+TEST_CASE("executor: two and three passes (small shared memory) against the naive DFT", "[fft][executor][cpu]") {
+  struct Case {
+    long long n;
+    long long max_size;
+    std::size_t passes;
+  };
+  const std::vector<Case> cases = {
+      {64, 16, 2},   {100, 16, 2},  {256, 16, 2},   {240, 16, 2},   {4096, 64, 2},  {3125, 125, 2},
+      {2401, 64, 2}, {1000, 16, 3}, {4096, 16, 3},  {2310, 16, 3},  {1728, 16, 3},  {2197, 16, 3},
+      {512, 8, 3},   {729, 9, 3},   {1331, 11, 3},  {4096, 8, 4},   {3003, 13, 4},  {4096, 4, 6}};
+  std::uint64_t salt = 1000;
+  for (const Case& c : cases) {
+    const long long batch = 1 + static_cast<long long>(salt % 3);
+    CAPTURE(c.n, c.max_size, batch);
+    const fft::DeviceLimits limits = small_limits(c.max_size);
+    const fft::FftPlan plan = must_plan(c.n, batch, fft::Precision::kSingle, limits);
+    check_plan(plan, limits);
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.size() == c.passes);
+    check_against_naive(plan, ++salt);
+  }
+}
+
+TEST_CASE("executor: 2^20 in two passes against a long-double radix-2 FFT", "[fft][executor][cpu]") {
+  const long long n = 1LL << 20;
+  const fft::FftPlan plan = must_plan(n, 1, fft::Precision::kSingle, fft::DeviceLimits::h100());
+  INFO(plan.to_string());
+  REQUIRE(plan.passes.size() == 2);
+  const std::vector<Complex> x = random_input(static_cast<std::size_t>(n), 777);
+  std::vector<Complex> y = poisoned(x.size());
+  fft::reference::execute(plan, -1, x.data(), y.data());
+  CHECK(relative_error(y, radix2_fft(x, -1)) < kTolerance);
+  std::vector<Complex> back = poisoned(x.size());
+  fft::reference::execute(plan, +1, y.data(), back.data());
+  CHECK(relative_error(back, scaled(x, static_cast<long double>(n))) < kTolerance);
+}
