@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/config.h"
+#include "core/device.h"
 #include "core/log.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/tuning.h"
@@ -34,31 +35,6 @@ const NativeSolver kPartition{"partition solver (chunks in registers, separators
                               partition_buffer};
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
 const NativeSolver kInterleavedQr{"interleaved Givens QR (thread per system)", fill_buffer};
-
-// Compute capability of the current device, cached per device; 0 when there is none.
-int current_device_arch() {
-  static std::array<std::atomic<int>, 64> cache{};  // arch + 1; 0 = not read yet
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0) {
-    cudaGetLastError();
-    return 0;
-  }
-  if (device >= static_cast<int>(cache.size())) return 0;
-  int known = cache[device].load(std::memory_order_relaxed);
-  if (known == 0) {
-    int major = 0;
-    int minor = 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
-      cudaGetLastError();
-      major = 0;
-      minor = 0;
-    }
-    known = major * 10 + minor + 1;
-    cache[device].store(known, std::memory_order_relaxed);
-  }
-  return known - 1;
-}
 
 // A launch's status as the vendor's: synchronised and checked first under IDGPU_SYNC_CHECK.
 cusparseStatus_t finish_launch(const NativeSolver& solver, const Problem& problem, cudaError_t launched,

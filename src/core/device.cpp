@@ -1,0 +1,53 @@
+#include "core/device.h"
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <atomic>
+
+namespace idgpu {
+namespace {
+
+// The current device's ordinal, or -1 (the runtime's error cleared) when there is none.
+int current_device() {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0) {
+    cudaGetLastError();
+    return -1;
+  }
+  return device;
+}
+
+int attribute(cudaDeviceAttr which, int device) {
+  int value = 0;
+  if (cudaDeviceGetAttribute(&value, which, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return value;
+}
+
+}  // namespace
+
+int current_device_arch() {
+  static std::array<std::atomic<int>, 64> cache{};  // arch + 1; 0 = not read yet
+  const int device = current_device();
+  if (device < 0 || device >= static_cast<int>(cache.size())) return 0;
+  int known = cache[device].load(std::memory_order_relaxed);
+  if (known == 0) {
+    known = attribute(cudaDevAttrComputeCapabilityMajor, device) * 10 +
+            attribute(cudaDevAttrComputeCapabilityMinor, device) + 1;
+    cache[device].store(known, std::memory_order_relaxed);
+  }
+  return known - 1;
+}
+
+bool current_device_block_limits(std::size_t* shared_bytes, int* threads) {
+  const int device = current_device();
+  if (device < 0) return false;
+  *shared_bytes = static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  *threads = attribute(cudaDevAttrMaxThreadsPerBlock, device);
+  return *shared_bytes > 0 && *threads > 0;
+}
+
+}  // namespace idgpu

@@ -1,0 +1,15 @@
+// What the native paths ask of the current CUDA device, cached per device.
+#pragma once
+
+#include <cstddef>
+
+namespace idgpu {
+
+// Compute capability of the current device as major * 10 + minor (e.g. 90); 0 when there is none.
+int current_device_arch();
+
+// Dynamic shared memory a block may opt into and the most threads per block on the current
+// device; false when there is no device.
+bool current_device_block_limits(std::size_t* shared_bytes, int* threads);
+
+}  // namespace idgpu
