@@ -1,5 +1,7 @@
 #include "fft/planner.h"
 
+#include "fft/stockham_index.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -29,13 +31,12 @@ std::vector<long long> divisors(long long m) {
   return result;
 }
 
-// Can m be written as a product of `passes` factors, each in [2, max_size]?
-bool splits(long long m, int passes, long long max_size) {
-  if (passes == 1) return m >= 2 && m <= max_size;
+// Can m be written as a product of `passes` factors that each fit a block?
+template <class Fits>
+bool splits(long long m, int passes, const Fits& fits) {
+  if (passes == 1) return fits(m);
   for (long long d : divisors(m)) {
-    if (d < 2) continue;
-    if (d > max_size) break;
-    if (m / d >= 2 && splits(m / d, passes - 1, max_size)) return true;
+    if (fits(d) && m / d >= 2 && splits(m / d, passes - 1, fits)) return true;
   }
   return false;
 }
@@ -43,7 +44,8 @@ bool splits(long long m, int passes, long long max_size) {
 // The most balanced split of m into `passes` fitting factors (known to exist), in execution order:
 // each factor is the divisor closest to the geometric mean of what is left, among those leaving a
 // remainder that still splits.
-std::vector<long long> balanced_split(long long m, int passes, long long max_size) {
+template <class Fits>
+std::vector<long long> balanced_split(long long m, int passes, const Fits& fits) {
   std::vector<long long> sizes;
   for (int left = passes; left > 1; --left) {
     const double target = std::log(static_cast<double>(m)) / left;
@@ -53,7 +55,7 @@ std::vector<long long> balanced_split(long long m, int passes, long long max_siz
              std::abs(std::log(static_cast<double>(b)) - target);
     });
     for (long long d : candidates) {
-      if (d >= 2 && d <= max_size && m / d >= 2 && splits(m / d, left - 1, max_size)) {
+      if (fits(d) && m / d >= 2 && splits(m / d, left - 1, fits)) {
         sizes.push_back(d);
         m /= d;
         break;
@@ -98,6 +100,91 @@ std::size_t complex_element_bytes(Precision precision) {
   }
 }
 
+int smem_shift(std::size_t element_bytes) { return element_bytes >= 16 ? 3 : 4; }
+
+int smem_stride(long long size, int shift, bool several) {
+  long long stride = size + ((size - 1) >> shift) + 1;
+  if (several && stride % 2 == 0) ++stride;
+  return static_cast<int>(stride);
+}
+
+PassShape pass_shape(const FftPlan& plan, const FftPass& pass) {
+  PassShape shape;
+  shape.n = plan.n;
+  shape.sub = pass.sub_transforms;
+  shape.span = pass.span_before;
+  shape.size = static_cast<int>(pass.size);
+  shape.per_block = pass.transforms_per_block;
+  shape.smem_stride = pass.smem_stride;
+  shape.shift = pass.smem_shift;
+  const auto log2_if_power = [](long long v) {
+    if (v < 1 || (v & (v - 1)) != 0) return -1;
+    int bits = 0;
+    while ((1LL << bits) < v) ++bits;
+    return bits;
+  };
+  shape.size_log2 = log2_if_power(pass.size);
+  shape.per_block_log2 = log2_if_power(pass.transforms_per_block);
+  return shape;
+}
+
+int kernel_max_threads(std::size_t element_bytes) { return element_bytes >= 16 ? 512 : 1024; }
+
+std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place) {
+  std::vector<PassBuffers> result(passes);
+  if (passes == 0) return result;
+  if (passes == 1) {
+    result[0] = {Buffer::kInput, Buffer::kOutput};
+    return result;
+  }
+  // The passes before the last alternate between the output and the work area, so that the one
+  // before the last writes the output and the last runs there in place. In place, the first pass
+  // may then have to write the buffer it reads: shift the turns by one, and the last pass reads
+  // the work area instead.
+  const std::size_t before_last = passes - 1;
+  const bool shift = in_place && before_last % 2 == 1;
+  for (std::size_t i = 0; i < before_last; ++i) {
+    const bool to_output = (before_last - 1 - i) % 2 == (shift ? 1u : 0u);
+    result[i].to = to_output ? Buffer::kOutput : Buffer::kWork;
+    result[i].from = i == 0 ? Buffer::kInput : result[i - 1].to;
+  }
+  result[passes - 1] = {result[passes - 2].to, Buffer::kOutput};
+  return result;
+}
+
+namespace {
+
+// Threads that give every stage butterflies_per_thread(r) butterflies per thread at most.
+long long threads_for(long long size, const std::vector<int>& radices) {
+  long long threads = 1;
+  for (int radix : radices) {
+    const long long per_thread = butterflies_per_thread(radix);
+    const long long butterflies = size / radix;
+    threads = std::max(threads, (butterflies + per_thread - 1) / per_thread);
+  }
+  return threads;
+}
+
+// The largest divisor of g (g >= 1) that is at most `cap` and satisfies `ok`; 1 if none.
+template <class Ok>
+long long largest_divisor(long long g, long long cap, Ok&& ok) {
+  for (long long d = std::min(g, cap); d > 1; --d) {
+    if (g % d == 0 && ok(d)) return d;
+  }
+  return 1;
+}
+
+long long gcd(long long a, long long b) {
+  while (b != 0) {
+    const long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+}  // namespace
+
 FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, const DeviceLimits& limits) {
   FftPlanResult result;
   const std::size_t element = complex_element_bytes(precision);
@@ -122,23 +209,34 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
                     " outside {2, 3, 5, 7, 11, 13}";
     return result;
   }
-  // A radix-r butterfly keeps its r elements in registers: half the budget at most.
+  // A thread keeps kMaxElementsPerThread complex elements in registers: half the budget at most.
   const std::size_t data_registers = static_cast<std::size_t>(std::max(limits.registers_per_thread, 0)) / 2;
-  const auto radix_fits = [&](int radix) { return radix * element / 4 <= data_registers; };
-  const long long max_size = static_cast<long long>(limits.shared_bytes_per_block / (2 * element));
+  if (kMaxElementsPerThread * element / 4 > data_registers) {
+    result.reason = std::to_string(kMaxElementsPerThread) + " elements per thread need more than half of " +
+                    std::to_string(limits.registers_per_thread) + " registers per thread";
+    return result;
+  }
+  const int shift = smem_shift(element);
+  const long long max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
+  const std::size_t shared = limits.shared_bytes_per_block;
+  const auto fits = [&](long long size) {
+    if (size < 2) return false;
+    const auto bytes = static_cast<std::size_t>(smem_stride(size, shift, false)) * element;
+    return bytes <= shared && threads_for(size, pass_radices(size)) <= max_threads;
+  };
 
   // Fewest passes first. Every pass is at least 2 long, so at most log2(n) passes; if even that
   // many do not split n, no number does.
   int passes = 0;
   for (int p = 1; p <= 62 && (1LL << p) <= n; ++p) {
-    if (splits(n, p, max_size)) {
+    if (splits(n, p, fits)) {
       passes = p;
       break;
     }
   }
   if (passes == 0) {
-    result.reason = "shared memory of " + std::to_string(limits.shared_bytes_per_block) +
-                    " B per block cannot hold the sub-transforms of length " + std::to_string(n);
+    result.reason = "a block (" + std::to_string(shared) + " B of shared memory, " + std::to_string(max_threads) +
+                    " threads) cannot hold the sub-transforms of length " + std::to_string(n);
     return result;
   }
 
@@ -148,35 +246,56 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   plan.precision = precision;
   plan.element_bytes = element;
   long long span = 1;
-  for (long long size : balanced_split(n, passes, max_size)) {
+  for (long long size : balanced_split(n, passes, fits)) {
     FftPass pass;
     pass.size = size;
     pass.radices = pass_radices(size);
-    for (int radix : pass.radices) {
-      if (!radix_fits(radix)) {
-        result.reason = "radix " + std::to_string(radix) + " needs more than half of " +
-                        std::to_string(limits.registers_per_thread) + " registers per thread";
-        return result;
-      }
-    }
     pass.span_before = span;
     pass.sub_transforms = n / size;
     pass.in_stride = n / size;
     pass.out_stride = span;
-    const long long threads = size / pass.radices.front();
-    pass.threads_per_transform =
-        static_cast<int>(std::min<long long>(threads, std::max(limits.max_threads_per_block, 1)));
-    const long long by_shared = static_cast<long long>(limits.shared_bytes_per_block / (2 * size * element));
-    const long long by_threads = std::max(limits.max_threads_per_block, 1) / pass.threads_per_transform;
+    pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
+    pass.smem_shift = shift;
+    const long long threads = pass.threads_per_transform;
+    const auto bytes_for = [&](long long per_block) {
+      return static_cast<std::size_t>(smem_stride(size, shift, per_block > 1)) * element *
+             static_cast<std::size_t>(per_block);
+    };
+    long long per_block = 1;
+    if (pass.sub_transforms == 1) {
+      // Whole transforms: a block of about 256 threads, within half the shared memory.
+      per_block = std::max(1LL, std::min({batch, std::max(1LL, 256 / threads), max_threads / threads}));
+      while (per_block > 1 && bytes_for(per_block) > shared / 2) --per_block;
+    } else {
+      const long long g = span == 1 ? pass.sub_transforms : gcd(pass.sub_transforms, span);
+      const auto row = [&](long long d) { return static_cast<std::size_t>(d) * element; };
+      per_block = largest_divisor(g, 128 / static_cast<long long>(element), [&](long long d) {
+        return d * threads <= std::min(512LL, max_threads) && bytes_for(d) <= shared / 2;
+      });
+      if (row(per_block) < 32) {
+        const long long wider = largest_divisor(g, 32 / static_cast<long long>(element), [&](long long d) {
+          return d * threads <= max_threads && bytes_for(d) <= shared;
+        });
+        per_block = std::max(per_block, wider);
+      }
+    }
+    pass.transforms_per_block = static_cast<int>(per_block);
+    pass.smem_stride = smem_stride(size, shift, per_block > 1);
+    pass.shared_bytes = bytes_for(per_block);
     const long long total = pass.sub_transforms * batch;
-    pass.transforms_per_block = static_cast<int>(std::max(1LL, std::min({by_shared, by_threads, total})));
-    pass.shared_bytes = 2 * static_cast<std::size_t>(size) * element * pass.transforms_per_block;
-    pass.blocks = (total + pass.transforms_per_block - 1) / pass.transforms_per_block;
+    pass.blocks = (total + per_block - 1) / per_block;
+    if (span > 1) {
+      int bits = 0;
+      while ((1LL << bits) < span * size) ++bits;
+      pass.twiddle_lo_bits = (bits + 1) / 2;
+    }
     span *= size;
     plan.passes.push_back(std::move(pass));
   }
-  const std::size_t array_bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
-  plan.work_bytes = passes == 1 ? 0 : passes == 2 ? array_bytes : 2 * array_bytes;
+  // Out of place, two passes need no scratch (input -> output -> output in place); the vendor's
+  // plans of these sizes ask for none either, so none is asked: an in-place execution without a
+  // work area is the vendor's (see NativePlan::serves). Three passes and more need one array.
+  plan.work_bytes = passes <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
   result.plan = std::move(plan);
   return result;
 }

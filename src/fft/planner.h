@@ -28,20 +28,24 @@
 // shared-memory buffers. Batches are contiguous: transform b starts at b n.
 //
 // Sizing rules (Dieguez et al., premise 1: minimise the number of kernels):
-//  - A sub-transform of N elements fits a block when 2 N elem <= shared_bytes_per_block: the two
-//    buffers are Stockham's ping-pong (the alternative, exchanging real and imaginary parts
-//    separately through one buffer, needs N elem; keeping the factor 2 leaves that room for
-//    several transforms per block instead). elem = 8 B (fp32 complex) or 16 B (fp64 complex).
+//  - A pass keeps its sub-transforms in shared memory, one padded buffer each (see
+//    fft/stockham_index.h): every stage reads its butterflies' inputs into registers, the block
+//    synchronises, and the outputs are written back in place. A length N fits a block when its
+//    padded buffer fits the shared memory and its threads the block (below); fp32 goes to 2^14
+//    in one pass, fp64 to 2^13.
 //  - The number of passes is the smallest P for which n factors into P sizes that all fit; among
 //    those factorizations the most balanced one is taken (sizes as close to n^(1/P) as possible).
 //  - A pass's length is factored into radices, the largest first: the power-of-two part into
 //    ceil(a/4) stages of 16, 8, 4 (bits spread evenly, e.g. 2^7 = 16 * 8, 2^9 = 8 * 8 * 8), then
-//    one stage per factor 13, 11, 7, 5, 3. A radix is usable only if its r elements fit in half the
-//    per-thread register budget (the other half for addresses, twiddles and temporaries).
-//  - threads_per_transform = N / (largest radix of the pass), capped at max_threads_per_block; a
-//    thread does ceil((N / r) / threads) radix-r butterflies in a stage of radix r (the last
-//    round guarded). transforms_per_block = as many as fit both the shared memory and the thread
-//    limit, and no more than there are.
+//    one stage per factor 13, 11, 7, 5, 3.
+//  - A thread keeps kMaxElementsPerThread (16) elements: floor(16 / r) butterflies of a radix-r
+//    stage. threads_per_transform is the fewest threads that cover every stage that way
+//    (N / 16 for powers of two); the kernels allow 1024 threads per block in fp32, 512 in fp64.
+//  - transforms_per_block T: a single pass takes as many transforms as make a block of about 256
+//    threads. Other passes read (and, after the first, write) rows of T consecutive elements, so
+//    T divides S (and L): the largest such T with at most 512 threads, half the shared memory
+//    (two blocks per SM) and 128-byte rows; where that leaves rows shorter than one 32-byte
+//    sector, the largest T up to the full block and shared memory that reaches one.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +54,7 @@
 #include <vector>
 
 #include "fft/descriptor.h"
+#include "fft/stockham_index.h"
 
 namespace idgpu::fft {
 
@@ -74,8 +79,11 @@ struct FftPass {
   long long out_stride = 0;         // L_i: distance between its output elements
   int threads_per_transform = 0;
   int transforms_per_block = 0;
-  std::size_t shared_bytes = 0;     // per block: 2 buffers x size x element x transforms_per_block
+  int smem_stride = 0;              // shared-memory elements per sub-transform, padded
+  int smem_shift = 0;               // one padding element every 2^smem_shift
+  std::size_t shared_bytes = 0;     // per block: smem_stride x element x transforms_per_block
   long long blocks = 0;             // grid size for the whole batch
+  int twiddle_lo_bits = 0;          // inter-pass twiddles w_M^e = lo[e mod 2^bits] hi[e >> bits]
 
   bool has_twiddle() const { return span_before > 1; }
 };
@@ -86,9 +94,9 @@ struct FftPlan {
   Precision precision = Precision::kSingle;
   std::size_t element_bytes = 0;
   std::vector<FftPass> passes;
-  // Global scratch the passes ping-pong through, out of place: n * batch elements once there is
-  // more than one pass. An in-place execution with 3 or more passes needs twice that (a pass may
-  // not write the buffer it reads), and this is what is reserved.
+  // The work area the plan asks for: none up to two passes, n * batch elements from three (see
+  // pass_buffers). An in-place two-pass execution needs the same, and is served only where the
+  // caller's or the plan's work area is there.
   std::size_t work_bytes = 0;
 
   std::string to_string() const;  // one line per pass, for logs and tests
@@ -99,6 +107,29 @@ struct FftPlanResult {
   std::optional<FftPlan> plan;
   std::string reason;
 };
+
+// Which buffer a pass reads and writes. Only the last pass may run in place (its blocks read and
+// write the same elements); every other pass writes a buffer it does not read. Out of place, two
+// passes need no scratch (input -> output -> output); in place, or with three passes or more, the
+// work area takes the turns the output cannot.
+enum class Buffer { kInput, kOutput, kWork };
+struct PassBuffers {
+  Buffer from;
+  Buffer to;
+};
+std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place);
+
+// The shared-memory layout of a sub-transform of length `size` (see fft/stockham_index.h):
+// padding shift and padded stride (odd when several transforms share a block, so that rows of a
+// column side fall on distinct banks).
+int smem_shift(std::size_t element_bytes);
+int smem_stride(long long size, int shift, bool several);
+
+// The index shape of one of the plan's passes (fft/stockham_index.h).
+PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
+
+// Most threads per block the kernels are built for, by element size.
+int kernel_max_threads(std::size_t element_bytes);
 
 // The radices the planner may use, largest first.
 inline constexpr int kFftRadices[] = {16, 13, 11, 8, 7, 5, 4, 3, 2};

@@ -1,6 +1,6 @@
 #include "fft/stockham_reference.h"
 
-#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -9,111 +9,106 @@ namespace {
 
 using Complex = std::complex<double>;
 
-constexpr double kHalfPi = 1.57079632679489661923132169163975144;
+// One pass over the whole batch, block by block, as the kernel runs it.
+void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
+  const PassShape shape = pass_shape(plan, pass);
+  const std::vector<Complex> table = pass_twiddles(pass);
+  const TwiddleLayout layout = twiddle_layout(pass);
+  const auto oriented = [sign](Complex w) { return sign < 0 ? w : std::conj(w); };
+  const int size = shape.size;
+  const int per_block = shape.per_block;
+  const int threads = pass.threads_per_transform;
+  const long long total = pass.sub_transforms * plan.batch;
+  const long long lo_mask = (1LL << pass.twiddle_lo_bits) - 1;
 
-// One Stockham autosort stage of a length-`size` transform (Dieguez et al., Eq. 6; Van Loan's
-// formulation): `span` = product of the earlier stages' radices. Butterfly b = j + span k
-// (j < span, k < size / (span radix)) reads from[b + q size / radix] for q < radix, multiplies
-// element q by exp(sign 2 pi i q j / (span radix)), takes a radix-point DFT over q and writes
-// output p to to[j + span p + span radix k]. `dft` is the radix x radix matrix exp(sign 2 pi i q p / r).
-void stockham_stage(long long size, long long span, int radix, int threads, int sign, const std::vector<Complex>& dft,
-                    const Complex* from, Complex* to) {
-  const long long butterflies = size / radix;
-  const long long read_stride = size / radix;
-  Complex a[16];
-  for (int thread = 0; thread < threads; ++thread) {
-    for (long long b = thread; b < butterflies; b += threads) {
-      const long long j = b % span;
-      const long long k = b / span;
-      for (int q = 0; q < radix; ++q) {
-        a[q] = from[b + q * read_stride];
-        if (j != 0 && q != 0) a[q] *= twiddle(q * j, span * radix, sign);
+  std::vector<std::vector<Complex>> dfts;
+  for (int radix : pass.radices) {
+    std::vector<Complex> dft(static_cast<std::size_t>(radix * radix));
+    for (int p = 0; p < radix; ++p)
+      for (int q = 0; q < radix; ++q) dft[p * radix + q] = twiddle(static_cast<long long>(p) * q, radix, sign);
+    dfts.push_back(std::move(dft));
+  }
+
+  std::vector<Complex> smem(static_cast<std::size_t>(per_block) * static_cast<std::size_t>(shape.smem_stride));
+  struct Write {
+    int index;
+    Complex value;
+  };
+  std::vector<Write> writes;
+  for (long long block = 0; block < pass.blocks; ++block) {
+    const long long g0 = block * per_block;
+    const int valid = static_cast<int>(std::min<long long>(per_block, total - g0));
+    std::fill(smem.begin(), smem.end(), Complex(std::numeric_limits<double>::quiet_NaN(), 0.0));
+
+    const BlockFrame frame = block_frame(shape, g0);
+    for (int q = 0; q < valid * size; ++q) {
+      int tr = 0, e = 0;
+      staging_slot(shape, shape.sub == 1, q, &tr, &e);
+      Complex x = from[frame.in_base + input_step(shape, tr, e)];
+      if (shape.span > 1 && e > 0) {
+        const long long exponent = e * (frame.j0 + tr);
+        x *= oriented(table[layout.lo + (exponent & lo_mask)] *
+                      table[layout.hi + (exponent >> pass.twiddle_lo_bits)]);
       }
-      for (int p = 0; p < radix; ++p) {
-        Complex sum = a[0];
-        for (int q = 1; q < radix; ++q) sum += dft[p * radix + q] * a[q];
-        to[j + span * p + span * radix * k] = sum;
+      smem[smem_index(shape, tr, e)] = x;
+    }
+
+    int span = 1;
+    for (std::size_t s = 0; s < pass.radices.size(); ++s) {
+      const int radix = pass.radices[s];
+      const int butterflies = size / radix;
+      const int per_thread = butterflies_per_thread(radix);
+      writes.clear();
+      // Read phase of every thread (all reads precede all writes, as across the kernel's barrier).
+      for (int tr = 0; tr < valid; ++tr) {
+        for (int tid = 0; tid < threads; ++tid) {
+          for (int i = 0; i < per_thread; ++i) {
+            const int b = tid + i * threads;
+            if (b >= butterflies) continue;
+            const int step = stage_twiddle_step(b, span, radix, size);
+            Complex a[16];
+            for (int t = 0; t < radix; ++t) {
+              a[t] = smem[smem_index(shape, tr, b + t * butterflies)];
+              if (t > 0 && step > 0) a[t] *= oriented(table[layout.stage + t * step]);
+            }
+            const int base = stage_write_base(b, span, radix);
+            for (int p = 0; p < radix; ++p) {
+              Complex sum = a[0];
+              for (int t = 1; t < radix; ++t) sum += dfts[s][p * radix + t] * a[t];
+              writes.push_back({smem_index(shape, tr, base + p * span), sum});
+            }
+          }
+        }
       }
+      for (const Write& w : writes) smem[w.index] = w.value;
+      span *= radix;
+    }
+
+    for (int q = 0; q < valid * size; ++q) {
+      int tr = 0, p = 0;
+      staging_slot(shape, shape.span == 1, q, &tr, &p);
+      to[frame.out_base + output_step(shape, tr, p)] = smem[smem_index(shape, tr, p)];
     }
   }
 }
 
 }  // namespace
 
-Complex twiddle(long long e, long long d, int sign) {
-  e %= d;
-  if (e < 0) e += d;
-  // e / d = (quarter + r / d) / 4 of a turn, r in [0, d).
-  const long long quarter = (4 * e) / d;
-  const long long r = 4 * e - quarter * d;
-  const double angle = kHalfPi * static_cast<double>(r) / static_cast<double>(d);
-  const double c = r == 0 ? 1.0 : std::cos(angle);
-  const double s = r == 0 ? 0.0 : std::sin(angle);
-  Complex w;
-  switch (quarter) {
-    case 0: w = {c, s}; break;
-    case 1: w = {-s, c}; break;
-    case 2: w = {-c, -s}; break;
-    default: w = {s, -c}; break;
-  }
-  return sign < 0 ? std::conj(w) : w;
-}
-
 void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
   if (plan.passes.empty()) throw std::invalid_argument("fft reference: empty plan");
-  const long long n = plan.n;
-  const std::size_t total = static_cast<std::size_t>(n * plan.batch);
-  std::vector<Complex> scratch(plan.passes.size() > 1 ? total : 0);
-
-  // Pass i writes `output` when an even number of passes follow it, else the scratch array, so
-  // that the last one lands in `output` and no pass reads the buffer it writes.
-  const Complex* from = input;
-  const std::size_t pass_count = plan.passes.size();
-  for (std::size_t i = 0; i < pass_count; ++i) {
-    const FftPass& pass = plan.passes[i];
-    Complex* to = (pass_count - 1 - i) % 2 == 0 ? output : scratch.data();
-    const long long size = pass.size;
-    const long long span = pass.span_before;
-
-    std::vector<std::vector<Complex>> dfts;
-    for (int radix : pass.radices) {
-      std::vector<Complex> dft(static_cast<std::size_t>(radix * radix));
-      for (int p = 0; p < radix; ++p)
-        for (int q = 0; q < radix; ++q) dft[p * radix + q] = twiddle(static_cast<long long>(p) * q, radix, sign);
-      dfts.push_back(std::move(dft));
+  const bool in_place = input == output;
+  // The plan's work area, or (in place, two passes) the temporary the native plan takes instead.
+  std::vector<Complex> work(static_cast<std::size_t>(plan.n * plan.batch));
+  const auto buffer = [&](Buffer which) -> Complex* {
+    switch (which) {
+      case Buffer::kInput: return const_cast<Complex*>(input);  // only ever read
+      case Buffer::kOutput: return output;
+      default: return work.data();
     }
-
-    // The block's shared memory: two buffers per sub-transform.
-    std::vector<Complex> ping(static_cast<std::size_t>(size)), pong(static_cast<std::size_t>(size));
-    const long long sub_total = pass.sub_transforms * plan.batch;
-    for (long long block = 0; block < pass.blocks; ++block) {
-      for (int slot = 0; slot < pass.transforms_per_block; ++slot) {
-        const long long global = block * pass.transforms_per_block + slot;
-        if (global >= sub_total) break;  // the last block's idle slots
-        const long long batch_offset = (global / pass.sub_transforms) * n;
-        const long long id = global % pass.sub_transforms;
-        const long long j = id % span;
-        const long long k = id / span;
-        const long long in_base = batch_offset + id;
-        const long long out_base = batch_offset + j + span * size * k;
-
-        for (long long t = 0; t < size; ++t) {
-          Complex value = from[in_base + t * pass.in_stride];
-          if (j != 0 && t != 0) value *= twiddle(t * j, span * size, sign);
-          ping[t] = value;
-        }
-        Complex* current = ping.data();
-        Complex* next = pong.data();
-        long long stage_span = 1;
-        for (std::size_t s = 0; s < pass.radices.size(); ++s) {
-          stockham_stage(size, stage_span, pass.radices[s], pass.threads_per_transform, sign, dfts[s], current, next);
-          stage_span *= pass.radices[s];
-          std::swap(current, next);
-        }
-        for (long long p = 0; p < size; ++p) to[out_base + p * pass.out_stride] = current[p];
-      }
-    }
-    from = to;
+  };
+  const std::vector<PassBuffers> turns = pass_buffers(plan.passes.size(), in_place);
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    run_pass(plan, plan.passes[i], sign, buffer(turns[i].from), buffer(turns[i].to));
   }
 }
 

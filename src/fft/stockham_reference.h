@@ -1,14 +1,16 @@
 // Host reference executor of a planned 1D complex-to-complex FFT (src/fft/planner.h), in double.
-// It runs the plan's passes exactly as the GPU kernels will index them, so that the CPU tests can
-// check the plan's index math (strides, sub-transform bases, twiddle exponents, Stockham stage
-// order) against an independent DFT without a GPU. Speed is not a goal.
+// It runs the plan's passes exactly as the GPU kernels (src/fft/kernels/stockham.cu) index them,
+// through the same index functions (fft/stockham_index.h), the same twiddle tables
+// (fft/twiddle.h) and the same buffer turns (pass_buffers), so that the CPU tests check the
+// kernels' index math against an independent DFT without a GPU. Speed is not a goal.
 //
-// Per pass: blocks of transforms_per_block sub-transforms (over the whole batch); per
-// sub-transform, load its elements with the pass's input stride and base, multiply by the
-// inter-pass twiddle, run the pass's Stockham stages (radix-r butterflies with the stage twiddle,
-// ping-pong between two buffers, no digit reversal), store with the output stride and base. A
-// stage's butterflies are dealt to threads_per_transform "threads" round-robin, as a kernel's
-// threads would take them.
+// Per pass and block: stage the block's sub-transforms into a "shared memory" array in the
+// kernel's linear order (with the inter-pass twiddle lo[] hi[]), then per Stockham stage let every
+// "thread" read its butterflies' inputs (twiddled from the stage table), and only then write all
+// outputs back in place, as the kernel does between its two barriers; then store. Butterfly b of
+// a stage goes to thread b mod threads_per_transform, slot b / threads_per_transform, as on the
+// GPU. Shared memory is poisoned with NaN before each block, so a slot read before it is written
+// spoils the result.
 //
 // Sign convention as cuFFT: sign -1 is CUFFT_FORWARD, +1 CUFFT_INVERSE, both unnormalised
 // (forward then inverse gives n times the input).
@@ -17,18 +19,15 @@
 #include <complex>
 
 #include "fft/planner.h"
+#include "fft/twiddle.h"
 
 namespace idgpu::fft::reference {
 
-// exp(sign 2 pi i e / d), computed in double with the exponent reduced exactly first: e mod d, then
-// the quarter turn q = floor(4 e / d) in integers, so that only an angle in [0, pi/2) reaches
-// cos/sin and quarter, half and full turns are exact. d >= 1, d < 2^61.
-std::complex<double> twiddle(long long e, long long d, int sign);
+using fft::twiddle;
 
 // Runs `plan` on plan.batch contiguous transforms from `input` to `output` (plan.n * plan.batch
-// elements each; they must not overlap). sign: -1 forward, +1 inverse. Intermediate passes go
-// through a scratch array of the plan's work size, ping-ponging with `output` so that the last
-// pass writes `output`; `input` is never written.
+// elements each). `input == output` is an in-place execution; otherwise they must not overlap and
+// `input` is never written. Intermediate passes use a work array of the plan's work size.
 void execute(const FftPlan& plan, int sign, const std::complex<double>* input, std::complex<double>* output);
 
 }  // namespace idgpu::fft::reference

@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <iostream>
@@ -26,6 +27,7 @@
 
 #include "fft/planner.h"
 #include "fft/stockham_reference.h"
+#include "fft/twiddle.h"
 
 namespace fft = idgpu::fft;
 using Complex = std::complex<double>;
@@ -157,15 +159,30 @@ void check_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
     CHECK(pass.sub_transforms * pass.size == plan.n);
     CHECK(pass.in_stride == plan.n / pass.size);
     CHECK(pass.out_stride == pass.span_before);
-    CHECK(2 * static_cast<std::size_t>(pass.size) * plan.element_bytes <= limits.shared_bytes_per_block);
+    CHECK(static_cast<std::size_t>(fft::smem_stride(pass.size, pass.smem_shift, false)) * plan.element_bytes <=
+          limits.shared_bytes_per_block);
+    CHECK(pass.shared_bytes == static_cast<std::size_t>(pass.smem_stride) * plan.element_bytes *
+                                   static_cast<std::size_t>(pass.transforms_per_block));
     CHECK(pass.shared_bytes <= limits.shared_bytes_per_block);
     CHECK(pass.threads_per_transform >= 1);
     CHECK(pass.transforms_per_block >= 1);
     CHECK(static_cast<long long>(pass.threads_per_transform) * pass.transforms_per_block <=
-          limits.max_threads_per_block);
+          std::min(limits.max_threads_per_block, fft::kernel_max_threads(plan.element_bytes)));
     CHECK(pass.blocks * pass.transforms_per_block >= pass.sub_transforms * plan.batch);
     CHECK((pass.blocks - 1) * pass.transforms_per_block < pass.sub_transforms * plan.batch);
-    for (int radix : pass.radices) CHECK(radix * plan.element_bytes / 4 <= limits.registers_per_thread / 2u);
+    // A block's sub-transforms share one batch entry and one row of the column sides.
+    if (pass.sub_transforms > 1) CHECK(pass.sub_transforms % pass.transforms_per_block == 0);
+    if (pass.span_before > 1) CHECK(pass.span_before % pass.transforms_per_block == 0);
+    // Every stage's butterflies are covered by the threads at butterflies_per_thread(r) each.
+    for (int radix : pass.radices) {
+      CHECK(static_cast<long long>(pass.threads_per_transform) * fft::butterflies_per_thread(radix) >=
+            pass.size / radix);
+      CHECK(fft::butterflies_per_thread(radix) * radix <= fft::kMaxElementsPerThread);
+    }
+    if (pass.span_before > 1) {
+      // The inter-pass exponents t j < L N split into lo and hi halves of the tables.
+      CHECK((1LL << (2 * pass.twiddle_lo_bits)) >= pass.span_before * pass.size);
+    }
     product *= pass.size;
   }
   CHECK(product == plan.n);
@@ -181,7 +198,7 @@ int pass_lower_bound(long long n, long long max_size) {
 // Limits under which sub-transforms hold at most `max_size` fp32 elements.
 fft::DeviceLimits small_limits(long long max_size) {
   fft::DeviceLimits limits = fft::DeviceLimits::h100();
-  limits.shared_bytes_per_block = static_cast<std::size_t>(2 * 8 * max_size);
+  limits.shared_bytes_per_block = static_cast<std::size_t>(fft::smem_stride(max_size, fft::smem_shift(8), false)) * 8;
   return limits;
 }
 
@@ -199,6 +216,10 @@ void check_against_naive(const fft::FftPlan& plan, std::uint64_t salt) {
     std::vector<Complex> back = poisoned(total);
     fft::reference::execute(plan, -sign, y.data(), back.data());
     CHECK(relative_error(back, scaled(x, static_cast<long double>(plan.n))) < kTolerance);
+    // In place: the same results through the in-place buffer turns.
+    std::vector<Complex> z = x;
+    fft::reference::execute(plan, sign, z.data(), z.data());
+    CHECK(z == y);
   }
 }
 
@@ -227,10 +248,10 @@ TEST_CASE("twiddles are exact at quarter turns and accurate elsewhere", "[fft][p
 
 TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
-  // fp32: 2 x 8 B x N <= 227 KB holds N <= 14528, so 2^13 in one pass, 2^26 in two, 2^27 in three.
-  // fp64: N <= 7264, so 2^12 in one pass, 2^24 in two, above that three.
+  // fp32: a padded buffer of 2^14 elements (139 KB) and 1024 threads fit one block, 2^15 do not:
+  // 2^14 in one pass, 2^28 in two. fp64: 2^13 (147 KB, 512 threads) in one pass, 2^26 in two.
   for (auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
-    const int one_pass_bits = precision == fft::Precision::kSingle ? 13 : 12;
+    const int one_pass_bits = precision == fft::Precision::kSingle ? 14 : 13;
     for (int bits = 1; bits <= 27; ++bits) {
       const long long n = 1LL << bits;
       CAPTURE(bits, static_cast<int>(precision));
@@ -240,17 +261,21 @@ TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner]
       CHECK(static_cast<int>(plan.passes.size()) == expected);
       // Balanced: every pass at least 2^floor(bits / passes).
       for (const fft::FftPass& pass : plan.passes) CHECK(pass.size >= (1LL << (bits / expected)));
+      CHECK(plan.work_bytes == (expected <= 2 ? 0 : static_cast<std::size_t>(n) * plan.element_bytes));
     }
   }
   const fft::FftPlan largest = must_plan(kMaxPowerOfTwo, 1, fft::Precision::kSingle, h100);
   INFO(largest.to_string());
-  CHECK(largest.passes.size() == 3);
-  CHECK(largest.work_bytes == 2 * static_cast<std::size_t>(kMaxPowerOfTwo) * 8);
+  CHECK(largest.passes.size() == 2);
+  // Column passes get rows of at least one 32-byte sector where the divisors allow it.
+  const fft::FftPlan two_20 = must_plan(1LL << 20, 64, fft::Precision::kSingle, h100);
+  for (const fft::FftPass& pass : two_20.passes) CHECK(pass.transforms_per_block * 8 >= 32);
 }
 
 TEST_CASE("planner: mixed radices up to 2^27", "[fft][planner][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
-  const long long max_size = static_cast<long long>(h100.shared_bytes_per_block / 16);
+  // 16 elements per thread and 1024 threads: no pass exceeds 2^14 in fp32.
+  const long long max_size = 1LL << 14;
   const std::vector<long long> sizes = {
       2, 3, 5, 6, 7, 11, 12, 13, 100, 143, 243, 1000, 2187, 3125, 6561, 10000, 14336, 14641, 15625, 28561,
       59049, 78125, 117649, 1000000, 1594323, 1953125, 3 * (1LL << 20), 11LL * 13 * 16 * 7 * 5 * 9 * 64,
@@ -261,19 +286,76 @@ TEST_CASE("planner: mixed radices up to 2^27", "[fft][planner][cpu]") {
     const fft::FftPlan plan = must_plan(n, 2, fft::Precision::kSingle, h100);
     check_plan(plan, h100);
     // Never more than one pass above the bound no factorization can beat (the split needs
-    // 13-smooth factors, so it can miss max_size^P by less than a factor 13 per pass).
+    // 13-smooth factors that fit the threads, so it can miss max_size^P by a small factor).
     const int bound = pass_lower_bound(n, max_size);
     CHECK(static_cast<int>(plan.passes.size()) >= bound);
     CHECK(static_cast<int>(plan.passes.size()) <= bound + 1);
-    CHECK((plan.passes.size() == 1) == (n <= max_size));
   }
   // Exact pass counts where the split is forced.
-  CHECK(must_plan(14336, 1, fft::Precision::kSingle, h100).passes.size() == 1);       // 2^11 7 <= 14528
-  CHECK(must_plan(14641, 1, fft::Precision::kSingle, h100).passes.size() == 2);       // 11^4 > 14528
+  CHECK(must_plan(12288, 1, fft::Precision::kSingle, h100).passes.size() == 1);       // 3 2^12: 820 threads
+  CHECK(must_plan(14336, 1, fft::Precision::kSingle, h100).passes.size() == 2);       // 7 2^11: 2048 threads
+  CHECK(must_plan(14641, 1, fft::Precision::kSingle, h100).passes.size() == 2);       // 11^4: 1331 threads
   CHECK(must_plan(1000000, 1, fft::Precision::kSingle, h100).passes.size() == 2);     // 1000 x 1000
   CHECK(must_plan(100000000, 1, fft::Precision::kSingle, h100).passes.size() == 2);   // 10^4 x 10^4
-  CHECK(must_plan(129140163, 1, fft::Precision::kSingle, h100).passes.size() == 3);   // 3^17: 3^8 3^8 < 3^17
+  CHECK(must_plan(129140163, 1, fft::Precision::kSingle, h100).passes.size() == 3);   // 3^17: 3^9 needs 1313
   CHECK(must_plan(3LL << 25, 1, fft::Precision::kSingle, h100).passes.size() == 2);   // 2^13 x 3 2^12
+}
+
+TEST_CASE("planner: buffer turns never make a pass write what it reads", "[fft][planner][cpu]") {
+  using fft::Buffer;
+  for (std::size_t passes = 1; passes <= 6; ++passes) {
+    for (bool in_place : {false, true}) {
+      CAPTURE(passes, in_place);
+      const std::vector<fft::PassBuffers> turns = fft::pass_buffers(passes, in_place);
+      REQUIRE(turns.size() == passes);
+      CHECK(turns.front().from == Buffer::kInput);
+      CHECK(turns.back().to == Buffer::kOutput);
+      // In place, input and output are one buffer.
+      const auto same = [in_place](Buffer a, Buffer b) {
+        const auto canon = [in_place](Buffer x) { return in_place && x == Buffer::kInput ? Buffer::kOutput : x; };
+        return canon(a) == canon(b);
+      };
+      for (std::size_t i = 0; i < passes; ++i) {
+        if (i > 0) CHECK(turns[i].from == turns[i - 1].to);
+        CHECK(turns[i].to != Buffer::kInput);
+        // Only the last pass may run in place (its blocks read and write the same elements).
+        if (i + 1 < passes) CHECK_FALSE(same(turns[i].from, turns[i].to));
+      }
+    }
+  }
+  // Two passes out of place need no work area.
+  for (const fft::PassBuffers& turn : fft::pass_buffers(2, false)) {
+    CHECK(turn.from != Buffer::kWork);
+    CHECK(turn.to != Buffer::kWork);
+  }
+}
+
+TEST_CASE("twiddle tables: layout and the lo x hi split", "[fft][planner][cpu]") {
+  const fft::FftPlan plan = must_plan(3LL << 20, 1, fft::Precision::kSingle, fft::DeviceLimits::h100());
+  INFO(plan.to_string());
+  REQUIRE(plan.passes.size() == 2);
+  const fft::FftPass& first = plan.passes[0];
+  const fft::TwiddleLayout first_layout = fft::twiddle_layout(first);
+  CHECK(first_layout.stage_count == static_cast<std::size_t>(first.size));
+  CHECK(first_layout.lo_count == 0);
+  CHECK(first_layout.hi_count == 0);
+  const fft::FftPass& second = plan.passes[1];
+  const fft::TwiddleLayout layout = fft::twiddle_layout(second);
+  const std::vector<Complex> table = fft::pass_twiddles(second);
+  REQUIRE(table.size() == layout.total);
+  const long long m = second.span_before * second.size;
+  std::mt19937_64 engine(base_seed());
+  std::uniform_int_distribution<long long> exponent(0, m - 1);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const long long e = trial < 3 ? (trial == 0 ? 0 : trial == 1 ? m - 1 : m / 4) : exponent(engine);
+    CAPTURE(e, m);
+    const Complex w = table[layout.lo + static_cast<std::size_t>(e & ((1LL << second.twiddle_lo_bits) - 1))] *
+                      table[layout.hi + static_cast<std::size_t>(e >> second.twiddle_lo_bits)];
+    CHECK(std::abs(w - fft::twiddle(e, m, -1)) < 8e-16);  // two roundings of unit values: a few eps
+  }
+  for (std::size_t x = 0; x < layout.stage_count; ++x) {
+    CHECK(table[layout.stage + x] == fft::twiddle(static_cast<long long>(x), second.size, -1));
+  }
 }
 
 TEST_CASE("planner: no plan for unsupported lengths and precisions", "[fft][planner][cpu]") {
@@ -287,7 +369,7 @@ TEST_CASE("planner: no plan for unsupported lengths and precisions", "[fft][plan
   }
   CHECK_FALSE(fft::plan_c2c_1d(64, 1, fft::Precision::kHalf, h100).plan.has_value());
   CHECK_FALSE(fft::plan_c2c_1d(64, 0, fft::Precision::kSingle, h100).plan.has_value());
-  // A radix-16 fp64 butterfly needs 64 registers, more than half of 100.
+  // 16 fp64 elements per thread need 64 registers, more than half of 100.
   fft::DeviceLimits few_registers = h100;
   few_registers.registers_per_thread = 100;
   CHECK_FALSE(fft::plan_c2c_1d(256, 1, fft::Precision::kDouble, few_registers).plan.has_value());

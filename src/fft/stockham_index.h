@@ -1,0 +1,122 @@
+// The index arithmetic of one Stockham pass, shared by the GPU kernel (src/fft/kernels) and the
+// host executor that mirrors it (src/fft/stockham_reference.cpp), so that a CPU test of the host
+// executor is a test of the kernel's addressing. See the pass mapping in fft/planner.h.
+//
+// A block serves `per_block` (T) consecutive sub-transforms g0 .. g0+T-1 of a pass, where the
+// sub-transforms of the whole batch are numbered g = batch * S + id (S = n / N sub-transforms per
+// transform, id = j + L k). The block stages them through shared memory: element e of its
+// sub-transform tr sits at tr * smem_stride + e + (e >> shift) (the padding keeps the strided
+// accesses of the butterflies off one bank), and both global sides are walked in a linear order q
+// chosen so that consecutive q are consecutive addresses:
+//  - contiguous side (the input of a single pass, S = 1; the output of a first pass, L = 1): the T
+//    sub-transforms are one run of T N elements, q -> (tr = q / N, e = q % N);
+//  - column side (every other case, T divides S and L): rows of T consecutive elements, q ->
+//    (tr = q % T, e = q / T).
+#pragma once
+
+#if defined(__CUDACC__)
+#define IDGPU_HD __host__ __device__ __forceinline__
+#else
+#define IDGPU_HD inline
+#endif
+
+namespace idgpu::fft {
+
+// The elements one thread keeps in registers: a stage of radix r gives each thread at most
+// kMaxElementsPerThread / r butterflies.
+inline constexpr int kMaxElementsPerThread = 16;
+// Butterflies a thread takes in a stage of radix r: as many as fill its 16 elements, except one
+// for the large odd radices, whose direct DFTs need the rest of the registers.
+IDGPU_HD constexpr int butterflies_per_thread(int radix) { return radix >= 7 && radix % 2 == 1 ? 1 : kMaxElementsPerThread / radix; }
+
+// Stages of one pass, at most (3^8 = 6561 has 8; 2 x 3^8 has 9).
+inline constexpr int kMaxStages = 16;
+
+// What the index functions need of a pass.
+struct PassShape {
+  long long n = 0;     // transform length
+  long long sub = 0;   // S = n / N
+  long long span = 1;  // L
+  int size = 0;        // N
+  int per_block = 0;   // T
+  int smem_stride = 0; // shared-memory elements per sub-transform (padded)
+  int shift = 0;       // padding: one element every 2^shift
+  int size_log2 = -1;       // log2 N when N is a power of two, else -1
+  int per_block_log2 = -1;  // log2 T when T is a power of two, else -1
+};
+
+IDGPU_HD int smem_index(const PassShape& s, int tr, int e) { return tr * s.smem_stride + e + (e >> s.shift); }
+
+// What a block computes once (in 64 bits) so that each element costs 32-bit arithmetic only:
+// the global offsets of its first sub-transform's element 0 on both sides, and the j of the
+// inter-pass twiddle w_{L N}^{e j} of that sub-transform (the block's others follow as j0 + tr,
+// since T divides L).
+struct BlockFrame {
+  long long in_base = 0;
+  long long out_base = 0;
+  long long j0 = 0;
+};
+
+IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
+  BlockFrame frame;
+  if (s.sub == 1) {
+    frame.in_base = g0 * s.n;
+    frame.out_base = g0 * s.size;
+    return frame;
+  }
+  const long long batch = g0 / s.sub;
+  const long long id0 = g0 % s.sub;
+  frame.in_base = batch * s.n + id0;
+  if (s.span == 1) {
+    frame.out_base = g0 * s.size;
+  } else {
+    frame.j0 = id0 % s.span;
+    frame.out_base = batch * s.n + frame.j0 + s.span * s.size * (id0 / s.span);
+  }
+  return frame;
+}
+
+// Offsets from the frame's bases of element e of sub-transform tr (input) and of its output
+// element p: below n on a column side, below T N on a contiguous one.
+IDGPU_HD int input_step(const PassShape& s, int tr, int e) {
+  return s.sub == 1 ? tr * static_cast<int>(s.n) + e : tr + e * static_cast<int>(s.sub);
+}
+IDGPU_HD int output_step(const PassShape& s, int tr, int p) {
+  return s.span == 1 ? tr * s.size + p : tr + p * static_cast<int>(s.span);
+}
+
+// Linear staging order: q -> (tr, e) for a contiguous or a column side (shifts for powers of two).
+IDGPU_HD void staging_slot(const PassShape& s, bool contiguous, int q, int* tr, int* e) {
+  if (contiguous) {
+    if (s.size_log2 >= 0) {
+      *tr = q >> s.size_log2;
+      *e = q & (s.size - 1);
+    } else {
+      *tr = q / s.size;
+      *e = q - *tr * s.size;
+    }
+  } else {
+    if (s.per_block_log2 >= 0) {
+      *tr = q & (s.per_block - 1);
+      *e = q >> s.per_block_log2;
+    } else {
+      *e = q / s.per_block;
+      *tr = q - *e * s.per_block;
+    }
+  }
+}
+
+// Butterfly b of a stage of radix r and span l (the product of the pass's earlier radices) in a
+// sub-transform of length N: reads b + t N / r, writes j + l r k + p l (b = j + l k), and
+// multiplies input t by w_N^{t j N / (l r)} = w_{l r}^{t j}.
+IDGPU_HD int stage_write_base(int b, int span, int radix) { return b % span + span * radix * (b / span); }
+IDGPU_HD int stage_twiddle_step(int b, int span, int radix, int size) { return (b % span) * (size / (span * radix)); }
+// The same for powers of two, from logarithms: span = 2^span_log2, radix = 2^radix_log2.
+IDGPU_HD int stage_write_base_pow2(int b, int span_log2, int radix_log2) {
+  return (b & ((1 << span_log2) - 1)) + ((b >> span_log2) << (span_log2 + radix_log2));
+}
+IDGPU_HD int stage_twiddle_step_pow2(int b, int span_log2, int radix_log2, int size_log2) {
+  return (b & ((1 << span_log2) - 1)) << (size_log2 - span_log2 - radix_log2);
+}
+
+}  // namespace idgpu::fft

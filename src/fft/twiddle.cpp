@@ -1,0 +1,58 @@
+#include "fft/twiddle.h"
+
+#include <cmath>
+
+namespace idgpu::fft {
+namespace {
+constexpr double kHalfPi = 1.57079632679489661923132169163975144;
+}  // namespace
+
+std::complex<double> twiddle(long long e, long long d, int sign) {
+  e %= d;
+  if (e < 0) e += d;
+  // e / d = (quarter + r / d) / 4 of a turn, r in [0, d).
+  const long long quarter = (4 * e) / d;
+  const long long r = 4 * e - quarter * d;
+  const double angle = kHalfPi * static_cast<double>(r) / static_cast<double>(d);
+  const double c = r == 0 ? 1.0 : std::cos(angle);
+  const double s = r == 0 ? 0.0 : std::sin(angle);
+  std::complex<double> w;
+  switch (quarter) {
+    case 0: w = {c, s}; break;
+    case 1: w = {-s, c}; break;
+    case 2: w = {-c, -s}; break;
+    default: w = {s, -c}; break;
+  }
+  return sign < 0 ? std::conj(w) : w;
+}
+
+TwiddleLayout twiddle_layout(const FftPass& pass) {
+  TwiddleLayout layout;
+  layout.stage = 0;
+  layout.stage_count = static_cast<std::size_t>(pass.size);
+  layout.lo = layout.stage + layout.stage_count;
+  if (pass.span_before > 1) {
+    const long long m = pass.span_before * pass.size;
+    layout.lo_count = static_cast<std::size_t>(1) << pass.twiddle_lo_bits;
+    layout.hi_count = static_cast<std::size_t>(((m - 1) >> pass.twiddle_lo_bits) + 1);
+  }
+  layout.hi = layout.lo + layout.lo_count;
+  layout.total = layout.hi + layout.hi_count;
+  return layout;
+}
+
+std::vector<std::complex<double>> pass_twiddles(const FftPass& pass) {
+  const TwiddleLayout layout = twiddle_layout(pass);
+  std::vector<std::complex<double>> table(layout.total);
+  for (std::size_t x = 0; x < layout.stage_count; ++x) {
+    table[layout.stage + x] = twiddle(static_cast<long long>(x), pass.size, -1);
+  }
+  const long long m = pass.span_before * pass.size;
+  for (std::size_t x = 0; x < layout.lo_count; ++x) table[layout.lo + x] = twiddle(static_cast<long long>(x), m, -1);
+  for (std::size_t x = 0; x < layout.hi_count; ++x) {
+    table[layout.hi + x] = twiddle(static_cast<long long>(x) << pass.twiddle_lo_bits, m, -1);
+  }
+  return table;
+}
+
+}  // namespace idgpu::fft

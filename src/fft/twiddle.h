@@ -1,0 +1,36 @@
+// Twiddle factors of the native FFT, computed on the host in double and read by the kernels from
+// tables (in the plan's precision), as accurate as the vendor's: each entry is exp(-2 pi i e / d)
+// rounded once, and a kernel forms at most one product of two entries.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <vector>
+
+#include "fft/planner.h"
+
+namespace idgpu::fft {
+
+// exp(sign 2 pi i e / d), computed in double with the exponent reduced exactly first: e mod d, then
+// the quarter turn q = floor(4 e / d) in integers, so that only an angle in [0, pi/2) reaches
+// cos/sin and quarter, half and full turns are exact. d >= 1, d < 2^61.
+std::complex<double> twiddle(long long e, long long d, int sign);
+
+// Where a pass's tables sit in its block of twiddles (offsets and counts in elements):
+//  - stage: w_N^x for x < N, the twiddles of the Stockham stages inside the pass
+//    (stage of span l and radix r: w_{l r}^{t j} = w_N^{t j N / (l r)});
+//  - lo, hi: the inter-pass twiddles w_M^e (M = L N, e = t j < M) as lo[e mod 2^b] hi[e >> b]
+//    with b = pass.twiddle_lo_bits; absent (count 0) in the first pass.
+// Every table is the forward sign; the inverse transform conjugates.
+struct TwiddleLayout {
+  std::size_t stage = 0, stage_count = 0;
+  std::size_t lo = 0, lo_count = 0;
+  std::size_t hi = 0, hi_count = 0;
+  std::size_t total = 0;
+};
+TwiddleLayout twiddle_layout(const FftPass& pass);
+
+// The pass's tables in that layout.
+std::vector<std::complex<double>> pass_twiddles(const FftPass& pass);
+
+}  // namespace idgpu::fft
