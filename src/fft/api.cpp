@@ -39,7 +39,19 @@ cufftResult make_plan(Call& call, Plan& plan, const Descriptor& descriptor, cons
   const char* reason = "";
   if (auto native = choose_native(descriptor, &reason)) {
     log::plan().debug("{}: native plan {} for {}", api_name(call.api), native->name(), descriptor.to_string());
-    if (work_size != nullptr) *work_size = native->work_size();
+    const std::size_t bytes = native->work_size();
+    if (plan.auto_allocate && bytes > 0) {
+      // cuFFT allocates the work area with the plan when auto-allocation is on.
+      void* area = nullptr;
+      if (cudaMalloc(&area, bytes) != cudaSuccess) {
+        cudaGetLastError();
+        log::plan().error("{}: work area of {} B could not be allocated", api_name(call.api), bytes);
+        return CUFFT_ALLOC_FAILED;
+      }
+      if (plan.owned_work_area != nullptr) cudaFree(plan.owned_work_area);
+      plan.owned_work_area = area;
+    }
+    if (work_size != nullptr) *work_size = bytes;
     plan.native = std::move(native);
     plan.descriptor = descriptor;
     plan.made = true;
@@ -53,6 +65,7 @@ cufftResult make_plan(Call& call, Plan& plan, const Descriptor& descriptor, cons
   if (status == CUFFT_SUCCESS) {
     plan.descriptor = descriptor;
     plan.made = true;
+    plan.vendor_made = true;
     log::plan().debug("{}: vendor plan for {} ({})", api_name(call.api), descriptor.to_string(), reason);
   }
   return status;
@@ -192,18 +205,22 @@ cufftResult execute(Call& call, cufftHandle handle, In* input, Out* output, int 
     // returns CUFFT_SUCCESS), so the call goes to the vendor plan as it came; say so.
     log::api().warn("{} on a {} plan: the vendor accepts this, the result is the vendor's", api_name(call.api),
                     plan->descriptor->to_string());
-    if (!plan->native) {
-      call.path = Path::kVendor;
-      call.reason = "exec type differs from the plan's";
-      return vendor_exec(plan->vendor, input, output, direction);
-    }
+    if (const cufftResult pinned = pin_to_vendor(*plan, call.api); pinned != CUFFT_SUCCESS) return pinned;
+    call.path = Path::kVendor;
+    call.reason = "exec type differs from the plan's";
+    return vendor_exec(plan->vendor, input, output, direction);
   }
   stats::GpuTimer timer(call.api, plan->stream);
   if (plan->native) {
+    void* work = plan->work_area != nullptr ? plan->work_area : plan->owned_work_area;
     call.path = Path::kNative;
     call.reason = plan->native->name();
-    void* work = plan->work_area != nullptr ? plan->work_area : plan->owned_work_area;
-    return plan->native->execute({input, output, direction, plan->stream, work});
+    const cufftResult status = plan->native->execute({input, output, direction, plan->stream, work});
+    if (status != kNotServed) return status;
+    if (const cufftResult made = make_vendor_plan(*plan, call.api); made != CUFFT_SUCCESS) return made;
+    call.path = Path::kVendor;
+    call.reason = "the native plan could not serve this call: the vendor plan";
+    return vendor_exec(plan->vendor, input, output, direction);
   }
   call.path = Path::kVendor;
   call.reason = "vendor plan";
@@ -247,16 +264,39 @@ cufftResult set_on_plan(Call& call, cufftHandle handle, Apply&& apply) {
 
 }  // namespace
 
+cufftResult make_vendor_plan(Plan& plan, Api api) {
+  if (plan.vendor_made || !plan.native || !plan.descriptor) return CUFFT_SUCCESS;
+  // The vendor plan behind a native one was never made: make it now from the descriptor (the
+  // native solver serves default layouts only), with the settings the plan has received.
+  const vendor::CufftTable* vendor_table = table();
+  if (vendor_table == nullptr || vendor_table->cufftMakePlanMany64 == nullptr) return kVendorMissing;
+  const Descriptor& d = *plan.descriptor;
+  long long n[3] = {d.dims[0].n, d.dims[1].n, d.dims[2].n};
+  size_t work_size = 0;
+  const cufftResult made = vendor_table->cufftMakePlanMany64(plan.vendor, d.rank, n, nullptr, 1, 0, nullptr, 1, 0,
+                                                             encode_type(d.kind, d.precision), d.batch.n, &work_size);
+  if (made != CUFFT_SUCCESS) {
+    log::dispatch().error("{}: the vendor plan behind a native one could not be made ({})", api_name(api),
+                          static_cast<int>(made));
+    return made;
+  }
+  if (plan.stream != nullptr) vendor_table->cufftSetStream(plan.vendor, plan.stream);
+  if (plan.work_area != nullptr) vendor_table->cufftSetWorkArea(plan.vendor, plan.work_area);
+  plan.vendor_made = true;
+  return CUFFT_SUCCESS;
+}
+
 cufftResult pin_to_vendor(Plan& plan, Api api) {
-  if (!plan.vendor_only) {
-    plan.vendor_only = true;
-    if (plan.native) {
-      // Native plans do not yet exist; when they do, the vendor plan is made here from the
-      // plan's descriptor before the native plan is dropped.
-      log::dispatch().info("{} on a native plan: the vendor serves this plan from now on", api_name(api));
-      plan.native.reset();
+  if (plan.native && plan.descriptor) {
+    if (const cufftResult made = make_vendor_plan(plan, api); made != CUFFT_SUCCESS) return made;
+    log::dispatch().info("{} on a native plan: the vendor serves this plan from now on", api_name(api));
+    plan.native.reset();
+    if (plan.owned_work_area != nullptr) {
+      cudaFree(plan.owned_work_area);
+      plan.owned_work_area = nullptr;
     }
   }
+  plan.vendor_only = true;
   return CUFFT_SUCCESS;
 }
 
@@ -453,6 +493,11 @@ cufftResult cufftGetSize(Call& call, cufftHandle plan, size_t* workSize) {
 
 cufftResult cufftSetWorkArea(Call& call, cufftHandle plan, void* workArea) {
   return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
+    if (target.native) {
+      // The vendor plan behind a native one is not made; pin_to_vendor hands it the area.
+      target.work_area = workArea;
+      return CUFFT_SUCCESS;
+    }
     const cufftResult status = vendor_table.cufftSetWorkArea(target.vendor, workArea);
     if (status == CUFFT_SUCCESS) target.work_area = workArea;
     return status;
@@ -461,6 +506,11 @@ cufftResult cufftSetWorkArea(Call& call, cufftHandle plan, void* workArea) {
 
 cufftResult cufftXtSetWorkArea(Call& call, cufftHandle plan, void** workArea) {
   return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
+    if (target.native) {
+      if (workArea == nullptr) return CUFFT_INVALID_VALUE;
+      target.work_area = workArea[0];
+      return CUFFT_SUCCESS;
+    }
     const cufftResult status = vendor_table.cufftXtSetWorkArea(target.vendor, workArea);
     if (status == CUFFT_SUCCESS && workArea != nullptr) target.work_area = workArea[0];
     return status;
@@ -515,10 +565,12 @@ cufftResult cufftXtExec(Call& call, cufftHandle plan, void* input, void* output,
   if (target == nullptr) return CUFFT_INVALID_PLAN;
   stats::GpuTimer timer(call.api, target->stream);
   if (target->native) {
+    void* work = target->work_area != nullptr ? target->work_area : target->owned_work_area;
     call.path = Path::kNative;
     call.reason = target->native->name();
-    void* work = target->work_area != nullptr ? target->work_area : target->owned_work_area;
-    return target->native->execute({input, output, direction, target->stream, work});
+    const cufftResult status = target->native->execute({input, output, direction, target->stream, work});
+    if (status != kNotServed) return status;
+    if (const cufftResult made = make_vendor_plan(*target, call.api); made != CUFFT_SUCCESS) return made;
   }
   const vendor::CufftTable* vendor_table = table();
   if (vendor_table == nullptr) return kVendorMissing;

@@ -27,6 +27,9 @@ namespace idgpu::fft {
 // Status returned when the vendor library cannot be found.
 constexpr cufftResult kVendorMissing = CUFFT_SETUP_FAILED;
 
+// Makes the vendor plan behind a native plan (from its descriptor, with its settings), once.
+cufftResult make_vendor_plan(Plan& plan, Api api);
+
 // Marks a plan as served by the vendor from now on (a vendor-only feature was used on it).
 cufftResult pin_to_vendor(Plan& plan, Api api);
 

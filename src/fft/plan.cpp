@@ -1,12 +1,13 @@
 #include "fft/plan.h"
 
 #include "core/vendor.h"
+#include "fft/native.h"
 
 namespace idgpu::fft {
 
 const std::vector<const Solver*>& solvers() {
-  // Native FFT solvers register here as they land; until then every plan is a vendor plan.
-  static const std::vector<const Solver*> registry;
+  // Tried in order; the vendor is the last resort and not in the list.
+  static const std::vector<const Solver*> registry = {&stockham_solver()};
   return registry;
 }
 
@@ -74,7 +75,10 @@ HandleTable::~HandleTable() {
     // which may already be gone.
     for (int index = 0; index < kChunkSize; ++index) {
       Plan* plan = slots[index].load(std::memory_order_relaxed);
-      if (plan != nullptr) plan->owned_work_area = nullptr;
+      if (plan != nullptr) {
+        plan->owned_work_area = nullptr;
+        (void)plan->native.release();  // its device tables go with the process
+      }
       delete plan;
     }
     delete[] slots;

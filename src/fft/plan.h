@@ -35,8 +35,13 @@ class NativePlan {
   virtual ~NativePlan() = default;
   virtual const char* name() const = 0;
   virtual std::size_t work_size() const = 0;
+  // kNotServed (before anything is launched or written): the vendor plan serves this call.
   virtual cufftResult execute(const ExecArgs& args) const = 0;
 };
+
+// What NativePlan::execute returns when it cannot serve a call that the vendor can (e.g. no
+// memory for an in-place execution's scratch): not a cuFFT status, never returned to callers.
+inline constexpr cufftResult kNotServed = static_cast<cufftResult>(0x1d6000);
 
 // A solver answers "do I apply to this problem?" and, if so, builds a plan (FFTW's applicable() /
 // mkplan()). The vendor is the last solver and is not in this list: a descriptor no native solver
@@ -58,6 +63,7 @@ class Plan {
   std::unique_ptr<NativePlan> native;    // set when our kernels serve the plan
   bool made = false;
   bool vendor_only = false;  // a vendor-only feature was used on this plan
+  bool vendor_made = false;  // the vendor plan exists (always, unless a native plan was chosen)
   cudaStream_t stream = nullptr;
   bool auto_allocate = true;
   void* work_area = nullptr;

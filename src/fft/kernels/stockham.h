@@ -1,0 +1,35 @@
+// Launch interface of the Stockham pass kernel (stockham.cu): one launch runs one pass of a
+// planned 1D C2C/Z2Z transform (fft/planner.h) over the whole batch.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "fft/stockham_index.h"
+
+namespace idgpu::fft::kernels {
+
+struct PassLaunch {
+  PassShape shape;
+  int radices[kMaxStages] = {};
+  int stages = 0;
+  int threads_per_transform = 0;
+  long long total = 0;         // sub-transforms over the batch
+  long long blocks = 0;
+  unsigned shared_bytes = 0;
+  int lo_bits = 0;
+  const void* stage_twiddles = nullptr;  // w_N^x, forward sign, in the pass's precision
+  const void* lo_twiddles = nullptr;     // inter-pass tables (fft/twiddle.h); null in a first pass
+  const void* hi_twiddles = nullptr;
+  // fp32: pairs of consecutive staging slots are one 16-byte access on this side (even row
+  // length, 16-byte aligned base); set by the host per launch.
+  bool vector_in = false;
+  bool vector_out = false;
+  const void* input = nullptr;
+  void* output = nullptr;
+};
+
+// Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error.
+cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+
+}  // namespace idgpu::fft::kernels

@@ -1,0 +1,334 @@
+// The native 1D C2C/Z2Z FFT against the vendor and a float64 reference, on the GPU.
+//
+// Every case runs the same random input (never zero) through the vendor's plan (IDGPU_POLICY
+// vendor) and through ours (IDGPU_POLICY native, checked through the dispatch statistics to have
+// really run natively), each output poisoned with NaN before the call. Three transforms of the
+// batch (first, middle, last) are compared with a float64 transform on the host: a radix-2 FFT
+// for powers of two, else the host executor of src/fft/stockham_reference (checked against a
+// naive DFT in the CPU tests). The native relative L2 error must be no worse than 1.5x the
+// vendor's (plus one unit of rounding, for lengths the vendor transforms exactly); every element
+// of the native output must be finite and the whole output close to the vendor's, so an element
+// never written or a wrong transform anywhere in the batch fails. Each side then runs the
+// opposite direction on its own result, which must give n x, again within 1.5x of the vendor.
+//
+// Plans are made four ways in turn: cufftPlan1d, cufftPlanMany with NULL embeds, cufftCreate +
+// cufftMakePlanMany64, and cufftCreate + cufftSetAutoAllocation(0) + cufftMakePlanMany64 +
+// cufftSetWorkArea; half the cases run in place, and the native side runs on its own stream.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "fft/planner.h"
+#include "fft/stockham_reference.h"
+#include "idgpu/idgpu.h"
+
+namespace {
+
+constexpr int kSkip = 77;
+using Cd = std::complex<double>;
+
+template <class T>
+struct Traits;
+template <>
+struct Traits<cufftComplex> {
+  static constexpr cufftType kType = CUFFT_C2C;
+  static constexpr double kEps = 5.96e-8;
+  static constexpr const char* kExec = "cufftExecC2C";
+  static cufftResult exec(cufftHandle plan, cufftComplex* in, cufftComplex* out, int direction) {
+    return cufftExecC2C(plan, in, out, direction);
+  }
+};
+template <>
+struct Traits<cufftDoubleComplex> {
+  static constexpr cufftType kType = CUFFT_Z2Z;
+  static constexpr double kEps = 1.11e-16;
+  static constexpr const char* kExec = "cufftExecZ2Z";
+  static cufftResult exec(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out, int direction) {
+    return cufftExecZ2Z(plan, in, out, direction);
+  }
+};
+
+unsigned long long native_calls(const char* name) {
+  idgpuCallStats_t stats{};
+  REQUIRE(idgpuGetCallStatsByName(name, &stats) == IDGPU_STATUS_SUCCESS);
+  return stats.nativeCalls;
+}
+
+bool power_of_two(long long n) { return (n & (n - 1)) == 0; }
+
+// IDGPU_TEST_MAX_POINTS caps the points per call (cases above it are skipped), for runs under
+// compute-sanitizer.
+long long max_points() {
+  static const long long cap = [] {
+    const char* value = std::getenv("IDGPU_TEST_MAX_POINTS");
+    return value != nullptr ? std::atoll(value) : (1LL << 40);
+  }();
+  return cap;
+}
+
+// float64 transform of x (length n), sign -1 forward, +1 inverse, unnormalised.
+std::vector<Cd> reference_transform(const std::vector<Cd>& x, int sign) {
+  const long long n = static_cast<long long>(x.size());
+  if (!power_of_two(n)) {
+    const idgpu::fft::FftPlanResult planned =
+        idgpu::fft::plan_c2c_1d(n, 1, idgpu::fft::Precision::kDouble, idgpu::fft::DeviceLimits::h100());
+    REQUIRE(planned.plan.has_value());
+    std::vector<Cd> y(x.size());
+    idgpu::fft::reference::execute(*planned.plan, sign, x.data(), y.data());
+    return y;
+  }
+  // Iterative radix-2: bit reversal, then butterflies with accurately computed twiddles.
+  std::vector<Cd> y(x);
+  for (long long i = 1, j = 0; i < n; ++i) {
+    long long bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(y[i], y[j]);
+  }
+  std::vector<Cd> roots(static_cast<std::size_t>(std::max(n / 2, 1LL)));
+  for (long long k = 0; k < n / 2; ++k) roots[k] = idgpu::fft::twiddle(k, n, sign);
+  for (long long length = 2; length <= n; length <<= 1) {
+    const long long step = n / length;
+    for (long long start = 0; start < n; start += length) {
+      for (long long k = 0; k < length / 2; ++k) {
+        const Cd a = y[start + k];
+        const Cd b = y[start + k + length / 2] * roots[k * step];
+        y[start + k] = a + b;
+        y[start + k + length / 2] = a - b;
+      }
+    }
+  }
+  return y;
+}
+
+template <class T>
+Cd wide(const T& v) {
+  return {v.x, v.y};
+}
+
+// Relative L2 error of `got` against `want` over the listed transforms.
+template <class T>
+double relative_error(const std::vector<T>& got, const std::vector<std::vector<Cd>>& want,
+                      const std::vector<long long>& transforms, long long n) {
+  double diff = 0, norm = 0;
+  for (std::size_t t = 0; t < transforms.size(); ++t) {
+    for (long long i = 0; i < n; ++i) {
+      diff += std::norm(wide(got[transforms[t] * n + i]) - want[t][i]);
+      norm += std::norm(want[t][i]);
+    }
+  }
+  return std::sqrt(diff / norm);
+}
+
+template <class T>
+double relative_difference(const std::vector<T>& a, const std::vector<T>& b) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff += std::norm(wide(a[i]) - wide(b[i]));
+    norm += std::norm(wide(b[i]));
+  }
+  return std::sqrt(diff / norm);
+}
+
+enum class Maker { kPlan1d, kPlanMany, kMakeMany64, kOwnWorkArea };
+
+// A plan made one of the four ways; destroyed (with its work area) at scope exit.
+template <class T>
+struct TestPlan {
+  cufftHandle handle = 0;
+  void* work = nullptr;
+  size_t work_size = 0;
+
+  TestPlan(Maker maker, long long n, long long batch) {
+    int n32 = static_cast<int>(n);
+    long long n64 = n;
+    switch (maker) {
+      case Maker::kPlan1d:
+        REQUIRE(cufftPlan1d(&handle, n32, Traits<T>::kType, static_cast<int>(batch)) == CUFFT_SUCCESS);
+        break;
+      case Maker::kPlanMany:
+        REQUIRE(cufftPlanMany(&handle, 1, &n32, nullptr, 1, 0, nullptr, 1, 0, Traits<T>::kType,
+                              static_cast<int>(batch)) == CUFFT_SUCCESS);
+        break;
+      case Maker::kMakeMany64:
+        REQUIRE(cufftCreate(&handle) == CUFFT_SUCCESS);
+        REQUIRE(cufftMakePlanMany64(handle, 1, &n64, nullptr, 1, 0, nullptr, 1, 0, Traits<T>::kType, batch,
+                                    &work_size) == CUFFT_SUCCESS);
+        break;
+      case Maker::kOwnWorkArea:
+        REQUIRE(cufftCreate(&handle) == CUFFT_SUCCESS);
+        REQUIRE(cufftSetAutoAllocation(handle, 0) == CUFFT_SUCCESS);
+        REQUIRE(cufftMakePlanMany64(handle, 1, &n64, nullptr, 1, 0, nullptr, 1, 0, Traits<T>::kType, batch,
+                                    &work_size) == CUFFT_SUCCESS);
+        size_t reported = 0;
+        REQUIRE(cufftGetSize(handle, &reported) == CUFFT_SUCCESS);
+        REQUIRE(reported == work_size);
+        if (work_size > 0) {
+          REQUIRE(cudaMalloc(&work, work_size) == cudaSuccess);
+          REQUIRE(cufftSetWorkArea(handle, work) == CUFFT_SUCCESS);
+        }
+        break;
+    }
+  }
+  ~TestPlan() {
+    cufftDestroy(handle);
+    if (work != nullptr) cudaFree(work);
+  }
+};
+
+struct SideResult {
+  double error = 0;       // against float64, checked transforms
+  double round_trip = 0;  // opposite direction on the result, against n x
+  size_t work_size = 0;
+};
+
+template <class T>
+void run_case(long long n, long long batch, int direction, bool in_place, Maker maker, std::uint64_t seed) {
+  if (n * batch > max_points()) batch = std::max(1LL, max_points() / n);
+  if (n > max_points()) return;
+  const long long total = n * batch;
+  CAPTURE(n, batch, direction, in_place, static_cast<int>(maker), sizeof(T));
+  std::vector<T> x(static_cast<std::size_t>(total));
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (T& v : x) {
+    do {
+      v.x = static_cast<decltype(v.x)>(uniform(engine));
+      v.y = static_cast<decltype(v.y)>(uniform(engine));
+    } while (v.x == 0 && v.y == 0);
+  }
+  std::vector<long long> transforms = {0, batch / 2, batch - 1};
+  transforms.erase(std::unique(transforms.begin(), transforms.end()), transforms.end());
+  std::vector<std::vector<Cd>> want;
+  for (long long t : transforms) {
+    std::vector<Cd> one(static_cast<std::size_t>(n));
+    for (long long i = 0; i < n; ++i) one[i] = wide(x[t * n + i]);
+    want.push_back(reference_transform(one, direction == CUFFT_FORWARD ? -1 : +1));
+  }
+
+  const std::size_t bytes = static_cast<std::size_t>(total) * sizeof(T);
+  T* d_in = nullptr;
+  T* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_in, bytes) == cudaSuccess);
+  if (!in_place) REQUIRE(cudaMalloc(&d_out, bytes) == cudaSuccess);
+  T* out = in_place ? d_in : d_out;
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+
+  std::vector<T> results[2];
+  SideResult sides[2];
+  const idgpuPolicy_t policies[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(policies[side]) == IDGPU_STATUS_SUCCESS);
+    TestPlan<T> plan(maker, n, batch);
+    sides[side].work_size = plan.work_size;
+    if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
+    REQUIRE(cudaMemcpy(d_in, x.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    if (!in_place) REQUIRE(cudaMemset(d_out, 0xff, bytes) == cudaSuccess);  // NaN
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const unsigned long long before = native_calls(Traits<T>::kExec);
+    REQUIRE(Traits<T>::exec(plan.handle, d_in, out, direction) == CUFFT_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    // The native side really ran our kernels; the vendor side did not.
+    REQUIRE(native_calls(Traits<T>::kExec) - before == (side == 1 ? 1u : 0u));
+    results[side].resize(x.size());
+    REQUIRE(cudaMemcpy(results[side].data(), out, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    sides[side].error = relative_error(results[side], want, transforms, n);
+
+    // The opposite direction, in place on the result: n x.
+    REQUIRE(Traits<T>::exec(plan.handle, out, out, -direction) == CUFFT_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<T> back(x.size());
+    REQUIRE(cudaMemcpy(back.data(), out, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const Cd scaled = wide(x[i]) * static_cast<double>(n);
+      diff += std::norm(wide(back[i]) - scaled);
+      norm += std::norm(scaled);
+    }
+    sides[side].round_trip = std::sqrt(diff / norm);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaStreamDestroy(stream);
+  cudaFree(d_in);
+  if (d_out != nullptr) cudaFree(d_out);
+
+  const double eps = Traits<T>::kEps;
+  std::size_t not_finite = 0;
+  for (const T& v : results[1]) not_finite += std::isfinite(v.x) && std::isfinite(v.y) ? 0 : 1;
+  const double versus_vendor = relative_difference(results[1], results[0]);
+  INFO("error vs float64: native " << sides[1].error << ", vendor " << sides[0].error << "; round trip: native "
+                                   << sides[1].round_trip << ", vendor " << sides[0].round_trip
+                                   << "; native vs vendor " << versus_vendor << "; work area: native "
+                                   << sides[1].work_size << " B, vendor " << sides[0].work_size << " B");
+  CHECK(not_finite == 0);
+  CHECK(sides[0].error < 1e3 * eps);  // the comparison is meaningful
+  CHECK(sides[1].error <= 1.5 * sides[0].error + eps);
+  CHECK(sides[1].round_trip <= 1.5 * sides[0].round_trip + eps);
+  CHECK(versus_vendor <= 2.0 * (sides[0].error + sides[1].error) + 2 * eps);
+  if (maker == Maker::kMakeMany64 || maker == Maker::kOwnWorkArea) CHECK(sides[1].work_size <= sides[0].work_size);
+}
+
+constexpr Maker kMakers[] = {Maker::kPlan1d, Maker::kPlanMany, Maker::kMakeMany64, Maker::kOwnWorkArea};
+
+template <class T>
+void run_sizes(const std::vector<long long>& sizes, long long points, std::uint64_t seed) {
+  int index = 0;
+  for (long long n : sizes) {
+    const long long batch = std::max(1LL, points / n);
+    run_case<T>(n, batch, index % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, index % 2 == 1, kMakers[index % 4],
+                seed + static_cast<std::uint64_t>(index));
+    ++index;
+  }
+}
+
+std::vector<long long> powers_of_two(int from, int to) {
+  std::vector<long long> sizes;
+  for (int bits = from; bits <= to; ++bits) sizes.push_back(1LL << bits);
+  return sizes;
+}
+
+const std::vector<long long> kMixed = {3,     5,     6,     7,     11,    12,     13,     15,     100,     243,
+                                       1000,  1331,  2187,  2197,  3125,  6561,   10000,  12288,  14336,   14641,
+                                       59049, 78125, 117649, 1000000, 3LL << 20};
+
+}  // namespace
+
+TEST_CASE("native C2C: powers of two 2..2^27", "[fft][c2c]") {
+  run_sizes<cufftComplex>(powers_of_two(1, 26), 1LL << 22, 100);
+  run_case<cufftComplex>(1LL << 27, 1, CUFFT_FORWARD, false, Maker::kOwnWorkArea, 1);
+  run_case<cufftComplex>(1LL << 27, 1, CUFFT_INVERSE, true, Maker::kPlan1d, 2);
+  run_case<cufftComplex>(16, 1LL << 21, CUFFT_FORWARD, false, Maker::kPlanMany, 3);  // millions of transforms
+}
+
+TEST_CASE("native Z2Z: powers of two 2..2^26", "[fft][z2z]") {
+  run_sizes<cufftDoubleComplex>(powers_of_two(1, 25), 1LL << 21, 200);
+  run_case<cufftDoubleComplex>(1LL << 26, 1, CUFFT_FORWARD, true, Maker::kOwnWorkArea, 4);
+  run_case<cufftDoubleComplex>(8, 1LL << 21, CUFFT_INVERSE, false, Maker::kPlan1d, 5);
+}
+
+TEST_CASE("native C2C and Z2Z: mixed radices", "[fft][mixed]") {
+  run_sizes<cufftComplex>(kMixed, 1LL << 22, 300);
+  run_sizes<cufftDoubleComplex>(kMixed, 1LL << 21, 400);
+}
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: skipped\n");
+    return kSkip;
+  }
+  return Catch::Session().run(argc, argv) == 0 ? 0 : 1;
+}
