@@ -11,7 +11,8 @@
 #   JOBS            parallel build jobs (default: all cores)
 #   BENCH_TIMEOUT   seconds idgpu-bench may take (default 300; none with --full)
 #   SANITIZE        0 skips compute-sanitizer (memcheck and racecheck over the native tridiagonal
-#                   kernels, on a grid capped at 70000 unknowns per call)
+#                   kernels, on a grid capped at 70000 unknowns per call, and over the native FFT
+#                   test capped at 40000 points per call)
 #
 # Every step runs even when an earlier one failed (steps that need a build that is not there
 # fail at once); the exit status is 1 when any step failed.
@@ -110,10 +111,15 @@ else
 fi
 
 native_test="$build/tests/gpu/idgpu_gpu_tridiag_native"
+fft_test="$build/tests/gpu/idgpu_gpu_fft_native"
 if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
       compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$native_test"
+    if [ -x "$fft_test" ]; then
+      step "sanitizer-fft-$tool" env IDGPU_TEST_MAX_POINTS=40000 \
+        compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$fft_test"
+    fi
   done
 fi
 
