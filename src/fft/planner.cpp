@@ -75,11 +75,7 @@ std::vector<int> pass_radices(long long size) {
     ++bits;
   }
   std::vector<int> radices;
-  const int stages = (bits + 3) / 4;
-  for (int s = 0; s < stages; ++s) {
-    const int stage_bits = bits / stages + (s < bits % stages ? 1 : 0);
-    radices.push_back(1 << stage_bits);
-  }
+  for (int s = 0; s < pow2_stages(bits); ++s) radices.push_back(1 << pow2_stage_bits(bits, s));
   for (int prime : {13, 11, 7, 5, 3}) {
     while (size % prime == 0) {
       size /= prime;
@@ -102,9 +98,27 @@ std::size_t complex_element_bytes(Precision precision) {
 
 int smem_shift(std::size_t element_bytes) { return element_bytes >= 16 ? 3 : 4; }
 
-int smem_stride(long long size, int shift, bool several) {
-  long long stride = size + ((size - 1) >> shift) + 1;
-  if (several && stride % 2 == 0) ++stride;
+int smem_stride(long long size, int shift) { return static_cast<int>(size + ((size - 1) >> shift) + 1); }
+
+int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long long per_block, long long threads,
+                     bool column) {
+  long long stride = smem_stride(size, shift);
+  if (per_block <= 1) return static_cast<int>(stride);
+  // A warp's 8- or 16-byte shared accesses take 32 lanes x element bytes / 128 wavefronts at
+  // best: each bank pair (quad) serves 32 / W lanes, W = 128 / element bytes. The lanes of a
+  // warp: in a column pass lane = tr + T tid, i.e. 32 / T consecutive ranks of each of T
+  // sub-transforms; in a single pass lane = tid + threads tr, `threads` ranks of each of 32 /
+  // threads sub-transforms. The ranks sit at tr stride + tid, so stride = (ranks per
+  // sub-transform) mod W lays the sub-transforms' runs side by side over all W banks.
+  constexpr long long kWarp = 32;
+  const long long wavefront = 128 / static_cast<long long>(element_bytes);
+  const long long group = column ? per_block : threads;  // lanes per rank step / ranks per run
+  if (group < kWarp && kWarp % group == 0) {
+    const long long run = column ? kWarp / per_block : threads;
+    while (stride % wavefront != run % wavefront) ++stride;
+  } else if (column && stride % 2 == 0) {
+    ++stride;  // T >= 32 (or T not dividing 32): one rank of many sub-transforms, odd strides
+  }
   return static_cast<int>(stride);
 }
 
@@ -221,7 +235,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   const std::size_t shared = limits.shared_bytes_per_block;
   const auto fits = [&](long long size) {
     if (size < 2) return false;
-    const auto bytes = static_cast<std::size_t>(smem_stride(size, shift, false)) * element;
+    const auto bytes = static_cast<std::size_t>(smem_stride(size, shift)) * element;
     return bytes <= shared && threads_for(size, pass_radices(size)) <= max_threads;
   };
 
@@ -257,9 +271,12 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
     pass.smem_shift = shift;
     const long long threads = pass.threads_per_transform;
+    const bool column = pass.sub_transforms > 1;
+    const auto stride_for = [&](long long per_block) {
+      return pass_smem_stride(size, shift, element, per_block, threads, column);
+    };
     const auto bytes_for = [&](long long per_block) {
-      return static_cast<std::size_t>(smem_stride(size, shift, per_block > 1)) * element *
-             static_cast<std::size_t>(per_block);
+      return static_cast<std::size_t>(stride_for(per_block)) * element * static_cast<std::size_t>(per_block);
     };
     long long per_block = 1;
     if (pass.sub_transforms == 1) {
@@ -280,7 +297,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
       }
     }
     pass.transforms_per_block = static_cast<int>(per_block);
-    pass.smem_stride = smem_stride(size, shift, per_block > 1);
+    pass.smem_stride = stride_for(per_block);
     pass.shared_bytes = bytes_for(per_block);
     const long long total = pass.sub_transforms * batch;
     pass.blocks = (total + per_block - 1) / per_block;

@@ -119,11 +119,16 @@ struct PassBuffers {
 };
 std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place);
 
-// The shared-memory layout of a sub-transform of length `size` (see fft/stockham_index.h):
-// padding shift and padded stride (odd when several transforms share a block, so that rows of a
-// column side fall on distinct banks).
+// The shared-memory layout of a sub-transform of length `size` (see fft/stockham_index.h): the
+// padding shift, and the padded length (the least stride that holds it).
 int smem_shift(std::size_t element_bytes);
-int smem_stride(long long size, int shift, bool several);
+int smem_stride(long long size, int shift);
+// The stride of a pass with `per_block` sub-transforms of `threads` threads each per block: the
+// padded length rounded up so that the lanes of one shared-memory wavefront (128 bytes) fall on
+// distinct banks, for the kernels' thread layouts (across sub-transforms in a column pass, along
+// them in a single pass).
+int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long long per_block, long long threads,
+                     bool column);
 
 // The index shape of one of the plan's passes (fft/stockham_index.h).
 PassShape pass_shape(const FftPlan& plan, const FftPass& pass);

@@ -32,6 +32,15 @@ IDGPU_HD constexpr int butterflies_per_thread(int radix) { return radix >= 7 && 
 // Stages of one pass, at most (3^8 = 6561 has 8; 2 x 3^8 has 9).
 inline constexpr int kMaxStages = 16;
 
+// The planner's split of a power-of-two length 2^bits into Stockham stages (fft/planner.cpp):
+// ceil(bits / 4) stages with the bits spread evenly, the larger stages first (2^7 = 16 * 8,
+// 2^9 = 8 * 8 * 8). The kernels compiled for fixed powers of two (kernels/stockham_pow2.cuh) take
+// their stages from here too, so a plan and its kernel agree.
+IDGPU_HD constexpr int pow2_stages(int bits) { return (bits + 3) / 4; }
+IDGPU_HD constexpr int pow2_stage_bits(int bits, int stage) {
+  return bits / pow2_stages(bits) + (stage < bits % pow2_stages(bits) ? 1 : 0);
+}
+
 // What the index functions need of a pass.
 struct PassShape {
   long long n = 0;     // transform length

@@ -28,8 +28,19 @@ struct PassLaunch {
   void* output = nullptr;
 };
 
-// Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error.
+// Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error. A pass
+// that a kernel compiled for its power-of-two shape serves (stockham_pow2.cuh) goes there, every
+// other pass to the general kernel.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+
+}  // namespace idgpu::fft::kernels
+
+namespace idgpu::fft::kernels {
+
+// The power-of-two kernels (stockham_pow2_f32.cu, stockham_pow2_f64.cu): true, with the launch's
+// status, when one served the pass; false, with nothing launched, when none is compiled for it.
+bool launch_pow2_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
+bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
 
 }  // namespace idgpu::fft::kernels

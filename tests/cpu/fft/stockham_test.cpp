@@ -159,11 +159,33 @@ void check_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
     CHECK(pass.sub_transforms * pass.size == plan.n);
     CHECK(pass.in_stride == plan.n / pass.size);
     CHECK(pass.out_stride == pass.span_before);
-    CHECK(static_cast<std::size_t>(fft::smem_stride(pass.size, pass.smem_shift, false)) * plan.element_bytes <=
+    CHECK(static_cast<std::size_t>(fft::smem_stride(pass.size, pass.smem_shift)) * plan.element_bytes <=
           limits.shared_bytes_per_block);
     CHECK(pass.shared_bytes == static_cast<std::size_t>(pass.smem_stride) * plan.element_bytes *
                                    static_cast<std::size_t>(pass.transforms_per_block));
     CHECK(pass.shared_bytes <= limits.shared_bytes_per_block);
+    CHECK(pass.smem_stride >= fft::smem_stride(pass.size, pass.smem_shift));
+    {
+      // A warp's shared accesses spread evenly over the banks (32 / W lanes per bank quad, W
+      // elements per 128 bytes), for the kernels' layouts: lane = tr + T tid across the
+      // sub-transforms of a column pass, lane = tid + threads tr along those of a single pass,
+      // rank tid at offset tid. Checked where the warp holds whole groups (T, or the threads,
+      // divide 32).
+      const long long wavefront = 128 / static_cast<long long>(plan.element_bytes);
+      const bool column = pass.sub_transforms > 1;
+      const long long per_block = pass.transforms_per_block;
+      const long long threads = pass.threads_per_transform;
+      const long long group = column ? per_block : threads;
+      if (per_block > 1 && group < 32 && 32 % group == 0 && (column || per_block * threads >= 32)) {
+        std::vector<int> lanes_per_bank(static_cast<std::size_t>(wavefront), 0);
+        for (long long lane = 0; lane < 32; ++lane) {
+          const long long tr = column ? lane % per_block : lane / threads;
+          const long long tid = column ? lane / per_block : lane % threads;
+          ++lanes_per_bank[static_cast<std::size_t>((tr * pass.smem_stride + tid) % wavefront)];
+        }
+        CHECK(*std::max_element(lanes_per_bank.begin(), lanes_per_bank.end()) == 32 / wavefront);
+      }
+    }
     CHECK(pass.threads_per_transform >= 1);
     CHECK(pass.transforms_per_block >= 1);
     CHECK(static_cast<long long>(pass.threads_per_transform) * pass.transforms_per_block <=
@@ -198,7 +220,7 @@ int pass_lower_bound(long long n, long long max_size) {
 // Limits under which sub-transforms hold at most `max_size` fp32 elements.
 fft::DeviceLimits small_limits(long long max_size) {
   fft::DeviceLimits limits = fft::DeviceLimits::h100();
-  limits.shared_bytes_per_block = static_cast<std::size_t>(fft::smem_stride(max_size, fft::smem_shift(8), false)) * 8;
+  limits.shared_bytes_per_block = static_cast<std::size_t>(fft::smem_stride(max_size, fft::smem_shift(8))) * 8;
   return limits;
 }
 

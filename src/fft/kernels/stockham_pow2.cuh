@@ -1,0 +1,258 @@
+// Stockham pass kernels compiled for one power-of-two sub-transform length N = 2^LogN, its stages
+// fixed by the planner's rule (pow2_stages / pow2_stage_bits in fft/stockham_index.h). Same plan,
+// same index arithmetic and same results as the general kernel (stockham.cu), which the host
+// executor mirrors; what changes is that every shape constant, radix and twiddle stride is known
+// to the compiler, and that the block meets global memory from registers:
+//
+// A thread keeps E = min(N, 16) elements, v[k] = element tid + k * (N / E) of its sub-transform.
+// Every Stockham stage (radix R, span L) reads its butterflies' inputs b + t N / R with
+// b = tid + i N / E, which is exactly that set (input t of butterfly i is v[i + t E / R]), and the
+// last stage writes its outputs b + p N / R, the same set again. So:
+//  - the first stage takes its elements straight from the pass's input, the last one writes
+//    them straight to its output, and only the exchanges between stages go through shared
+//    memory (padded as in fft/stockham_index.h; one barrier after the writes, one before them);
+//  - consecutive threads read consecutive addresses: along the sub-transform on a contiguous
+//    side (kSingle: a whole transform per sub-transform), across the block's T sub-transforms on
+//    a column side (kFirst, kColumn: rows of T consecutive elements);
+//  - the output of a first pass of several (kFirst) is contiguous per sub-transform while its
+//    threads run across sub-transforms, so that pass writes its last stage to shared memory and
+//    copies the block's T N elements out in linear order.
+// The inter-pass twiddle w_{L N}^{e j} of a later pass (kColumn) is applied on load, as in the
+// general kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <utility>
+
+#include "fft/kernels/butterfly.cuh"
+#include "fft/kernels/launch.cuh"
+#include "fft/kernels/stockham.h"
+
+namespace idgpu::fft::kernels {
+
+enum Pow2Kind : int {
+  kSingle = 0,  // contiguous in and out (a one-pass plan)
+  kFirst = 1,   // column in, contiguous out (the first pass of several)
+  kColumn = 2,  // column in with the inter-pass twiddle, column out (every later pass)
+};
+
+template <class Real>
+inline constexpr int kPow2MaxThreads = sizeof(Real) == 8 ? 512 : 1024;
+
+template <class Real, bool Inverse, int LogN, int Kind>
+struct Pow2Pass {
+  using C = typename ComplexOf<Real>::type;
+  static constexpr int kN = 1 << LogN;
+  static constexpr int kLogE = LogN < 4 ? LogN : 4;
+  static constexpr int kE = 1 << kLogE;  // elements per thread
+  static constexpr int kLogThreads = LogN - kLogE;
+  static constexpr int kThreads = 1 << kLogThreads;  // per sub-transform
+  static constexpr int kStages = pow2_stages(LogN);
+
+  __host__ __device__ static constexpr int span_log2(int stage) {
+    int bits = 0;
+    for (int s = 0; s < stage; ++s) bits += pow2_stage_bits(LogN, s);
+    return bits;
+  }
+
+  const PassLaunch& p;
+  C* mine;  // the sub-transform's shared buffer
+  int shift;
+  int tid;
+  bool active;
+
+  __device__ __forceinline__ int padded(int e) const { return e + (e >> shift); }
+
+  // Stage St on v[]: read the previous stage's outputs (unless first), twiddle, transform, and
+  // write to shared memory (unless the caller takes v[] to global memory after the last stage).
+  template <int St>
+  __device__ __forceinline__ void stage(C* v) const {
+    constexpr int kBits = pow2_stage_bits(LogN, St);
+    constexpr int kR = 1 << kBits;
+    constexpr int kB = kE / kR;  // butterflies per thread
+    constexpr int kSpanLog2 = span_log2(St);
+    constexpr int kSpan = 1 << kSpanLog2;
+    constexpr bool kFirstStage = St == 0;
+    constexpr bool kLastStage = St == kStages - 1;
+    const C* __restrict__ table = static_cast<const C*>(p.stage_twiddles);
+    if constexpr (!kFirstStage) {
+      __syncthreads();  // the previous stage's writes are visible
+      if (active) {
+#pragma unroll
+        for (int k = 0; k < kE; ++k) v[k] = mine[padded(tid + k * kThreads)];
+      }
+    }
+    if (active) {
+#pragma unroll
+      for (int i = 0; i < kB; ++i) {
+        C x[kR];
+#pragma unroll
+        for (int t = 0; t < kR; ++t) x[t] = v[i + t * kB];
+        if constexpr (kSpan > 1) {
+          const int b = tid + i * kThreads;
+          const int step = (b & (kSpan - 1)) << (LogN - kSpanLog2 - kBits);
+#pragma unroll
+          for (int t = 1; t < kR; ++t) x[t] = cmul(x[t], orient<Inverse>(__ldg(&table[t * step])));
+        }
+        dft<kR, Inverse>(x);
+#pragma unroll
+        for (int t = 0; t < kR; ++t) v[i + t * kB] = x[t];
+      }
+    }
+    // The last stage's outputs stay in v[] for a direct write; otherwise they go to shared memory
+    // (after every thread has read its inputs, when those came from shared memory too).
+    if constexpr (kLastStage && Kind != kFirst) return;
+    if constexpr (!kFirstStage) __syncthreads();
+    if (active) {
+#pragma unroll
+      for (int i = 0; i < kB; ++i) {
+        const int b = tid + i * kThreads;
+        const int base = (b & (kSpan - 1)) + ((b >> kSpanLog2) << (kSpanLog2 + kBits));
+#pragma unroll
+        for (int t = 0; t < kR; ++t) mine[padded(base + t * kSpan)] = v[i + t * kB];
+      }
+    }
+  }
+
+  template <int... St>
+  __device__ __forceinline__ void stages(C* v, std::integer_sequence<int, St...>) const {
+    (stage<St>(v), ...);
+  }
+};
+
+template <class Real, bool Inverse, int LogN, int Kind>
+__global__ void __launch_bounds__(kPow2MaxThreads<Real>) stockham_pow2(const __grid_constant__ PassLaunch p) {
+  using Pass = Pow2Pass<Real, Inverse, LogN, Kind>;
+  using C = typename Pass::C;
+  constexpr int kE = Pass::kE;
+  constexpr int kThreads = Pass::kThreads;
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  const PassShape& s = p.shape;
+  const long long g0 = static_cast<long long>(blockIdx.x) << s.per_block_log2;
+  const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
+  const BlockFrame frame = block_frame(s, g0);
+  // Sub-transform and rank: along the sub-transform on contiguous sides, across on column sides.
+  const int thread = static_cast<int>(threadIdx.x);
+  const int tr = Kind == kSingle ? thread >> Pass::kLogThreads : thread & (s.per_block - 1);
+  const int tid = Kind == kSingle ? thread & (kThreads - 1) : thread >> s.per_block_log2;
+  const bool active = tr < valid;
+  // Not restrict: the last pass of a plan may run in place; a block writes only elements it read
+  // before its first barrier.
+  const C* in = static_cast<const C*>(p.input) + frame.in_base;
+  C* out = static_cast<C*>(p.output) + frame.out_base;
+
+  C v[kE];
+  if (active) {
+    if constexpr (Kind == kSingle) {
+      const C* from = in + tr * Pass::kN + tid;
+#pragma unroll
+      for (int k = 0; k < kE; ++k) v[k] = from[k * kThreads];
+    } else {
+      // Element e of sub-transform tr is at tr + e S (fits 32 bits: below n).
+      const int stride = static_cast<int>(s.sub);
+#pragma unroll
+      for (int k = 0; k < kE; ++k) v[k] = in[tr + (tid + k * kThreads) * stride];
+      if constexpr (Kind == kColumn) {
+        const C* __restrict__ lo = static_cast<const C*>(p.lo_twiddles);
+        const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
+        const unsigned j = static_cast<unsigned>(frame.j0 + tr);
+        const unsigned mask = (1u << p.lo_bits) - 1u;
+#pragma unroll
+        for (int k = 0; k < kE; ++k) {
+          // e j < L N <= 2^31; w^0 = 1 is skipped.
+          const unsigned exponent = static_cast<unsigned>(tid + k * kThreads) * j;
+          if (exponent != 0) {
+            v[k] = cmul(v[k], orient<Inverse>(cmul(__ldg(&lo[exponent & mask]), __ldg(&hi[exponent >> p.lo_bits]))));
+          }
+        }
+      }
+    }
+  }
+
+  const Pass pass{p, sm + tr * s.smem_stride, s.shift, tid, active};
+  pass.stages(v, std::make_integer_sequence<int, Pass::kStages>());
+
+  if constexpr (Kind == kFirst) {
+    // The block's T sub-transforms are one contiguous run of T N elements of the output.
+    __syncthreads();
+    const int count = valid << LogN;
+    for (int q = thread; q < count; q += blockDim.x) {
+      const int e = q & (Pass::kN - 1);
+      out[q] = sm[(q >> LogN) * s.smem_stride + e + (e >> s.shift)];
+    }
+  } else if (active) {
+    if constexpr (Kind == kSingle) {
+      C* to = out + tr * Pass::kN + tid;
+#pragma unroll
+      for (int k = 0; k < kE; ++k) to[k * kThreads] = v[k];
+    } else {
+      const int stride = static_cast<int>(s.span);
+#pragma unroll
+      for (int k = 0; k < kE; ++k) out[tr + (tid + k * kThreads) * stride] = v[k];
+    }
+  }
+}
+
+// Host side: which compiled kernel, if any, serves a pass.
+
+// The sub-transform lengths compiled: 2^1 .. 2^kPow2MaxLog (the planner's largest pass in
+// shared memory: 2^14 in fp32, 2^13 in fp64), and for kSingle from the length whose threads cover
+// a 32-byte sector per access (smaller single passes stage through the general kernel).
+template <class Real>
+inline constexpr int kPow2MaxLog = sizeof(Real) == 8 ? 13 : 14;
+template <class Real>
+inline constexpr int kPow2MinSingleLog = sizeof(Real) == 8 ? 5 : 6;
+
+template <class Real, bool Inverse, int LogN, int Kind>
+cudaError_t launch_pow2_kernel(const PassLaunch& pass, cudaStream_t stream) {
+  static std::atomic<unsigned> allowed[64] = {};
+  const auto kernel = stockham_pow2<Real, Inverse, LogN, Kind>;
+  if (const cudaError_t status = allow_shared(kernel, pass.shared_bytes, allowed); status != cudaSuccess) return status;
+  const unsigned threads = static_cast<unsigned>(pass.threads_per_transform * pass.shape.per_block);
+  kernel<<<static_cast<unsigned>(pass.blocks), threads, pass.shared_bytes, stream>>>(pass);
+  return cudaGetLastError();
+}
+
+template <class Real, bool Inverse, int Kind, int... Log>
+bool launch_pow2_log(int log_n, const PassLaunch& pass, cudaStream_t stream, cudaError_t* status,
+                     std::integer_sequence<int, Log...>) {
+  constexpr int kMin = Kind == kSingle ? kPow2MinSingleLog<Real> : 1;
+  return ((log_n == Log + kMin && (*status = launch_pow2_kernel<Real, Inverse, Log + kMin, Kind>(pass, stream), true)) ||
+          ...);
+}
+
+// Launches `pass` on the kernel compiled for its shape and returns true, with the launch's
+// status; false (nothing launched) when there is none: a length that is not a power of two or
+// is outside the compiled range, stages other than pow2_stage_bits', T not a power of two, or a
+// thread count the planner did not derive from 16 elements per thread.
+template <class Real, bool Inverse>
+bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* status) {
+  const PassShape& s = pass.shape;
+  const int log_n = s.size_log2;
+  if (log_n < 1 || log_n > kPow2MaxLog<Real> || s.per_block_log2 < 0 || pass.stages != pow2_stages(log_n)) return false;
+  for (int st = 0; st < pass.stages; ++st) {
+    if (pass.radices[st] != 1 << pow2_stage_bits(log_n, st)) return false;
+  }
+  const int elements = log_n < 4 ? 1 << log_n : 16;
+  if (pass.threads_per_transform != s.size / elements) return false;
+  const int kind = s.sub == 1 ? (s.span == 1 ? kSingle : -1) : (s.span == 1 ? kFirst : kColumn);
+  switch (kind) {
+    case kSingle:
+      if (log_n < kPow2MinSingleLog<Real>) return false;
+      return launch_pow2_log<Real, Inverse, kSingle>(
+          log_n, pass, stream, status,
+          std::make_integer_sequence<int, kPow2MaxLog<Real> - kPow2MinSingleLog<Real> + 1>());
+    case kFirst:
+      return launch_pow2_log<Real, Inverse, kFirst>(log_n, pass, stream, status,
+                                                    std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+    case kColumn:
+      return launch_pow2_log<Real, Inverse, kColumn>(log_n, pass, stream, status,
+                                                     std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+    default: return false;
+  }
+}
+
+}  // namespace idgpu::fft::kernels
