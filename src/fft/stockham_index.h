@@ -117,15 +117,18 @@ IDGPU_HD void staging_slot(const PassShape& s, bool contiguous, int q, int* tr, 
 
 // Butterfly b of a stage of radix r and span l (the product of the pass's earlier radices) in a
 // sub-transform of length N: reads b + t N / r, writes j + l r k + p l (b = j + l k), and
-// multiplies input t by w_N^{t j N / (l r)} = w_{l r}^{t j}.
+// multiplies input t by w_{l r}^{t j}.
 IDGPU_HD int stage_write_base(int b, int span, int radix) { return b % span + span * radix * (b / span); }
-IDGPU_HD int stage_twiddle_step(int b, int span, int radix, int size) { return (b % span) * (size / (span * radix)); }
 // The same for powers of two, from logarithms: span = 2^span_log2, radix = 2^radix_log2.
 IDGPU_HD int stage_write_base_pow2(int b, int span_log2, int radix_log2) {
   return (b & ((1 << span_log2) - 1)) + ((b >> span_log2) << (span_log2 + radix_log2));
 }
-IDGPU_HD int stage_twiddle_step_pow2(int b, int span_log2, int radix_log2, int size_log2) {
-  return (b & ((1 << span_log2) - 1)) << (size_log2 - span_log2 - radix_log2);
-}
+
+// The stage twiddles of a pass, stage after stage: stage s (span l, radix r) holds w_{l r}^{t j}
+// for t in [1, r), j in [0, l) at offset_s + (t - 1) l + j, with offset_0 = 0 and
+// offset_{s+1} = offset_s + (r - 1) l (N - 1 entries in all). Consecutive butterflies have
+// consecutive j, so a warp's twiddle loads are consecutive addresses, not a stride of N / (l r).
+IDGPU_HD int stage_twiddle_index(int offset, int span, int t, int j) { return offset + (t - 1) * span + j; }
+IDGPU_HD int next_stage_twiddle_offset(int offset, int span, int radix) { return offset + (radix - 1) * span; }
 
 }  // namespace idgpu::fft

@@ -54,6 +54,7 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
     }
 
     int span = 1;
+    int offset = 0;
     for (std::size_t s = 0; s < pass.radices.size(); ++s) {
       const int radix = pass.radices[s];
       const int butterflies = size / radix;
@@ -65,11 +66,11 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
           for (int i = 0; i < per_thread; ++i) {
             const int b = tid + i * threads;
             if (b >= butterflies) continue;
-            const int step = stage_twiddle_step(b, span, radix, size);
+            const int j = b % span;
             Complex a[16];
             for (int t = 0; t < radix; ++t) {
               a[t] = smem[smem_index(shape, tr, b + t * butterflies)];
-              if (t > 0 && step > 0) a[t] *= oriented(table[layout.stage + t * step]);
+              if (t > 0 && j > 0) a[t] *= oriented(table[layout.stage + stage_twiddle_index(offset, span, t, j)]);
             }
             const int base = stage_write_base(b, span, radix);
             for (int p = 0; p < radix; ++p) {
@@ -81,6 +82,7 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
         }
       }
       for (const Write& w : writes) smem[w.index] = w.value;
+      offset = next_stage_twiddle_offset(offset, span, radix);
       span *= radix;
     }
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "fft/stockham_index.h"
+
 namespace idgpu::fft {
 namespace {
 constexpr double kHalfPi = 1.57079632679489661923132169163975144;
@@ -29,7 +31,7 @@ std::complex<double> twiddle(long long e, long long d, int sign) {
 TwiddleLayout twiddle_layout(const FftPass& pass) {
   TwiddleLayout layout;
   layout.stage = 0;
-  layout.stage_count = static_cast<std::size_t>(pass.size);
+  layout.stage_count = static_cast<std::size_t>(pass.size - 1);
   layout.lo = layout.stage + layout.stage_count;
   if (pass.span_before > 1) {
     const long long m = pass.span_before * pass.size;
@@ -44,8 +46,17 @@ TwiddleLayout twiddle_layout(const FftPass& pass) {
 std::vector<std::complex<double>> pass_twiddles(const FftPass& pass) {
   const TwiddleLayout layout = twiddle_layout(pass);
   std::vector<std::complex<double>> table(layout.total);
-  for (std::size_t x = 0; x < layout.stage_count; ++x) {
-    table[layout.stage + x] = twiddle(static_cast<long long>(x), pass.size, -1);
+  int offset = 0;
+  int span = 1;
+  for (int radix : pass.radices) {
+    for (int t = 1; t < radix; ++t) {
+      for (int j = 0; j < span; ++j) {
+        table[layout.stage + static_cast<std::size_t>(stage_twiddle_index(offset, span, t, j))] =
+            twiddle(static_cast<long long>(t) * j, static_cast<long long>(span) * radix, -1);
+      }
+    }
+    offset = next_stage_twiddle_offset(offset, span, radix);
+    span *= radix;
   }
   const long long m = pass.span_before * pass.size;
   for (std::size_t x = 0; x < layout.lo_count; ++x) table[layout.lo + x] = twiddle(static_cast<long long>(x), m, -1);

@@ -17,8 +17,8 @@ namespace idgpu::fft {
 std::complex<double> twiddle(long long e, long long d, int sign);
 
 // Where a pass's tables sit in its block of twiddles (offsets and counts in elements):
-//  - stage: w_N^x for x < N, the twiddles of the Stockham stages inside the pass
-//    (stage of span l and radix r: w_{l r}^{t j} = w_N^{t j N / (l r)});
+//  - stage: the twiddles w_{l r}^{t j} of the Stockham stages inside the pass, N - 1 entries
+//    in the stage-major order of stage_twiddle_index (fft/stockham_index.h);
 //  - lo, hi: the inter-pass twiddles w_M^e (M = L N, e = t j < M) as lo[e mod 2^b] hi[e >> b]
 //    with b = pass.twiddle_lo_bits; absent (count 0) in the first pass.
 // Every table is the forward sign; the inverse transform conjugates.

@@ -36,6 +36,7 @@ __device__ __forceinline__ int padded(const PassShape& s, int e) { return e + (e
 template <int R, bool Inverse, bool PowersOfTwo, class C>
 __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int threads, int span, int span_log2,
                                       const C* __restrict__ table, bool active) {
+  // `table` is this stage's block of the stage-major twiddles (fft/stockham_index.h).
   constexpr int kButterflies = butterflies_per_thread(R);
   constexpr int kRadixLog2 = log2_of(R);
   C v[kButterflies * R];
@@ -45,12 +46,11 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
     for (int i = 0; i < kButterflies; ++i) {
       const int b = tid + i * threads;
       if (b < butterflies) {
-        const int step = PowersOfTwo ? stage_twiddle_step_pow2(b, span_log2, kRadixLog2, s.size_log2)
-                                     : stage_twiddle_step(b, span, R, s.size);
+        const int j = PowersOfTwo ? b & ((1 << span_log2) - 1) : b % span;
 #pragma unroll
         for (int t = 0; t < R; ++t) {
           C x = sm[padded(s, b + t * butterflies)];
-          if (t > 0 && step > 0) x = cmul(x, orient<Inverse>(__ldg(&table[t * step])));
+          if (t > 0 && j > 0) x = cmul(x, orient<Inverse>(__ldg(&table[stage_twiddle_index(0, span, t, j)])));
           v[i * R + t] = x;
         }
         dft<R, Inverse>(&v[i * R]);
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
   const int tid = static_cast<int>(threadIdx.x) - tr * threads;
   const bool active = tr < valid;
   C* mine = sm + tr * s.smem_stride;
-  const C* __restrict__ table = static_cast<const C*>(p.stage_twiddles);
+  const C* __restrict__ table = static_cast<const C*>(p.stage_twiddles);  // advanced stage by stage
   int span = 1;
   int span_log2 = 0;
   for (int st = 0; st < p.stages; ++st) {
@@ -162,6 +162,7 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
         default: stage<2, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
       }
     }
+    table += next_stage_twiddle_offset(0, span, radix);
     span *= radix;
   }
 

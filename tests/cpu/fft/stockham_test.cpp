@@ -358,7 +358,7 @@ TEST_CASE("twiddle tables: layout and the lo x hi split", "[fft][planner][cpu]")
   REQUIRE(plan.passes.size() == 2);
   const fft::FftPass& first = plan.passes[0];
   const fft::TwiddleLayout first_layout = fft::twiddle_layout(first);
-  CHECK(first_layout.stage_count == static_cast<std::size_t>(first.size));
+  CHECK(first_layout.stage_count == static_cast<std::size_t>(first.size - 1));
   CHECK(first_layout.lo_count == 0);
   CHECK(first_layout.hi_count == 0);
   const fft::FftPass& second = plan.passes[1];
@@ -375,9 +375,26 @@ TEST_CASE("twiddle tables: layout and the lo x hi split", "[fft][planner][cpu]")
                       table[layout.hi + static_cast<std::size_t>(e >> second.twiddle_lo_bits)];
     CHECK(std::abs(w - fft::twiddle(e, m, -1)) < 8e-16);  // two roundings of unit values: a few eps
   }
-  for (std::size_t x = 0; x < layout.stage_count; ++x) {
-    CHECK(table[layout.stage + x] == fft::twiddle(static_cast<long long>(x), second.size, -1));
+  // Stage-major stage twiddles: every (stage, t, j) once, each w_{l r}^{t j}, N - 1 in all.
+  std::vector<int> seen(layout.stage_count, 0);
+  int offset = 0;
+  int span = 1;
+  for (int radix : second.radices) {
+    for (int t = 1; t < radix; ++t) {
+      for (int j = 0; j < span; ++j) {
+        const int index = fft::stage_twiddle_index(offset, span, t, j);
+        REQUIRE(index >= 0);
+        REQUIRE(static_cast<std::size_t>(index) < layout.stage_count);
+        ++seen[static_cast<std::size_t>(index)];
+        CHECK(table[layout.stage + static_cast<std::size_t>(index)] ==
+              fft::twiddle(static_cast<long long>(t) * j, static_cast<long long>(span) * radix, -1));
+      }
+    }
+    offset = fft::next_stage_twiddle_offset(offset, span, radix);
+    span *= radix;
   }
+  CHECK(static_cast<std::size_t>(offset) == layout.stage_count);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
 }
 
 TEST_CASE("planner: no plan for unsupported lengths and precisions", "[fft][planner][cpu]") {
