@@ -104,20 +104,20 @@ int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long 
                      bool column) {
   long long stride = smem_stride(size, shift);
   if (per_block <= 1) return static_cast<int>(stride);
-  // A warp's 8- or 16-byte shared accesses take 32 lanes x element bytes / 128 wavefronts at
-  // best: each bank pair (quad) serves 32 / W lanes, W = 128 / element bytes. The lanes of a
-  // warp: in a column pass lane = tr + T tid, i.e. 32 / T consecutive ranks of each of T
-  // sub-transforms; in a single pass lane = tid + threads tr, `threads` ranks of each of 32 /
-  // threads sub-transforms. The ranks sit at tr stride + tid, so stride = (ranks per
-  // sub-transform) mod W lays the sub-transforms' runs side by side over all W banks.
-  constexpr long long kWarp = 32;
+  // A warp's 8- or 16-byte shared accesses are served in phases of W = 128 / element bytes lanes
+  // (half or quarter warps), each conflict-free when its W lanes fall on distinct bank pairs or
+  // quads (Nsight Compute on H100: the phase model, not the whole warp, matches the measured
+  // conflicts). The lanes of a phase: in a column pass lane = tr + T tid, i.e. W / T consecutive
+  // ranks of each of T sub-transforms; in a single pass lane = tid + threads tr, `threads` ranks
+  // of each of W / threads sub-transforms. The ranks sit at tr stride + tid, so
+  // stride = (ranks per sub-transform) mod W lays the sub-transforms' runs side by side.
   const long long wavefront = 128 / static_cast<long long>(element_bytes);
-  const long long group = column ? per_block : threads;  // lanes per rank step / ranks per run
-  if (group < kWarp && kWarp % group == 0) {
-    const long long run = column ? kWarp / per_block : threads;
-    while (stride % wavefront != run % wavefront) ++stride;
+  const long long group = column ? per_block : threads;
+  if (group < wavefront && wavefront % group == 0) {
+    const long long run = column ? wavefront / per_block : threads;
+    while (stride % wavefront != run) ++stride;
   } else if (column && stride % 2 == 0) {
-    ++stride;  // T >= 32 (or T not dividing 32): one rank of many sub-transforms, odd strides
+    ++stride;  // T >= W (or T not dividing W): one rank of W sub-transforms, odd strides
   }
   return static_cast<int>(stride);
 }

@@ -17,8 +17,8 @@
 //  - the output of a first pass of several (kFirst) is contiguous per sub-transform while its
 //    threads run across sub-transforms, so that pass writes its last stage to shared memory and
 //    copies the block's T N elements out in linear order.
-// The inter-pass twiddle w_{L N}^{e j} of a later pass (kColumn) is applied on load, as in the
-// general kernel.
+// The inter-pass twiddle w_{L N}^{e j} of a later pass (kColumn) is applied on load: from the
+// tables in fp64 as in the general kernel, computed in fp32 (column_twiddles_by_recurrence).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -131,6 +131,50 @@ struct Pow2Pass {
   }
 };
 
+// The inter-pass twiddles of a later pass: v[k] (element e = tid + k threads of sub-transform
+// j) times w_M^{e j}, M = L N.
+//
+// fp64 reads them from the lo/hi tables (fft/twiddle.h). fp32 computes them: w^{tid j} and the
+// step w^{threads j} with double sincospi (exponents reduced exactly, mod M, in integers), then
+// w^{e j} by a recurrence in double (at most 15 steps: error ~1e-15, far below fp32's rounding),
+// rounded once to float. That replaces two table loads per element whose addresses stride by e
+// across a warp (the sub-transforms j are the lanes), which Nsight Compute showed scattering
+// into one L1 sector per lane.
+template <bool Inverse>
+__device__ __forceinline__ double2 unit_root(unsigned long long x, unsigned long long m) {
+  double s = 0.0, c = 0.0;
+  sincospi(2.0 * static_cast<double>(x % m) / static_cast<double>(m), &s, &c);
+  return make<double2>(c, Inverse ? s : -s);
+}
+
+template <bool Inverse, int E, int Threads, class C>
+__device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, long long j, long long m) {
+  const auto um = static_cast<unsigned long long>(m);
+  const auto uj = static_cast<unsigned long long>(j);
+  double2 w = unit_root<Inverse>(static_cast<unsigned long long>(tid) * uj, um);
+  const double2 step = unit_root<Inverse>(static_cast<unsigned long long>(Threads) * uj, um);
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    if (k > 0) w = cmul(w, step);
+    v[k] = cmul(v[k], make<C>(static_cast<float>(w.x), static_cast<float>(w.y)));
+  }
+}
+
+template <bool Inverse, int E, int Threads, class C>
+__device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long long j, const PassLaunch& p) {
+  const C* __restrict__ lo = static_cast<const C*>(p.lo_twiddles);
+  const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
+  const unsigned mask = (1u << p.lo_bits) - 1u;
+#pragma unroll
+  for (int k = 0; k < E; ++k) {
+    // e j < L N <= 2^31; w^0 = 1 is skipped.
+    const unsigned exponent = static_cast<unsigned>(tid + k * Threads) * static_cast<unsigned>(j);
+    if (exponent != 0) {
+      v[k] = cmul(v[k], orient<Inverse>(cmul(__ldg(&lo[exponent & mask]), __ldg(&hi[exponent >> p.lo_bits]))));
+    }
+  }
+}
+
 template <class Real, bool Inverse, int LogN, int Kind>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_constant__ PassLaunch p) {
   using Pass = Pow2Pass<Real, Inverse, LogN, Kind>;
@@ -165,17 +209,10 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
 #pragma unroll
       for (int k = 0; k < kE; ++k) v[k] = in[tr + (tid + k * kThreads) * stride];
       if constexpr (Kind == kColumn) {
-        const C* __restrict__ lo = static_cast<const C*>(p.lo_twiddles);
-        const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
-        const unsigned j = static_cast<unsigned>(frame.j0 + tr);
-        const unsigned mask = (1u << p.lo_bits) - 1u;
-#pragma unroll
-        for (int k = 0; k < kE; ++k) {
-          // e j < L N <= 2^31; w^0 = 1 is skipped.
-          const unsigned exponent = static_cast<unsigned>(tid + k * kThreads) * j;
-          if (exponent != 0) {
-            v[k] = cmul(v[k], orient<Inverse>(cmul(__ldg(&lo[exponent & mask]), __ldg(&hi[exponent >> p.lo_bits]))));
-          }
+        if constexpr (sizeof(Real) == 4) {
+          column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
+        } else {
+          column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p);
         }
       }
     }

@@ -166,24 +166,26 @@ void check_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
     CHECK(pass.shared_bytes <= limits.shared_bytes_per_block);
     CHECK(pass.smem_stride >= fft::smem_stride(pass.size, pass.smem_shift));
     {
-      // A warp's shared accesses spread evenly over the banks (32 / W lanes per bank quad, W
-      // elements per 128 bytes), for the kernels' layouts: lane = tr + T tid across the
-      // sub-transforms of a column pass, lane = tid + threads tr along those of a single pass,
-      // rank tid at offset tid. Checked where the warp holds whole groups (T, or the threads,
-      // divide 32).
+      // Each phase of a warp's shared accesses (W = 128 / element bytes lanes) falls on distinct
+      // banks, for the kernels' layouts: lane = tr + T tid across the sub-transforms of a column
+      // pass, lane = tid + threads tr along those of a single pass, rank tid at offset tid.
+      // Checked where a phase holds whole groups (T, or the threads, divide W).
       const long long wavefront = 128 / static_cast<long long>(plan.element_bytes);
       const bool column = pass.sub_transforms > 1;
       const long long per_block = pass.transforms_per_block;
       const long long threads = pass.threads_per_transform;
       const long long group = column ? per_block : threads;
-      if (per_block > 1 && group < 32 && 32 % group == 0 && (column || per_block * threads >= 32)) {
-        std::vector<int> lanes_per_bank(static_cast<std::size_t>(wavefront), 0);
-        for (long long lane = 0; lane < 32; ++lane) {
-          const long long tr = column ? lane % per_block : lane / threads;
-          const long long tid = column ? lane / per_block : lane % threads;
-          ++lanes_per_bank[static_cast<std::size_t>((tr * pass.smem_stride + tid) % wavefront)];
+      if (per_block > 1 && group < wavefront && wavefront % group == 0 &&
+          (column || per_block * threads >= wavefront)) {
+        for (long long phase = 0; phase < 32; phase += wavefront) {
+          std::vector<int> lanes_per_bank(static_cast<std::size_t>(wavefront), 0);
+          for (long long lane = phase; lane < phase + wavefront; ++lane) {
+            const long long tr = column ? lane % per_block : lane / threads;
+            const long long tid = column ? lane / per_block : lane % threads;
+            ++lanes_per_bank[static_cast<std::size_t>((tr * pass.smem_stride + tid) % wavefront)];
+          }
+          CHECK(*std::max_element(lanes_per_bank.begin(), lanes_per_bank.end()) == 1);
         }
-        CHECK(*std::max_element(lanes_per_bank.begin(), lanes_per_bank.end()) == 32 / wavefront);
       }
     }
     CHECK(pass.threads_per_transform >= 1);
