@@ -67,7 +67,7 @@ std::vector<long long> balanced_split(long long m, int passes, const Fits& fits)
 }
 
 // Radices of one pass, largest first: the power-of-two part in ceil(a/4) stages with the bits
-// spread evenly (larger stages first), then one stage per odd prime, largest first.
+// spread evenly (larger stages first), then one stage per odd prime (pairs of 3 as 9), largest first.
 std::vector<int> pass_radices(long long size) {
   int bits = 0;
   while (size % 2 == 0) {
@@ -76,10 +76,11 @@ std::vector<int> pass_radices(long long size) {
   }
   std::vector<int> radices;
   for (int s = 0; s < pow2_stages(bits); ++s) radices.push_back(1 << pow2_stage_bits(bits, s));
-  for (int prime : {13, 11, 7, 5, 3}) {
-    while (size % prime == 0) {
-      size /= prime;
-      radices.push_back(prime);
+  // Pairs of 3 go in one radix-9 stage: half the stages (and their roundings) of a 3^b length.
+  for (int factor : {13, 11, 9, 7, 5, 3}) {
+    while (size % factor == 0) {
+      size /= factor;
+      radices.push_back(factor);
     }
   }
   std::stable_sort(radices.begin(), radices.end(), [](int a, int b) { return a > b; });

@@ -37,7 +37,7 @@
 //    those factorizations the most balanced one is taken (sizes as close to n^(1/P) as possible).
 //  - A pass's length is factored into radices, the largest first: the power-of-two part into
 //    ceil(a/4) stages of 16, 8, 4 (bits spread evenly, e.g. 2^7 = 16 * 8, 2^9 = 8 * 8 * 8), then
-//    one stage per factor 13, 11, 7, 5, 3.
+//    one stage per factor 13, 11, 7, 5, 3, pairs of 3 taken as one stage of 9.
 //  - A thread keeps kMaxElementsPerThread (16) elements: floor(16 / r) butterflies of a radix-r
 //    stage. threads_per_transform is the fewest threads that cover every stage that way
 //    (N / 16 for powers of two); the kernels allow 1024 threads per block in fp32, 512 in fp64.
@@ -137,7 +137,7 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
 int kernel_max_threads(std::size_t element_bytes);
 
 // The radices the planner may use, largest first.
-inline constexpr int kFftRadices[] = {16, 13, 11, 8, 7, 5, 4, 3, 2};
+inline constexpr int kFftRadices[] = {16, 13, 11, 9, 8, 7, 5, 4, 3, 2};
 
 // Bytes of one complex element of the precision; 0 for precisions the native FFT does not serve.
 std::size_t complex_element_bytes(Precision precision);

@@ -2,7 +2,7 @@
 // arithmetic on float2/double2 and the radix-R DFTs a thread runs on its registers.
 //
 // Radix 2, 4, 8 and 16 are radix-2 decimation-in-frequency networks in registers with constant
-// twiddles (trivial ones folded); 3, 5, 7, 11 and 13 are direct DFTs over symmetric pairs
+// twiddles (trivial ones folded); 3, 5, 7, 9, 11 and 13 are direct DFTs over symmetric pairs
 // (x_t + x_{r-t}, x_t - x_{r-t}) with constant cosines and sines. Table twiddles are stored with
 // the forward sign; orient() conjugates them for the inverse, and the constant ones flip with
 // the Inverse parameter.
@@ -125,8 +125,9 @@ __device__ __forceinline__ void dft_pow2(C* x) {
   permute_bit_reversed<R>(x, std::make_integer_sequence<int, R>());
 }
 
-// cos and sin of 2 pi m / r for the odd radices, m in [1, (r - 1) / 2].
+// cos and sin of 2 pi m / r for the odd radices (3, 5, 7, 9, 11, 13), m in [0, (r - 1) / 2].
 __host__ __device__ constexpr double cos_odd(int r, int m) {
+  if (m == 0) return 1.0;  // p t = 0 mod r, possible for r = 9
   switch (r * 100 + m) {
     case 301: return -0.4999999999999998;
     case 501: return 0.30901699437494745;
@@ -145,6 +146,10 @@ __host__ __device__ constexpr double cos_odd(int r, int m) {
     case 1304: return -0.35460488704253545;
     case 1305: return -0.7485107481711012;
     case 1306: return -0.970941817426052;
+    case 901: return 0.766044443118978;
+    case 902: return 0.17364817766693041;
+    case 903: return -0.4999999999999998;
+    case 904: return -0.9396926207859083;
     default: return 0.0;
   }
 }
@@ -167,11 +172,15 @@ __host__ __device__ constexpr double sin_odd(int r, int m) {
     case 1304: return 0.9350162426854148;
     case 1305: return 0.6631226582407952;
     case 1306: return 0.23931566428755768;
+    case 901: return 0.6427876096865393;
+    case 902: return 0.984807753012208;
+    case 903: return 0.8660254037844387;
+    case 904: return 0.3420201433256689;
     default: return 0.0;
   }
 }
 
-// Radix-R DFT for odd prime R: with u_t = x_t + x_{R-t}, v_t = x_t - x_{R-t} and
+// Radix-R DFT for odd R (3, 5, 7, 9, 11, 13): with u_t = x_t + x_{R-t}, v_t = x_t - x_{R-t} and
 // theta = 2 pi p t / R, X_p = A_p - i B_p and X_{R-p} = A_p + i B_p (forward), where
 // A_p = x_0 + sum_t u_t cos(theta) and B_p = sum_t v_t sin(theta); the inverse swaps the signs.
 template <int R, bool Inverse, class C>

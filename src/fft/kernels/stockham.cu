@@ -154,6 +154,7 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
         case 16: stage<16, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
         case 13: stage<13, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
         case 11: stage<11, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+        case 9: stage<9, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
         case 8: stage<8, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
         case 7: stage<7, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
         case 5: stage<5, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
