@@ -100,6 +100,7 @@ struct Options {
   int slow_runs = 5;
   int overhead_calls = 1000;
   int overhead_reps = 21;
+  int plan_times = 0;  // FFT cases: create-and-destroy cycles timed per side (0: not measured)
   double l2_factor = 2.0;      // rotation sets together hold at least this many L2s
   int max_sets = 512;
   double memory_fraction = 0.45;  // of free device memory the rotation may use

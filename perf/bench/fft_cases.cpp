@@ -1,7 +1,11 @@
 // The FFT cases: one out-of-place cufftPlanMany plan per side over the same rotating buffers.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bench.h"
 #include "device_kernels.h"
@@ -59,6 +63,11 @@ class PlanHandle {
 
   cufftHandle get() const { return handle_; }
 
+  void reset() {
+    if (api_ != nullptr) api_->cufftDestroy(handle_);
+    api_ = nullptr;
+  }
+
  private:
   const CufftApi* api_ = nullptr;
   cufftHandle handle_ = 0;
@@ -89,6 +98,7 @@ class FftCase : public Case {
     env_ = &env;
     // Plans first: their work areas are then part of the memory the rotation is sized against.
     for (const Side side : kSides) plans_[static_cast<int>(side)].make(env.cufft(side), side, shape_, env.stream);
+    if (env.options->plan_times > 0) time_plan_creation(env);
     sets_ = env.rotation_sets(in_bytes_ + out_bytes_);
     input_ = RotatingBuffer(in_bytes_, sets_);
     output_ = RotatingBuffer(out_bytes_, sets_);
@@ -163,6 +173,26 @@ class FftCase : public Case {
     } else {
       BENCH_CUDA(fill_uniform(input_.as<float>(set), in_count_, seed, env_->stream));
     }
+  }
+
+  // Plan creation on both sides, warm (the case's own plans already exist): the median of
+  // `plan_times` cufftPlanMany + cufftDestroy cycles, on stdout.
+  void time_plan_creation(const Environment& env) const {
+    double median_us[2] = {0, 0};
+    for (const Side side : kSides) {
+      std::vector<double> samples;
+      for (int i = 0; i < env.options->plan_times; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        PlanHandle plan;
+        plan.make(env.cufft(side), side, shape_, env.stream);
+        plan.reset();
+        samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+      }
+      std::sort(samples.begin(), samples.end());
+      median_us[static_cast<int>(side)] = samples[samples.size() / 2];
+    }
+    std::printf("plan-time %-28s vendor %9.1f us  idgpu %9.1f us  (median of %d create+destroy)\n", id_.c_str(),
+                median_us[0], median_us[1], env.options->plan_times);
   }
 
   std::string id_;

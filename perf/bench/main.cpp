@@ -64,6 +64,8 @@ void usage(std::FILE* out) {
                "  --slow-runs N           runs of such a slow case (default 5)\n"
                "  --overhead-calls N      back-to-back calls per host-overhead sample (default 200)\n"
                "  --overhead-reps N       host-overhead samples per side (default 7)\n"
+               "  --plan-times N          FFT cases: also time N plan create+destroy cycles per side and print\n"
+               "                          the medians (default 0: not measured)\n"
                "  --no-check              do not compare the two sides' outputs\n"
                "  --check-rtol X          allowed max|a-b|/max|a| over real parts (default 1e-4 f32/c32,\n"
                "                          1e-10 f64/c64)\n"
@@ -162,6 +164,8 @@ bool parse_cli(int argc, char** argv, Cli* cli, bool* help) {
       ok = string_option(&cli->vendor_cusparse);
     } else if (arg == "--runs") {
       ok = int_option(1, &options.runs);
+    } else if (arg == "--plan-times") {
+      ok = int_option(0, &options.plan_times);
     } else if (arg == "--warmup") {
       ok = int_option(2, &options.warmup);
     } else if (arg == "--seed") {

@@ -106,10 +106,15 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
   std::vector<Stored> host;
   std::vector<TwiddleLayout> layouts;
   std::vector<std::size_t> bases;
-  for (const FftPass& pass : plan.passes) {
-    const std::vector<std::complex<double>> table = pass_twiddles(pass);
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    const FftPass& pass = plan.passes[i];
+    // Computing the lo/hi tables costs most of a large plan's creation; skip them where the
+    // kernel computes the inter-pass twiddles itself.
+    const bool interpass =
+        !(plan.precision == Precision::kSingle && kernels::computes_interpass_twiddles_f32((*launches)[i]));
+    const std::vector<std::complex<double>> table = pass_twiddles(pass, interpass);
     bases.push_back(host.size());
-    layouts.push_back(twiddle_layout(pass));
+    layouts.push_back(twiddle_layout(pass, interpass));
     for (const std::complex<double>& w : table) {
       Stored value;
       value.x = static_cast<decltype(value.x)>(w.real());

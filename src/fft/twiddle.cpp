@@ -28,12 +28,12 @@ std::complex<double> twiddle(long long e, long long d, int sign) {
   return sign < 0 ? std::conj(w) : w;
 }
 
-TwiddleLayout twiddle_layout(const FftPass& pass) {
+TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
   TwiddleLayout layout;
   layout.stage = 0;
   layout.stage_count = static_cast<std::size_t>(pass.size - 1);
   layout.lo = layout.stage + layout.stage_count;
-  if (pass.span_before > 1) {
+  if (interpass && pass.span_before > 1) {
     const long long m = pass.span_before * pass.size;
     layout.lo_count = static_cast<std::size_t>(1) << pass.twiddle_lo_bits;
     layout.hi_count = static_cast<std::size_t>(((m - 1) >> pass.twiddle_lo_bits) + 1);
@@ -43,8 +43,8 @@ TwiddleLayout twiddle_layout(const FftPass& pass) {
   return layout;
 }
 
-std::vector<std::complex<double>> pass_twiddles(const FftPass& pass) {
-  const TwiddleLayout layout = twiddle_layout(pass);
+std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass) {
+  const TwiddleLayout layout = twiddle_layout(pass, interpass);
   std::vector<std::complex<double>> table(layout.total);
   int offset = 0;
   int span = 1;

@@ -28,9 +28,11 @@ struct TwiddleLayout {
   std::size_t hi = 0, hi_count = 0;
   std::size_t total = 0;
 };
-TwiddleLayout twiddle_layout(const FftPass& pass);
+// `interpass` false leaves the lo and hi tables out (count 0), for a kernel that computes the
+// inter-pass twiddles itself.
+TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass = true);
 
 // The pass's tables in that layout.
-std::vector<std::complex<double>> pass_twiddles(const FftPass& pass);
+std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass = true);
 
 }  // namespace idgpu::fft

@@ -43,4 +43,8 @@ namespace idgpu::fft::kernels {
 bool launch_pow2_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
 bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
 
+// Whether the fp32 kernel that runs `pass` computes its inter-pass twiddles itself (the
+// power-of-two later passes) rather than reading the lo/hi tables, which then need not be built.
+bool computes_interpass_twiddles_f32(const PassLaunch& pass);
+
 }  // namespace idgpu::fft::kernels

@@ -270,24 +270,30 @@ bool launch_pow2_log(int log_n, const PassLaunch& pass, cudaStream_t stream, cud
           ...);
 }
 
-// Launches `pass` on the kernel compiled for its shape and returns true, with the launch's
-// status; false (nothing launched) when there is none: a length that is not a power of two or
-// is outside the compiled range, stages other than pow2_stage_bits', T not a power of two, or a
-// thread count the planner did not derive from 16 elements per thread.
-template <class Real, bool Inverse>
-bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* status) {
+// The kind of compiled kernel that serves `pass`, or -1 when there is none: a length that is
+// not a power of two or is outside the compiled range, stages other than pow2_stage_bits', T not
+// a power of two, or a thread count the planner did not derive from 16 elements per thread.
+template <class Real>
+int pow2_kind(const PassLaunch& pass) {
   const PassShape& s = pass.shape;
   const int log_n = s.size_log2;
-  if (log_n < 1 || log_n > kPow2MaxLog<Real> || s.per_block_log2 < 0 || pass.stages != pow2_stages(log_n)) return false;
+  if (log_n < 1 || log_n > kPow2MaxLog<Real> || s.per_block_log2 < 0 || pass.stages != pow2_stages(log_n)) return -1;
   for (int st = 0; st < pass.stages; ++st) {
-    if (pass.radices[st] != 1 << pow2_stage_bits(log_n, st)) return false;
+    if (pass.radices[st] != 1 << pow2_stage_bits(log_n, st)) return -1;
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
-  if (pass.threads_per_transform != s.size / elements) return false;
-  const int kind = s.sub == 1 ? (s.span == 1 ? kSingle : -1) : (s.span == 1 ? kFirst : kColumn);
-  switch (kind) {
+  if (pass.threads_per_transform != s.size / elements) return -1;
+  if (s.sub == 1) return s.span == 1 && log_n >= kPow2MinSingleLog<Real> ? kSingle : -1;
+  return s.span == 1 ? kFirst : kColumn;
+}
+
+// Launches `pass` on the kernel compiled for its shape and returns true, with the launch's
+// status; false (nothing launched) when there is none (pow2_kind).
+template <class Real, bool Inverse>
+bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* status) {
+  const int log_n = pass.shape.size_log2;
+  switch (pow2_kind<Real>(pass)) {
     case kSingle:
-      if (log_n < kPow2MinSingleLog<Real>) return false;
       return launch_pow2_log<Real, Inverse, kSingle>(
           log_n, pass, stream, status,
           std::make_integer_sequence<int, kPow2MaxLog<Real> - kPow2MinSingleLog<Real> + 1>());

@@ -8,4 +8,6 @@ bool launch_pow2_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t str
   return inverse ? launch_pow2<float, true>(pass, stream, status) : launch_pow2<float, false>(pass, stream, status);
 }
 
+bool computes_interpass_twiddles_f32(const PassLaunch& pass) { return pow2_kind<float>(pass) == kColumn; }
+
 }  // namespace idgpu::fft::kernels
