@@ -27,6 +27,7 @@
 
 #include "fft/planner.h"
 #include "fft/stockham_reference.h"
+#include "fft/tuning.h"
 #include "fft/twiddle.h"
 
 namespace fft = idgpu::fft;
@@ -471,4 +472,35 @@ TEST_CASE("executor: 2^20 in two passes against a long-double radix-2 FFT", "[ff
   std::vector<Complex> back = poisoned(x.size());
   fft::reference::execute(plan, +1, y.data(), back.data());
   CHECK(relative_error(back, scaled(x, static_cast<long double>(n))) < kTolerance);
+}
+
+TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][cpu]") {
+  const char* reason = nullptr;
+  const long long points = 1LL << 26;
+  // The measured row: fp32, powers of two 2^16..2^18, sm_90, at 2^26 points per call.
+  for (long long n : {1LL << 16, 1LL << 17, 1LL << 18}) {
+    CAPTURE(n);
+    CHECK(fft::native_fft_wins(n, points / n, fft::Precision::kSingle, 90, &reason));
+  }
+  // Outside it the vendor keeps the plan, with a reason.
+  const struct {
+    long long n;
+    long long batch;
+    fft::Precision precision;
+    int arch;
+  } vendor_cases[] = {
+      {1LL << 15, points >> 15, fft::Precision::kSingle, 90},  // below the range
+      {1LL << 19, points >> 19, fft::Precision::kSingle, 90},  // above it
+      {3LL << 15, points / (3LL << 15), fft::Precision::kSingle, 90},  // not a power of two
+      {1LL << 16, points >> 16, fft::Precision::kDouble, 90},  // fp64: ties, not wins
+      {1LL << 16, points >> 16, fft::Precision::kSingle, 80},  // another device class
+      {1LL << 16, 64, fft::Precision::kSingle, 90},  // fewer points per call than measured
+  };
+  for (const auto& c : vendor_cases) {
+    CAPTURE(c.n, c.batch, c.arch);
+    reason = nullptr;
+    CHECK_FALSE(fft::native_fft_wins(c.n, c.batch, c.precision, c.arch, &reason));
+    REQUIRE(reason != nullptr);
+    CHECK(std::string(reason).find("vendor") != std::string::npos);
+  }
 }
