@@ -6,13 +6,14 @@
 //     threads read consecutive addresses (16-byte loads in fp32 where the layout allows), the
 //     inter-pass twiddle w_{L N}^{e j} = lo[] hi[] applied, and written to a padded shared buffer;
 //  2. the pass's Stockham stages: each thread reads the inputs of its butterflies (at most 16
-//     elements, kept in registers), multiplies by the stage twiddles w_N^x from a table, runs the
+//     elements, kept in registers), multiplies by the stage twiddles (stage-major table), runs the
 //     radix-r DFT in registers, waits at a barrier, and writes its outputs back in place;
 //  3. staging out: the block writes its T N results in the output's linear order.
 // The radix of each stage is read at run time; each case of the switch is a fully unrolled
-// butterfly over a register array with compile-time indices, so nothing spills to local memory.
-// The butterflies are in butterfly.cuh. This kernel serves every plan; powers-of-two passes
-// that stockham_pow2.cu has a kernel for go there instead.
+// butterfly over a register array with compile-time indices. The powers-of-two instantiation
+// does not spill; the mixed-radix one does (the odd radices' direct DFTs: ~400 B in fp32, ~800 B
+// in fp64). The butterflies are in butterfly.cuh. This kernel serves every plan; powers-of-two
+// passes that stockham_pow2.cuh has a kernel for go there instead.
 #include "fft/kernels/stockham.h"
 
 #include "fft/kernels/butterfly.cuh"

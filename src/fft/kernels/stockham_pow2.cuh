@@ -1,8 +1,8 @@
 // Stockham pass kernels compiled for one power-of-two sub-transform length N = 2^LogN, its stages
-// fixed by the planner's rule (pow2_stages / pow2_stage_bits in fft/stockham_index.h). Same plan,
-// same index arithmetic and same results as the general kernel (stockham.cu), which the host
-// executor mirrors; what changes is that every shape constant, radix and twiddle stride is known
-// to the compiler, and that the block meets global memory from registers:
+// fixed by the planner's rule (pow2_stages / pow2_stage_bits in fft/stockham_index.h). Same plan
+// and same index arithmetic as the general kernel (stockham.cu), which the host executor
+// mirrors; what changes is that every shape constant, radix and twiddle offset is known to the
+// compiler, and that the block meets global memory from registers:
 //
 // A thread keeps E = min(N, 16) elements, v[k] = element tid + k * (N / E) of its sub-transform.
 // Every Stockham stage (radix R, span L) reads its butterflies' inputs b + t N / R with
