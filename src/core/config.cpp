@@ -54,12 +54,13 @@ __attribute__((noinline, cold)) void load_hot() {
 }  // namespace
 
 Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
-                    const char* vendor_cufft, const char* vendor_cusparse) {
+                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure) {
   Config parsed;
   parsed.log_level = parse_log_level(log);
   parsed.report = parse_report(report);
   parsed.initial_policy = parse_policy(policy);
   parsed.sync_check = parse_flag(sync_check);
+  parsed.fft_measure = parse_flag(fft_measure);
   parsed.vendor_cufft = vendor_cufft != nullptr ? vendor_cufft : "";
   parsed.vendor_cusparse = vendor_cusparse != nullptr ? vendor_cusparse : "";
   return parsed;
@@ -72,7 +73,7 @@ __attribute__((noinline, cold)) const Config* load_config() {
   static const Config loaded =
       parse_config(std::getenv("IDGPU_LOG"), std::getenv("IDGPU_REPORT"), std::getenv("IDGPU_POLICY"),
                    std::getenv("IDGPU_SYNC_CHECK"), std::getenv("IDGPU_VENDOR_CUFFT"),
-                   std::getenv("IDGPU_VENDOR_CUSPARSE"));
+                   std::getenv("IDGPU_VENDOR_CUSPARSE"), std::getenv("IDGPU_FFT_MEASURE"));
   return &loaded;
 }
 

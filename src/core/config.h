@@ -20,13 +20,15 @@ struct Config {
   ReportMode report = ReportMode::kOff;   // IDGPU_REPORT=0|1|timing
   Policy initial_policy = Policy::kAuto;  // IDGPU_POLICY=auto|vendor|native
   bool sync_check = false;                // IDGPU_SYNC_CHECK=1: synchronise and check after each launch
+  bool fft_measure = false;               // IDGPU_FFT_MEASURE=1: time native vs vendor FFT plans the
+                                          // tuning table does not cover, at plan time
   std::string vendor_cufft;               // IDGPU_VENDOR_CUFFT: path of the real libcufft
   std::string vendor_cusparse;            // IDGPU_VENDOR_CUSPARSE: path of the real libcusparse
 };
 
 // Parses one environment snapshot; exposed so the CPU tests can check the parsing.
 Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
-                    const char* vendor_cufft, const char* vendor_cusparse);
+                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure = nullptr);
 
 const Config& config();
 

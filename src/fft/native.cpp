@@ -3,13 +3,18 @@
 #include <cuda_runtime_api.h>
 #include <vector_types.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/config.h"
 #include "core/device.h"
 #include "core/log.h"
+#include "core/vendor.h"
 #include "fft/kernels/stockham.h"
 #include "fft/planner.h"
 #include "fft/tuning.h"
@@ -160,6 +165,139 @@ std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
   return launches;
 }
 
+// IDGPU_FFT_MEASURE=1, for a plan the tuning table does not cover (another device class, another
+// size): time the native plan against the vendor's once per process and (device, n, batch,
+// precision), and keep the native one only when it is at least 2% faster. Forward transforms out
+// of place on scratch buffers, on a stream of the measurement's own; three warm-up calls each,
+// then the medians of nine, alternating.
+// No decision (the vendor keeps the plan) when the vendor library or the memory is not there.
+class Measurement {
+ public:
+  // A decision already measured in this process: the vendor's plans of that size then cost
+  // nothing more than the vendor's own plan creation.
+  bool decided_vendor(const Descriptor& d, long long n, long long batch, const char** reason) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = decided_.find(key(d, n, batch));
+    if (found == decided_.end() || found->second) return false;
+    *reason = "the vendor measured faster for this plan (IDGPU_FFT_MEASURE)";
+    return true;
+  }
+
+  bool native_faster(const NativePlan& native, const Descriptor& d, long long n, long long batch, const char** reason) {
+    const auto k = key(d, n, batch);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto found = decided_.find(k); found != decided_.end()) {
+      if (!found->second) *reason = "the vendor measured faster for this plan (IDGPU_FFT_MEASURE)";
+      return found->second;
+    }
+    float native_ms = 0.0f, vendor_ms = 0.0f;
+    if (!time_both(native, d, n, batch, &native_ms, &vendor_ms)) {
+      *reason = "IDGPU_FFT_MEASURE: the measurement could not run; the vendor serves the plan";
+      return false;
+    }
+    // A margin toward the vendor: a tie within timing noise is not a reason to switch.
+    const bool faster = native_ms < kMargin * vendor_ms;
+    decided_[k] = faster;
+    log::plan().info("IDGPU_FFT_MEASURE: n={} batch={} {}: native {:.4f} ms, vendor {:.4f} ms: {}", n, batch,
+                     d.precision == Precision::kSingle ? "fp32" : "fp64", native_ms, vendor_ms,
+                     faster ? "native" : "vendor");
+    if (!faster) *reason = "the vendor measured faster for this plan (IDGPU_FFT_MEASURE)";
+    return faster;
+  }
+
+ private:
+  static constexpr int kWarmups = 3;
+  static constexpr int kRuns = 9;
+  static constexpr float kMargin = 0.98f;  // native must be 2% faster
+
+  using Key = std::tuple<int, long long, long long, int>;
+  static Key key(const Descriptor& d, long long n, long long batch) {
+    int device = 0;
+    cudaGetDevice(&device);
+    return {device, n, batch, static_cast<int>(d.precision)};
+  }
+
+  static bool time_both(const NativePlan& native, const Descriptor& d, long long n, long long batch, float* native_ms,
+                        float* vendor_ms) {
+    const vendor::CufftTable* t = vendor::cufft();
+    if (t == nullptr || t->cufftCreate == nullptr || t->cufftMakePlanMany64 == nullptr || t->cufftDestroy == nullptr ||
+        t->cufftSetStream == nullptr || t->cufftExecC2C == nullptr || t->cufftExecZ2Z == nullptr) {
+      return false;
+    }
+    const bool single = d.precision == Precision::kSingle;
+    const std::size_t bytes = static_cast<std::size_t>(n * batch) * (single ? 8 : 16);
+    void* in = nullptr;
+    void* out = nullptr;
+    void* work = nullptr;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    cufftHandle vendor_plan = 0;
+    bool vendor_made = false;
+    bool ok = cudaMalloc(&in, bytes) == cudaSuccess && cudaMalloc(&out, bytes) == cudaSuccess &&
+              (native.work_size() == 0 || cudaMalloc(&work, native.work_size()) == cudaSuccess) &&
+              cudaMemset(in, 0x3c, bytes) == cudaSuccess &&  // 0x3c3c...: small normal values
+              cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess &&
+              cudaEventCreate(&start) == cudaSuccess && cudaEventCreate(&stop) == cudaSuccess;
+    if (ok) {
+      long long dims[1] = {n};
+      std::size_t vendor_work = 0;
+      ok = t->cufftCreate(&vendor_plan) == CUFFT_SUCCESS;
+      vendor_made = ok;
+      ok = ok &&
+           t->cufftMakePlanMany64(vendor_plan, 1, dims, nullptr, 1, 0, nullptr, 1, 0, single ? CUFFT_C2C : CUFFT_Z2Z,
+                                  batch, &vendor_work) == CUFFT_SUCCESS &&
+           t->cufftSetStream(vendor_plan, stream) == CUFFT_SUCCESS;
+    }
+    const auto run_native = [&] { return native.execute({in, out, CUFFT_FORWARD, stream, work}) == CUFFT_SUCCESS; };
+    const auto run_vendor = [&] {
+      return (single ? t->cufftExecC2C(vendor_plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out),
+                                       CUFFT_FORWARD)
+                     : t->cufftExecZ2Z(vendor_plan, static_cast<cufftDoubleComplex*>(in),
+                                       static_cast<cufftDoubleComplex*>(out), CUFFT_FORWARD)) == CUFFT_SUCCESS;
+    };
+    const auto timed = [&](const auto& run, float* ms) {
+      if (cudaEventRecord(start, stream) != cudaSuccess || !run() || cudaEventRecord(stop, stream) != cudaSuccess ||
+          cudaEventSynchronize(stop) != cudaSuccess) {
+        return false;
+      }
+      return cudaEventElapsedTime(ms, start, stop) == cudaSuccess;
+    };
+    std::vector<float> native_times, vendor_times;
+    for (int i = 0; ok && i < kWarmups; ++i) ok = run_native() && run_vendor();
+    ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
+    for (int i = 0; ok && i < kRuns; ++i) {
+      float a = 0.0f, b = 0.0f;
+      ok = timed(run_native, &a) && timed(run_vendor, &b);
+      native_times.push_back(a);
+      vendor_times.push_back(b);
+    }
+    if (ok) {
+      std::sort(native_times.begin(), native_times.end());
+      std::sort(vendor_times.begin(), vendor_times.end());
+      *native_ms = native_times[native_times.size() / 2];
+      *vendor_ms = vendor_times[vendor_times.size() / 2];
+    }
+    if (stream != nullptr) cudaStreamSynchronize(stream);
+    if (vendor_made) t->cufftDestroy(vendor_plan);
+    if (start != nullptr) cudaEventDestroy(start);
+    if (stop != nullptr) cudaEventDestroy(stop);
+    if (stream != nullptr) cudaStreamDestroy(stream);
+    cudaFree(work);
+    cudaFree(out);
+    cudaFree(in);
+    cudaGetLastError();  // a failed step leaves no error behind for the caller
+    return ok;
+  }
+
+  std::mutex mutex_;
+  std::map<Key, bool> decided_;
+};
+
+Measurement& measurement() {
+  static Measurement instance;
+  return instance;
+}
+
 class StockhamSolver final : public Solver {
  public:
   const char* name() const override { return "stockham"; }
@@ -191,7 +329,9 @@ class StockhamSolver final : public Solver {
       *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";
       return nullptr;
     }
-    if (current != Policy::kNative && !native_fft_wins(n, batch, d.precision, arch, reason)) return nullptr;
+    const bool chosen = current == Policy::kNative || native_fft_wins(n, batch, d.precision, arch, reason);
+    const bool measure = !chosen && config().fft_measure;
+    if (!chosen && (!measure || measurement().decided_vendor(d, n, batch, reason))) return nullptr;
     DeviceLimits limits = DeviceLimits::h100();
     if (!current_device_block_limits(&limits.shared_bytes_per_block, &limits.max_threads_per_block)) {
       *reason = "no CUDA device";
@@ -212,7 +352,9 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
-    return std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches));
+    auto native = std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches));
+    if (measure && !measurement().native_faster(*native, d, n, batch, reason)) return nullptr;
+    return native;
   }
 };
 

@@ -17,6 +17,9 @@ Config parse_log(const char* value) { return parse_config(value, nullptr, nullpt
 Config parse_report(const char* value) { return parse_config(nullptr, value, nullptr, nullptr, nullptr, nullptr); }
 Config parse_policy(const char* value) { return parse_config(nullptr, nullptr, value, nullptr, nullptr, nullptr); }
 Config parse_sync(const char* value) { return parse_config(nullptr, nullptr, nullptr, value, nullptr, nullptr); }
+Config parse_measure(const char* value) {
+  return parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, value);
+}
 
 }  // namespace
 
@@ -26,6 +29,7 @@ TEST_CASE("an empty environment gives the defaults", "[cpu][config]") {
   CHECK(config.report == ReportMode::kOff);
   CHECK(config.initial_policy == Policy::kAuto);
   CHECK_FALSE(config.sync_check);
+  CHECK_FALSE(config.fft_measure);
   CHECK(config.vendor_cufft.empty());
   CHECK(config.vendor_cusparse.empty());
   const Config empty_strings = parse_config("", "", "", "", "", "");
@@ -93,6 +97,18 @@ TEST_CASE("IDGPU_SYNC_CHECK", "[cpu][config]") {
   for (const char* off : {"0", "off", "OFF", "false", "False", ""}) {
     CAPTURE(off);
     CHECK_FALSE(parse_sync(off).sync_check);
+  }
+}
+
+TEST_CASE("IDGPU_FFT_MEASURE", "[cpu][config]") {
+  for (const char* on : {"1", "on", "yes", "true"}) {
+    CAPTURE(on);
+    CHECK(parse_measure(on).fft_measure);
+    CHECK_FALSE(parse_measure(on).sync_check);
+  }
+  for (const char* off : {"0", "off", "false", ""}) {
+    CAPTURE(off);
+    CHECK_FALSE(parse_measure(off).fft_measure);
   }
 }
 
