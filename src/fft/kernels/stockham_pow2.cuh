@@ -62,7 +62,9 @@ struct Pow2Pass {
   // Where stage `stage`'s block of the stage-major twiddle table starts.
   __host__ __device__ static constexpr int twiddle_offset(int stage) {
     int offset = 0;
-    for (int s = 0; s < stage; ++s) offset = next_stage_twiddle_offset(offset, 1 << span_log2(s), 1 << pow2_stage_bits(LogN, s));
+    for (int s = 0; s < stage; ++s) {
+      offset = next_stage_twiddle_offset(offset, 1 << span_log2(s), 1 << pow2_stage_bits(LogN, s));
+    }
     return offset;
   }
 
@@ -266,8 +268,13 @@ template <class Real, bool Inverse, int Kind, int... Log>
 bool launch_pow2_log(int log_n, const PassLaunch& pass, cudaStream_t stream, cudaError_t* status,
                      std::integer_sequence<int, Log...>) {
   constexpr int kMin = Kind == kSingle ? kPow2MinSingleLog<Real> : 1;
-  return ((log_n == Log + kMin && (*status = launch_pow2_kernel<Real, Inverse, Log + kMin, Kind>(pass, stream), true)) ||
-          ...);
+  const auto launch_if = [&](auto log) {
+    constexpr int kLog = decltype(log)::value;
+    if (log_n != kLog) return false;
+    *status = launch_pow2_kernel<Real, Inverse, kLog, Kind>(pass, stream);
+    return true;
+  };
+  return (launch_if(std::integral_constant<int, Log + kMin>()) || ...);
 }
 
 // The kind of compiled kernel that serves `pass`, or -1 when there is none: a length that is
