@@ -68,8 +68,8 @@ struct Pow2Pass {
     return offset;
   }
 
-  const PassLaunch& p;
-  C* mine;  // the sub-transform's shared buffer
+  const void* stage_twiddles;  // the pass's stage-major table (PassLaunch::stage_twiddles)
+  C* mine;                     // the sub-transform's shared buffer
   int shift;
   int tid;
   bool active;
@@ -87,7 +87,7 @@ struct Pow2Pass {
     constexpr int kSpan = 1 << kSpanLog2;
     constexpr bool kFirstStage = St == 0;
     constexpr bool kLastStage = St == kStages - 1;
-    const C* __restrict__ table = static_cast<const C*>(p.stage_twiddles);
+    const C* __restrict__ table = static_cast<const C*>(stage_twiddles);
     if constexpr (!kFirstStage) {
       __syncthreads();  // the previous stage's writes are visible
       if (active) {
@@ -163,16 +163,17 @@ __device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, lon
 }
 
 template <bool Inverse, int E, int Threads, class C>
-__device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long long j, const PassLaunch& p) {
-  const C* __restrict__ lo = static_cast<const C*>(p.lo_twiddles);
-  const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
-  const unsigned mask = (1u << p.lo_bits) - 1u;
+__device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long long j, const void* lo_twiddles,
+                                                            const void* hi_twiddles, int lo_bits) {
+  const C* __restrict__ lo = static_cast<const C*>(lo_twiddles);
+  const C* __restrict__ hi = static_cast<const C*>(hi_twiddles);
+  const unsigned mask = (1u << lo_bits) - 1u;
 #pragma unroll
   for (int k = 0; k < E; ++k) {
     // e j < L N <= 2^31; w^0 = 1 is skipped.
     const unsigned exponent = static_cast<unsigned>(tid + k * Threads) * static_cast<unsigned>(j);
     if (exponent != 0) {
-      v[k] = cmul(v[k], orient<Inverse>(cmul(__ldg(&lo[exponent & mask]), __ldg(&hi[exponent >> p.lo_bits]))));
+      v[k] = cmul(v[k], orient<Inverse>(cmul(__ldg(&lo[exponent & mask]), __ldg(&hi[exponent >> lo_bits]))));
     }
   }
 }
@@ -214,13 +215,14 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
         if constexpr (sizeof(Real) == 4) {
           column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
         } else {
-          column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p);
+          column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p.lo_twiddles, p.hi_twiddles,
+                                                             p.lo_bits);
         }
       }
     }
   }
 
-  const Pass pass{p, sm + tr * s.smem_stride, s.shift, tid, active};
+  const Pass pass{p.stage_twiddles, sm + tr * s.smem_stride, s.shift, tid, active};
   pass.stages(v, std::make_integer_sequence<int, Pass::kStages>());
 
   if constexpr (Kind == kFirst) {
