@@ -29,7 +29,9 @@ class StockhamPlan final : public NativePlan {
  public:
   StockhamPlan(FftPlan plan, void* tables, std::vector<kernels::PassLaunch> launches)
       : plan_(std::move(plan)), tables_(tables), launches_(std::move(launches)) {
-    name_ = "Stockham C2C, " + std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes");
+    name_ = "Stockham C2C, " + (plan_.cluster ? std::string("one cluster kernel")
+                                              : std::to_string(plan_.passes.size()) +
+                                                    (plan_.passes.size() == 1 ? " pass" : " passes"));
   }
   StockhamPlan(const StockhamPlan&) = delete;
   StockhamPlan& operator=(const StockhamPlan&) = delete;
@@ -42,6 +44,7 @@ class StockhamPlan final : public NativePlan {
 
   cufftResult execute(const ExecArgs& args) const override {
     if (args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
+    if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     const std::vector<PassBuffers> turns = pass_buffers(plan_.passes.size(), in_place);
     bool needs_work = false;
@@ -98,6 +101,38 @@ class StockhamPlan final : public NativePlan {
   }
 
  private:
+  // The two passes as one cluster kernel: no work area, in place or not.
+  cufftResult execute_cluster(const ExecArgs& args) const {
+    const FftCluster& c = *plan_.cluster;
+    kernels::ClusterLaunch launch;
+    while ((1LL << launch.bits) < plan_.n) ++launch.bits;
+    launch.rank_bits = c.rank_bits;
+    launch.stride_a = c.stride_a;
+    launch.stride_b = c.stride_b;
+    launch.shift = plan_.passes[0].smem_shift;
+    launch.threads = c.threads;
+    launch.shared_bytes = static_cast<unsigned>(c.shared_bytes);
+    launch.batch = plan_.batch;
+    launch.twiddles_a = launches_[0].stage_twiddles;
+    launch.twiddles_b = launches_[1].stage_twiddles;
+    launch.lo_twiddles = launches_[1].lo_twiddles;
+    launch.hi_twiddles = launches_[1].hi_twiddles;
+    launch.lo_bits = launches_[1].lo_bits;
+    launch.input = args.input;
+    launch.output = args.output;
+    const bool inverse = args.direction == CUFFT_INVERSE;
+    cudaError_t status = plan_.precision == Precision::kSingle
+                             ? kernels::launch_cluster_f32(launch, inverse, args.stream)
+                             : kernels::launch_cluster_f64(launch, inverse, args.stream);
+    if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(args.stream);
+    if (status != cudaSuccess) {
+      log::kernel().error("{} (n={}, batch={}): {}", name_, plan_.n, plan_.batch, cudaGetErrorString(status));
+      cudaGetLastError();
+      return CUFFT_EXEC_FAILED;
+    }
+    return CUFFT_SUCCESS;
+  }
+
   FftPlan plan_;
   void* tables_;
   std::vector<kernels::PassLaunch> launches_;
@@ -337,6 +372,8 @@ class StockhamSolver final : public Solver {
       *reason = "no CUDA device";
       return nullptr;
     }
+    limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
+                                                                       : kernels::cluster_kernels_usable_f64());
     FftPlanResult planned = plan_c2c_1d(n, batch, d.precision, limits);
     if (!planned.plan) {
       static thread_local std::string why;

@@ -254,6 +254,18 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
                     " threads) cannot hold the sub-transforms of length " + std::to_string(n);
     return result;
   }
+  // A power of two in the cluster range runs as two passes in one cluster kernel, split as the
+  // kernel is compiled (fft/stockham_index.h).
+  int bits = 0;
+  while ((1LL << bits) < n) ++bits;
+  const bool cluster = limits.clusters && (1LL << bits) == n && bits >= kClusterMinBits && bits <= kClusterMaxBits &&
+                       fits(1LL << cluster_bits_a(bits)) && fits(n >> cluster_bits_a(bits));
+  std::vector<long long> sizes;
+  if (cluster) {
+    sizes = {1LL << cluster_bits_a(bits), n >> cluster_bits_a(bits)};
+  } else {
+    sizes = balanced_split(n, passes, fits);
+  }
 
   FftPlan plan;
   plan.n = n;
@@ -261,7 +273,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   plan.precision = precision;
   plan.element_bytes = element;
   long long span = 1;
-  for (long long size : balanced_split(n, passes, fits)) {
+  for (long long size : sizes) {
     FftPass pass;
     pass.size = size;
     pass.radices = pass_radices(size);
@@ -313,7 +325,23 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   // Out of place, two passes need no scratch (input -> output -> output in place); the vendor's
   // plans of these sizes ask for none either, so none is asked: an in-place execution without a
   // work area is the vendor's (see NativePlan::serves). Three passes and more need one array.
-  plan.work_bytes = passes <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
+  plan.work_bytes =
+      plan.passes.size() <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
+  if (cluster) {
+    // Block `rank` holds TA = NB / C columns of stage A and TB = NA / C rows of stage B in one
+    // buffer, strided as the column passes' (their lanes run across columns / rows alike).
+    const long long size_a = plan.passes[0].size;
+    const long long size_b = plan.passes[1].size;
+    FftCluster c;
+    c.rank_bits = cluster_rank_bits(bits);
+    const long long columns = size_b >> c.rank_bits;
+    const long long rows = size_a >> c.rank_bits;
+    c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
+    c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
+    c.threads = static_cast<int>(n >> (c.rank_bits + 4));
+    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
+    if (c.shared_bytes <= shared && c.threads <= max_threads) plan.cluster = c;
+  }
   result.plan = std::move(plan);
   return result;
 }
@@ -322,6 +350,10 @@ std::string FftPlan::to_string() const {
   std::ostringstream out;
   out << "c2c n=" << n << " batch=" << batch << (precision == Precision::kDouble ? " fp64" : " fp32") << ", "
       << passes.size() << (passes.size() == 1 ? " pass" : " passes") << ", work " << work_bytes << " B";
+  if (cluster) {
+    out << ", one cluster kernel: " << (1 << cluster->rank_bits) << " blocks of " << cluster->threads << " threads, "
+        << cluster->shared_bytes << " B shared";
+  }
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const FftPass& pass = passes[i];
     out << "\n  pass " << i + 1 << ": size " << pass.size << " = ";

@@ -46,6 +46,11 @@
 //    T divides S (and L): the largest such T with at most 512 threads, half the shared memory
 //    (two blocks per SM) and 128-byte rows; where that leaves rows shorter than one 32-byte
 //    sector, the largest T up to the full block and shared memory that reaches one.
+//  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 are planned as two
+//    passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
+//    intermediate through distributed shared memory. Device memory then sees one read and one
+//    write, as a single pass, with four or two blocks per SM where a single 2^14 pass (fp32)
+//    held one; the passes stay valid for the host executor and describe the same arithmetic.
 #pragma once
 
 #include <cstddef>
@@ -64,9 +69,11 @@ struct DeviceLimits {
   std::size_t shared_bytes_per_block = 0;  // dynamic shared memory a block may use (opt-in maximum)
   int max_threads_per_block = 0;
   int registers_per_thread = 0;  // 32-bit registers a thread may use
+  bool clusters = false;         // thread-block clusters with distributed shared memory (sm_90 on)
 
-  // sm_90 (H100): 227 KB of shared memory per block, 1024 threads, 255 registers per thread.
-  static DeviceLimits h100() { return {227 * 1024, 1024, 255}; }
+  // sm_90 (H100): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
+  // clusters.
+  static DeviceLimits h100() { return {227 * 1024, 1024, 255, true}; }
 };
 
 // One kernel launch of the multi-pass FFT; see the mapping at the top of this file.
@@ -88,6 +95,16 @@ struct FftPass {
   bool has_twiddle() const { return span_before > 1; }
 };
 
+// A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
+// passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks.
+struct FftCluster {
+  int rank_bits = 0;
+  int stride_a = 0;  // shared-memory elements per stage-A column, padded as a column pass's
+  int stride_b = 0;  // per stage-B row
+  int threads = 0;   // per block: n / (16 C)
+  std::size_t shared_bytes = 0;
+};
+
 struct FftPlan {
   long long n = 0;
   long long batch = 1;
@@ -98,6 +115,9 @@ struct FftPlan {
   // pass_buffers). An in-place two-pass execution needs the same, and is served only where the
   // caller's or the plan's work area is there.
   std::size_t work_bytes = 0;
+  // Set when the two passes run as one cluster kernel (powers of two whose single pass would
+  // leave one block per SM, or that take two passes; on devices with clusters).
+  std::optional<FftCluster> cluster;
 
   std::string to_string() const;  // one line per pass, for logs and tests
 };

@@ -41,6 +41,28 @@ IDGPU_HD constexpr int pow2_stage_bits(int bits, int stage) {
   return bits / pow2_stages(bits) + (stage < bits % pow2_stages(bits) ? 1 : 0);
 }
 
+// Cluster plans (kernels/stockham_cluster.cuh): a power-of-two transform n = 2^bits, 2^14..2^16
+// in fp32 and fp64, runs in one kernel as a thread-block cluster of C = n / 4096 blocks of 256
+// threads, one transform per cluster; its two passes (sizes NA = 2^cluster_bits_a, stage A, and
+// NB = n / NA, stage B) exchange through distributed shared memory instead of device memory.
+// Measured on an H100 against the two-pass plan and against blocks of 512 and 128 threads: 256
+// threads (4 blocks per SM in fp32, 2 in fp64) overlap the blocks' load, exchange and store
+// phases best; 2^17 (C = 16 at 512 threads, or C = 8 at 1024) lost to two passes; fp64 2^13 in
+// a single pass beat a cluster of 2.
+inline constexpr int kClusterMinBits = 14;
+inline constexpr int kClusterMaxBits = 16;
+inline constexpr int kClusterThreadsLog2 = 8;
+IDGPU_HD constexpr int cluster_bits_a(int bits) { return (bits + 1) / 2; }
+IDGPU_HD constexpr int cluster_rank_bits(int bits) { return bits - 4 - kClusterThreadsLog2; }
+// Block `rank` of the cluster runs stage A on the TA = NB / C columns n1 = rank TA + tr (elements
+// x[n1 + NB n2]) and stage B on the TB = NA / C rows k2 = rank TB + tr of the intermediate
+// Y[n1, k2] (output X[k2 + NA k1]). Stage A's output Y[n1, k2] goes to block k2 / TB, into row
+// k2 mod TB of its stage-B buffer at column n1 (padded as every buffer: smem_index).
+IDGPU_HD int cluster_exchange_rank(int k2, int rows_b_log2) { return k2 >> rows_b_log2; }  // host mirror
+IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b, int shift) {
+  return (k2 & ((1 << rows_b_log2) - 1)) * stride_b + n1 + (n1 >> shift);
+}
+
 // What the index functions need of a pass.
 struct PassShape {
   long long n = 0;     // transform length

@@ -9,6 +9,65 @@ namespace {
 
 using Complex = std::complex<double>;
 
+// The radix-r DFT matrices of a pass's stages.
+std::vector<std::vector<Complex>> stage_dfts(const FftPass& pass, int sign) {
+  std::vector<std::vector<Complex>> dfts;
+  for (int radix : pass.radices) {
+    std::vector<Complex> dft(static_cast<std::size_t>(radix * radix));
+    for (int p = 0; p < radix; ++p)
+      for (int q = 0; q < radix; ++q) dft[p * radix + q] = twiddle(static_cast<long long>(p) * q, radix, sign);
+    dfts.push_back(std::move(dft));
+  }
+  return dfts;
+}
+
+// The Stockham stages of `pass` on the first `valid` sub-transforms held in `smem` (laid out by
+// `shape`: smem_index), every thread's reads before any write, as between the kernel's barriers.
+void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign, const std::vector<Complex>& table,
+                const TwiddleLayout& layout, std::vector<Complex>* smem) {
+  const auto oriented = [sign](Complex w) { return sign < 0 ? w : std::conj(w); };
+  const std::vector<std::vector<Complex>> dfts = stage_dfts(pass, sign);
+  const int threads = pass.threads_per_transform;
+  struct Write {
+    int index;
+    Complex value;
+  };
+  std::vector<Write> writes;
+  int span = 1;
+  int offset = 0;
+  for (std::size_t s = 0; s < pass.radices.size(); ++s) {
+    const int radix = pass.radices[s];
+    const int butterflies = shape.size / radix;
+    const int per_thread = butterflies_per_thread(radix);
+    writes.clear();
+    for (int tr = 0; tr < valid; ++tr) {
+      for (int tid = 0; tid < threads; ++tid) {
+        for (int i = 0; i < per_thread; ++i) {
+          const int b = tid + i * threads;
+          if (b >= butterflies) continue;
+          const int j = b % span;
+          Complex a[16];
+          for (int t = 0; t < radix; ++t) {
+            a[t] = (*smem)[smem_index(shape, tr, b + t * butterflies)];
+            if (t > 0 && j > 0) a[t] *= oriented(table[layout.stage + stage_twiddle_index(offset, span, t, j)]);
+          }
+          const int base = stage_write_base(b, span, radix);
+          for (int p = 0; p < radix; ++p) {
+            Complex sum = a[0];
+            for (int t = 1; t < radix; ++t) sum += dfts[s][p * radix + t] * a[t];
+            writes.push_back({smem_index(shape, tr, base + p * span), sum});
+          }
+        }
+      }
+    }
+    for (const Write& w : writes) (*smem)[w.index] = w.value;
+    offset = next_stage_twiddle_offset(offset, span, radix);
+    span *= radix;
+  }
+}
+
+Complex not_a_number() { return {std::numeric_limits<double>::quiet_NaN(), 0.0}; }
+
 // One pass over the whole batch, block by block, as the kernel runs it.
 void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
   const PassShape shape = pass_shape(plan, pass);
@@ -17,28 +76,14 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
   const auto oriented = [sign](Complex w) { return sign < 0 ? w : std::conj(w); };
   const int size = shape.size;
   const int per_block = shape.per_block;
-  const int threads = pass.threads_per_transform;
   const long long total = pass.sub_transforms * plan.batch;
   const long long lo_mask = (1LL << pass.twiddle_lo_bits) - 1;
 
-  std::vector<std::vector<Complex>> dfts;
-  for (int radix : pass.radices) {
-    std::vector<Complex> dft(static_cast<std::size_t>(radix * radix));
-    for (int p = 0; p < radix; ++p)
-      for (int q = 0; q < radix; ++q) dft[p * radix + q] = twiddle(static_cast<long long>(p) * q, radix, sign);
-    dfts.push_back(std::move(dft));
-  }
-
   std::vector<Complex> smem(static_cast<std::size_t>(per_block) * static_cast<std::size_t>(shape.smem_stride));
-  struct Write {
-    int index;
-    Complex value;
-  };
-  std::vector<Write> writes;
   for (long long block = 0; block < pass.blocks; ++block) {
     const long long g0 = block * per_block;
     const int valid = static_cast<int>(std::min<long long>(per_block, total - g0));
-    std::fill(smem.begin(), smem.end(), Complex(std::numeric_limits<double>::quiet_NaN(), 0.0));
+    std::fill(smem.begin(), smem.end(), not_a_number());
 
     const BlockFrame frame = block_frame(shape, g0);
     for (int q = 0; q < valid * size; ++q) {
@@ -53,38 +98,7 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
       smem[smem_index(shape, tr, e)] = x;
     }
 
-    int span = 1;
-    int offset = 0;
-    for (std::size_t s = 0; s < pass.radices.size(); ++s) {
-      const int radix = pass.radices[s];
-      const int butterflies = size / radix;
-      const int per_thread = butterflies_per_thread(radix);
-      writes.clear();
-      // Read phase of every thread (all reads precede all writes, as across the kernel's barrier).
-      for (int tr = 0; tr < valid; ++tr) {
-        for (int tid = 0; tid < threads; ++tid) {
-          for (int i = 0; i < per_thread; ++i) {
-            const int b = tid + i * threads;
-            if (b >= butterflies) continue;
-            const int j = b % span;
-            Complex a[16];
-            for (int t = 0; t < radix; ++t) {
-              a[t] = smem[smem_index(shape, tr, b + t * butterflies)];
-              if (t > 0 && j > 0) a[t] *= oriented(table[layout.stage + stage_twiddle_index(offset, span, t, j)]);
-            }
-            const int base = stage_write_base(b, span, radix);
-            for (int p = 0; p < radix; ++p) {
-              Complex sum = a[0];
-              for (int t = 1; t < radix; ++t) sum += dfts[s][p * radix + t] * a[t];
-              writes.push_back({smem_index(shape, tr, base + p * span), sum});
-            }
-          }
-        }
-      }
-      for (const Write& w : writes) smem[w.index] = w.value;
-      offset = next_stage_twiddle_offset(offset, span, radix);
-      span *= radix;
-    }
+    run_stages(pass, shape, valid, sign, table, layout, &smem);
 
     for (int q = 0; q < valid * size; ++q) {
       int tr = 0, p = 0;
@@ -94,10 +108,92 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
   }
 }
 
+// A cluster plan as its kernel runs it (kernels/stockham_cluster.cuh): per transform, every
+// block's stage A on its columns in its own shared memory, the inter-pass twiddle, the exchange
+// into the blocks' (poisoned) buffers through cluster_exchange_rank / cluster_exchange_slot, then
+// every block's stage B on its rows, stored to the output. All of a transform's input is read
+// before any output is written, so in place works as on the GPU.
+void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to) {
+  const FftCluster& c = *plan.cluster;
+  const FftPass& pass_a = plan.passes[0];
+  const FftPass& pass_b = plan.passes[1];
+  const int ranks = 1 << c.rank_bits;
+  const int columns = static_cast<int>(pass_b.size >> c.rank_bits);  // TA
+  const int rows_log2 = [&] {
+    int bits = 0;
+    while ((1LL << (bits + c.rank_bits)) < pass_a.size) ++bits;
+    return bits;
+  }();
+  const int rows = 1 << rows_log2;  // TB
+  PassShape shape_a = pass_shape(plan, pass_a);
+  shape_a.per_block = columns;
+  shape_a.smem_stride = c.stride_a;
+  PassShape shape_b = pass_shape(plan, pass_b);
+  shape_b.per_block = rows;
+  shape_b.smem_stride = c.stride_b;
+  const std::vector<Complex> table_a = pass_twiddles(pass_a);
+  const std::vector<Complex> table_b = pass_twiddles(pass_b);
+  const TwiddleLayout layout_a = twiddle_layout(pass_a);
+  const TwiddleLayout layout_b = twiddle_layout(pass_b);
+  const std::size_t slots = c.shared_bytes / plan.element_bytes;
+  const int size_a = static_cast<int>(pass_a.size);
+  const int size_b = static_cast<int>(pass_b.size);
+  const int shift = pass_a.smem_shift;
+
+  std::vector<std::vector<Complex>> smem(static_cast<std::size_t>(ranks), std::vector<Complex>(slots));
+  struct Exchange {
+    int rank;
+    int slot;
+    Complex value;
+  };
+  std::vector<Exchange> exchanges;
+  for (long long transform = 0; transform < plan.batch; ++transform) {
+    const Complex* in = from + transform * plan.n;
+    Complex* out = to + transform * plan.n;
+    exchanges.clear();
+    for (int rank = 0; rank < ranks; ++rank) {
+      std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
+      std::fill(mine.begin(), mine.end(), not_a_number());
+      for (int tr = 0; tr < columns; ++tr) {
+        const int n1 = rank * columns + tr;
+        for (int e = 0; e < size_a; ++e) mine[smem_index(shape_a, tr, e)] = in[n1 + static_cast<long long>(e) * size_b];
+      }
+      run_stages(pass_a, shape_a, columns, sign, table_a, layout_a, &mine);
+      for (int tr = 0; tr < columns; ++tr) {
+        const int n1 = rank * columns + tr;
+        for (int k2 = 0; k2 < size_a; ++k2) {
+          const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, plan.n, sign);
+          exchanges.push_back({cluster_exchange_rank(k2, rows_log2),
+                               cluster_exchange_slot(k2, n1, rows_log2, c.stride_b, shift), y});
+        }
+      }
+    }
+    for (std::vector<Complex>& buffer : smem) std::fill(buffer.begin(), buffer.end(), not_a_number());
+    for (const Exchange& x : exchanges) {
+      smem[static_cast<std::size_t>(x.rank)][static_cast<std::size_t>(x.slot)] = x.value;
+    }
+    for (int rank = 0; rank < ranks; ++rank) {
+      std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
+      run_stages(pass_b, shape_b, rows, sign, table_b, layout_b, &mine);
+      for (int tr = 0; tr < rows; ++tr) {
+        const int k2 = rank * rows + tr;
+        for (int k1 = 0; k1 < size_b; ++k1) {
+          out[k2 + static_cast<long long>(k1) * size_a] = mine[smem_index(shape_b, tr, k1)];
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
   if (plan.passes.empty()) throw std::invalid_argument("fft reference: empty plan");
+  if (plan.cluster) {
+    if (plan.passes.size() != 2) throw std::invalid_argument("fft reference: a cluster plan has two passes");
+    run_cluster(plan, sign, input, output);
+    return;
+  }
   const bool in_place = input == output;
   // The plan's work area, or (in place, two passes) the temporary the native plan takes instead.
   std::vector<Complex> work(static_cast<std::size_t>(plan.n * plan.batch));

@@ -319,6 +319,20 @@ TEST_CASE("native Z2Z: powers of two 2..2^26", "[fft][z2z]") {
   run_case<cufftDoubleComplex>(8, 1LL << 21, CUFFT_INVERSE, false, Maker::kPlan1d, 5);
 }
 
+// The lengths that run as one cluster kernel on sm_90 (fft/stockham_index.h): each both ways,
+// in and out of place, one transform (one cluster) and an odd batch.
+TEST_CASE("native C2C and Z2Z: cluster kernel lengths", "[fft][cluster]") {
+  std::uint64_t seed = 500;
+  for (int bits = 14; bits <= 17; ++bits) {
+    run_case<cufftComplex>(1LL << bits, 1, CUFFT_INVERSE, true, Maker::kPlan1d, ++seed);
+    run_case<cufftComplex>(1LL << bits, 5, CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
+  }
+  for (int bits = 13; bits <= 16; ++bits) {
+    run_case<cufftDoubleComplex>(1LL << bits, 1, CUFFT_FORWARD, true, Maker::kPlanMany, ++seed);
+    run_case<cufftDoubleComplex>(1LL << bits, 3, CUFFT_INVERSE, false, Maker::kOwnWorkArea, ++seed);
+  }
+}
+
 TEST_CASE("native C2C and Z2Z: mixed radices", "[fft][mixed]") {
   run_sizes<cufftComplex>(kMixed, 1LL << 22, 300);
   run_sizes<cufftDoubleComplex>(kMixed, 1LL << 21, 400);

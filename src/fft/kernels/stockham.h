@@ -48,3 +48,36 @@ bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t str
 bool computes_interpass_twiddles_f32(const PassLaunch& pass);
 
 }  // namespace idgpu::fft::kernels
+
+namespace idgpu::fft::kernels {
+
+// One launch of a cluster plan (fft/stockham_index.h, kernels/stockham_cluster.cuh): the whole
+// two-pass transform of every batch member in one kernel, a cluster of 2^rank_bits blocks each.
+struct ClusterLaunch {
+  int bits = 0;              // n = 2^bits
+  int rank_bits = 0;         // C = 2^rank_bits blocks per cluster
+  int stride_a = 0;          // shared-memory elements per stage-A column (padded)
+  int stride_b = 0;          // per stage-B row
+  int shift = 0;             // padding: one element every 2^shift
+  int threads = 0;           // per block
+  unsigned shared_bytes = 0;  // per block
+  long long batch = 0;
+  const void* twiddles_a = nullptr;  // stage tables of the two passes (PassLaunch::stage_twiddles)
+  const void* twiddles_b = nullptr;
+  const void* lo_twiddles = nullptr;  // fp64: the last pass's inter-pass tables (fft/twiddle.h)
+  const void* hi_twiddles = nullptr;
+  int lo_bits = 0;
+  const void* input = nullptr;
+  void* output = nullptr;
+};
+
+// Whether the current device runs the cluster kernels of the precision: they are built for it
+// from sm_90 code (a build for older architectures only leaves them empty).
+bool cluster_kernels_usable_f32();
+bool cluster_kernels_usable_f64();
+// Launches the cluster kernel on `stream`; returns the launch's error (cudaErrorInvalidValue
+// when none is compiled for launch.bits and launch.rank_bits).
+cudaError_t launch_cluster_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
+cudaError_t launch_cluster_f64(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
+
+}  // namespace idgpu::fft::kernels

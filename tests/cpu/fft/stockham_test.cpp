@@ -282,7 +282,12 @@ TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner]
       CAPTURE(bits, static_cast<int>(precision));
       const fft::FftPlan plan = must_plan(n, 1, precision, h100);
       check_plan(plan, h100);
-      const int expected = bits <= one_pass_bits ? 1 : bits <= 2 * one_pass_bits ? 2 : 3;
+      // 2^14..2^16 are cluster plans: two passes in one kernel (checked below).
+      const bool cluster = bits >= fft::kClusterMinBits && bits <= fft::kClusterMaxBits;
+      CHECK(plan.cluster.has_value() == cluster);
+      const int expected = cluster || (bits > one_pass_bits && bits <= 2 * one_pass_bits) ? 2
+                           : bits <= one_pass_bits                                       ? 1
+                                                                                         : 3;
       CHECK(static_cast<int>(plan.passes.size()) == expected);
       // Balanced: every pass at least 2^floor(bits / passes).
       for (const fft::FftPass& pass : plan.passes) CHECK(pass.size >= (1LL << (bits / expected)));
@@ -295,6 +300,75 @@ TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner]
   // Column passes get rows of at least one 32-byte sector where the divisors allow it.
   const fft::FftPlan two_20 = must_plan(1LL << 20, 64, fft::Precision::kSingle, h100);
   for (const fft::FftPass& pass : two_20.passes) CHECK(pass.transforms_per_block * 8 >= 32);
+}
+
+TEST_CASE("planner: cluster plans and their exchange", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  for (auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (int bits = fft::kClusterMinBits; bits <= fft::kClusterMaxBits; ++bits) {
+      const long long n = 1LL << bits;
+      CAPTURE(bits, static_cast<int>(precision));
+      const fft::FftPlan plan = must_plan(n, 3, precision, h100);
+      INFO(plan.to_string());
+      REQUIRE(plan.cluster.has_value());
+      REQUIRE(plan.passes.size() == 2);
+      const fft::FftCluster& c = *plan.cluster;
+      const long long size_a = plan.passes[0].size;
+      const long long size_b = plan.passes[1].size;
+      CHECK(size_a == 1LL << fft::cluster_bits_a(bits));
+      CHECK(size_a * size_b == n);
+      CHECK(c.rank_bits == bits - 12);  // 4096 points per block
+      CHECK(c.threads == 256);
+      CHECK(plan.work_bytes == 0);
+      const int ranks = 1 << c.rank_bits;
+      CHECK(ranks <= 16);  // the largest cluster sm_90 allows
+      const long long columns = size_b / ranks;
+      const long long rows = size_a / ranks;
+      // Both stages fill the block at 16 elements per thread, and both buffers fit it.
+      CHECK(columns * size_a / fft::kMaxElementsPerThread == c.threads);
+      CHECK(rows * size_b / fft::kMaxElementsPerThread == c.threads);
+      const int shift = plan.passes[0].smem_shift;
+      CHECK(c.stride_a >= fft::smem_stride(size_a, shift));
+      CHECK(c.stride_b >= fft::smem_stride(size_b, shift));
+      CHECK(c.shared_bytes == static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) *
+                                  plan.element_bytes);
+      CHECK(c.shared_bytes <= h100.shared_bytes_per_block);
+      // The exchange is a bijection from the n intermediate values onto the blocks' stage-B
+      // slots, and lands each where stage B reads it: row k2 mod TB, element n1.
+      int rows_log2 = 0;
+      while ((1LL << rows_log2) < rows) ++rows_log2;
+      fft::PassShape shape_b = fft::pass_shape(plan, plan.passes[1]);
+      shape_b.per_block = static_cast<int>(rows);
+      shape_b.smem_stride = c.stride_b;
+      std::vector<char> taken(static_cast<std::size_t>(ranks) * (c.shared_bytes / plan.element_bytes), 0);
+      bool all_in_place = true;
+      std::size_t collisions = 0;
+      for (int n1 = 0; n1 < size_b; ++n1) {
+        for (int k2 = 0; k2 < size_a; ++k2) {
+          const int rank = fft::cluster_exchange_rank(k2, rows_log2);
+          const int slot = fft::cluster_exchange_slot(k2, n1, rows_log2, c.stride_b, shift);
+          all_in_place = all_in_place && rank == k2 / rows && slot == fft::smem_index(shape_b, k2 % rows, n1);
+          char& mark = taken[static_cast<std::size_t>(rank) * (c.shared_bytes / plan.element_bytes) +
+                             static_cast<std::size_t>(slot)];
+          collisions += mark;
+          mark = 1;
+        }
+      }
+      CHECK(all_in_place);
+      CHECK(collisions == 0);
+    }
+  }
+  // Without clusters (sm_80) the same lengths are ordinary plans: 2^14 fp32 in one pass.
+  fft::DeviceLimits a100 = h100;
+  a100.clusters = false;
+  const fft::FftPlan single = must_plan(1LL << 14, 1, fft::Precision::kSingle, a100);
+  CHECK_FALSE(single.cluster.has_value());
+  CHECK(single.passes.size() == 1);
+  CHECK_FALSE(must_plan(1LL << 15, 1, fft::Precision::kDouble, a100).cluster.has_value());
+  // Outside 2^14..2^16, and for other than powers of two, no cluster.
+  CHECK_FALSE(must_plan(1LL << 13, 1, fft::Precision::kSingle, h100).cluster.has_value());
+  CHECK_FALSE(must_plan(1LL << 17, 1, fft::Precision::kSingle, h100).cluster.has_value());
+  CHECK_FALSE(must_plan(3LL << 13, 1, fft::Precision::kSingle, h100).cluster.has_value());
 }
 
 TEST_CASE("planner: mixed radices up to 2^27", "[fft][planner][cpu]") {
@@ -472,6 +546,34 @@ TEST_CASE("executor: 2^20 in two passes against a long-double radix-2 FFT", "[ff
   std::vector<Complex> back = poisoned(x.size());
   fft::reference::execute(plan, +1, y.data(), back.data());
   CHECK(relative_error(back, scaled(x, static_cast<long double>(n))) < kTolerance);
+}
+
+TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][executor][cpu]") {
+  // The kernel's data flow (stage A per column, twiddle, exchange, stage B per row) with the
+  // plan's strides; poisoned buffers make a slot the exchange misses spoil the result.
+  std::uint64_t salt = 2000;
+  for (auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (int bits = fft::kClusterMinBits; bits <= fft::kClusterMaxBits; ++bits) {
+      const long long n = 1LL << bits;
+      const long long batch = bits == fft::kClusterMinBits ? 2 : 1;
+      CAPTURE(bits, static_cast<int>(precision), batch);
+      const fft::FftPlan plan = must_plan(n, batch, precision, fft::DeviceLimits::h100());
+      INFO(plan.to_string());
+      REQUIRE(plan.cluster.has_value());
+      const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
+      const int sign = bits % 2 == 0 ? -1 : +1;
+      std::vector<Complex> y = poisoned(x.size());
+      fft::reference::execute(plan, sign, x.data(), y.data());
+      for (long long b = 0; b < batch; ++b) {
+        const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
+        const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
+        CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
+      }
+      std::vector<Complex> z = x;
+      fft::reference::execute(plan, sign, z.data(), z.data());
+      CHECK(z == y);
+    }
+  }
 }
 
 TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][cpu]") {

@@ -1,0 +1,204 @@
+// The cluster kernel: a whole power-of-two transform of n = NA NB points (fft/stockham_index.h,
+// cluster plans) in one kernel, where the two-pass plan (fft/planner.h) would write the
+// intermediate to device memory and read it back. A thread-block cluster of C blocks takes one
+// transform; block `rank` holds 1/C of it in shared memory at every moment:
+//
+//  1. Stage A (the first pass, kernels/stockham_pow2.cuh's column side): the block's TA = NB / C
+//     columns n1 = rank TA + tr, each an NA-point sub-transform read straight from the input in
+//     rows of TA consecutive elements; out of it, in registers, Y[n1, k2] for the thread's k2.
+//  2. The inter-pass twiddle w_n^{n1 k2} (the last pass's, applied here instead of on its load).
+//  3. The exchange: every block stores Y[n1, k2] into the shared memory of block k2 / TB, row
+//     k2 mod TB (TB = NA / C), column n1: distributed shared memory, between two cluster
+//     barriers (all reads of stage A done before the first stores; all stores visible before
+//     stage B's reads).
+//  4. Stage B (the last pass): the block's TB rows, NB-point sub-transforms, written straight to
+//     the output X[k2 + NA k1] in rows of TB consecutive elements.
+//
+// Same values as the two passes: the same stage tables, the same stage order and the same
+// inter-pass twiddle (fp32 by the double recurrence, fp64 from the lo/hi tables). Device memory
+// sees one read and one write per element, as a single pass. A block writes only output it
+// read no input of, but every input element of the transform is read before the first barrier,
+// so the kernel runs in place too.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <utility>
+
+#include "fft/kernels/stockham_pow2.cuh"
+
+namespace idgpu::fft::kernels {
+
+template <int Bits>
+struct ClusterShape {
+  static constexpr int kBitsA = cluster_bits_a(Bits);
+  static constexpr int kBitsB = Bits - kBitsA;
+  static constexpr int kRankBits = cluster_rank_bits(Bits);
+  static constexpr int kRanks = 1 << kRankBits;
+  static constexpr int kColumnsLog2 = kBitsB - kRankBits;  // TA
+  static constexpr int kRowsLog2 = kBitsA - kRankBits;     // TB
+  static constexpr int kThreads = 1 << (Bits - kRankBits - 4);
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// The 32-bit distributed-shared-memory address of `local` (this block's shared memory) in the
+// cluster's block `rank`, and 8/16-byte stores there.
+__device__ __forceinline__ unsigned cluster_shared_address(const void* local, unsigned rank) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(local));
+  unsigned mapped = 0;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(mapped) : "r"(address), "r"(rank));
+  return mapped;
+}
+__device__ __forceinline__ void store_cluster_shared(unsigned address, float2 value) {
+  asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(address), "f"(value.x), "f"(value.y) : "memory");
+}
+__device__ __forceinline__ void store_cluster_shared(unsigned address, double2 value) {
+  asm volatile("st.shared::cluster.v2.f64 [%0], {%1, %2};" ::"r"(address), "d"(value.x), "d"(value.y) : "memory");
+}
+#endif
+
+template <class Real, bool Inverse, int Bits>
+__global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_constant__ ClusterLaunch p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  using Shape = ClusterShape<Bits>;
+  using A = Pow2Pass<Real, Inverse, Shape::kBitsA, kColumn>;
+  using B = Pow2Pass<Real, Inverse, Shape::kBitsB, kColumn>;
+  using C = typename A::C;
+  static_assert(A::kE == 16 && B::kE == 16, "both stages keep 16 elements per thread");
+  static_assert(A::kThreads << Shape::kColumnsLog2 == Shape::kThreads, "stage A fills the block");
+  static_assert(B::kThreads << Shape::kRowsLog2 == Shape::kThreads, "stage B fills the block");
+  constexpr int kE = 16;
+  constexpr int kNA = 1 << Shape::kBitsA;
+  constexpr int kNB = 1 << Shape::kBitsB;
+
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank());
+  const long long transform = static_cast<long long>(blockIdx.x) >> Shape::kRankBits;
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  const int thread = static_cast<int>(threadIdx.x);
+  C v[kE];
+
+  // Stage A: columns across the lanes, rank TA + tr.
+  {
+    const int tr = thread & ((1 << Shape::kColumnsLog2) - 1);
+    const int tid = thread >> Shape::kColumnsLog2;
+    const int n1 = (rank << Shape::kColumnsLog2) + tr;
+    const C* in = static_cast<const C*>(p.input) + (transform << Bits) + n1;
+#pragma unroll
+    for (int k = 0; k < kE; ++k) v[k] = in[(tid + k * A::kThreads) * kNB];
+    const A stage_a{p.twiddles_a, sm + tr * p.stride_a, p.shift, tid, true};
+    stage_a.stages(v, std::make_integer_sequence<int, A::kStages>());
+    // v[k] = Y[n1, k2], k2 = tid + k NA / 16.
+    if constexpr (sizeof(Real) == 4) {
+      column_twiddles_by_recurrence<Inverse, kE, A::kThreads>(v, tid, n1, 1LL << Bits);
+    } else {
+      column_twiddles_from_tables<Inverse, kE, A::kThreads>(v, tid, n1, p.lo_twiddles, p.hi_twiddles, p.lo_bits);
+    }
+    cluster.sync();  // every block's stage A is done with its shared memory
+    // k2 = tid + k NA / 16 with tid < NA / 16 and C <= 16, so the block it goes to,
+    // k2 / TB = k / (16 / C), is known at compile time: one address mapping per block.
+    constexpr int kPerRank = kE >> Shape::kRankBits;
+#pragma unroll
+    for (int to = 0; to < Shape::kRanks; ++to) {
+      const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
+#pragma unroll
+      for (int kk = 0; kk < kPerRank; ++kk) {
+        const int k = to * kPerRank + kk;
+        const int k2 = tid + k * A::kThreads;
+        const int slot = cluster_exchange_slot(k2, n1, Shape::kRowsLog2, p.stride_b, p.shift);
+        store_cluster_shared(base + static_cast<unsigned>(slot * sizeof(C)), v[k]);
+      }
+    }
+    cluster.sync();  // every store into this block is visible, and no block reads another any more
+  }
+
+  // Stage B: rows across the lanes, rank TB + tr.
+  {
+    const int tr = thread & ((1 << Shape::kRowsLog2) - 1);
+    const int tid = thread >> Shape::kRowsLog2;
+    C* mine = sm + tr * p.stride_b;
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      const int e = tid + k * B::kThreads;
+      v[k] = mine[e + (e >> p.shift)];
+    }
+    __syncthreads();  // stage B's first stage writes the buffer it was read from
+    const B stage_b{p.twiddles_b, mine, p.shift, tid, true};
+    stage_b.stages(v, std::make_integer_sequence<int, B::kStages>());
+    const int k2 = (rank << Shape::kRowsLog2) + tr;
+    C* out = static_cast<C*>(p.output) + (transform << Bits) + k2;
+#pragma unroll
+    for (int k = 0; k < kE; ++k) out[(tid + k * B::kThreads) * kNA] = v[k];
+  }
+#endif
+}
+
+// Host side.
+
+template <class Real, bool Inverse, int Bits>
+cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
+  using Shape = ClusterShape<Bits>;
+  static std::atomic<unsigned> allowed[64] = {};
+  static std::atomic<bool> wide{false};
+  const auto kernel = stockham_cluster<Real, Inverse, Bits>;
+  if (launch.rank_bits != Shape::kRankBits || launch.threads != Shape::kThreads) return cudaErrorInvalidValue;
+  if (const cudaError_t status = allow_shared(kernel, launch.shared_bytes, allowed); status != cudaSuccess) {
+    return status;
+  }
+  if (Shape::kRanks > 8 && !wide.load(std::memory_order_relaxed)) {
+    // 16 blocks is beyond the portable cluster size; sm_90 allows it on request.
+    const cudaError_t status = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (status != cudaSuccess) return status;
+    wide.store(true, std::memory_order_relaxed);
+  }
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>(launch.batch << Shape::kRankBits));
+  config.blockDim = dim3(static_cast<unsigned>(Shape::kThreads));
+  config.dynamicSmemBytes = launch.shared_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute attribute = {};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = Shape::kRanks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, launch);
+}
+
+template <class Real, bool Inverse, int... Offset>
+cudaError_t launch_cluster_bits(const ClusterLaunch& launch, cudaStream_t stream,
+                                std::integer_sequence<int, Offset...>) {
+  cudaError_t status = cudaErrorInvalidValue;
+  const auto launch_if = [&](auto bits) {
+    constexpr int kBits = decltype(bits)::value;
+    if (launch.bits != kBits) return false;
+    status = launch_cluster_kernel<Real, Inverse, kBits>(launch, stream);
+    return true;
+  };
+  (launch_if(std::integral_constant<int, kClusterMinBits + Offset>()) || ...);
+  return status;
+}
+
+template <class Real>
+bool cluster_kernels_usable() {
+  cudaFuncAttributes attributes = {};
+  if (cudaFuncGetAttributes(&attributes, stockham_cluster<Real, false, kClusterMinBits>) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.binaryVersion >= 90;
+}
+
+template <class Real>
+cudaError_t launch_cluster(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
+  constexpr int kCount = kClusterMaxBits - kClusterMinBits + 1;
+  return inverse ? launch_cluster_bits<Real, true>(launch, stream, std::make_integer_sequence<int, kCount>())
+                 : launch_cluster_bits<Real, false>(launch, stream, std::make_integer_sequence<int, kCount>());
+}
+
+}  // namespace idgpu::fft::kernels
