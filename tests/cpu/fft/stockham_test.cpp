@@ -579,10 +579,15 @@ TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][ex
 TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][cpu]") {
   const char* reason = nullptr;
   const long long points = 1LL << 26;
-  // The measured row: fp32, powers of two 2^16..2^18, sm_90, at 2^26 points per call.
-  for (long long n : {1LL << 16, 1LL << 17, 1LL << 18}) {
+  // The measured rows: fp32 powers of two 2^15..2^18 at 2^26 points per call, fp64 2^14..2^15
+  // at 2^25, sm_90.
+  for (long long n : {1LL << 15, 1LL << 16, 1LL << 17, 1LL << 18}) {
     CAPTURE(n);
     CHECK(fft::native_fft_wins(n, points / n, fft::Precision::kSingle, 90, &reason));
+  }
+  for (long long n : {1LL << 14, 1LL << 15}) {
+    CAPTURE(n);
+    CHECK(fft::native_fft_wins(n, (points / 2) / n, fft::Precision::kDouble, 90, &reason));
   }
   // Outside it the vendor keeps the plan, with a reason.
   const struct {
@@ -591,10 +596,12 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     fft::Precision precision;
     int arch;
   } vendor_cases[] = {
-      {1LL << 15, points >> 15, fft::Precision::kSingle, 90},  // below the range
+      {1LL << 14, points >> 14, fft::Precision::kSingle, 90},  // below the range
       {1LL << 19, points >> 19, fft::Precision::kSingle, 90},  // above it
       {3LL << 15, points / (3LL << 15), fft::Precision::kSingle, 90},  // not a power of two
-      {1LL << 16, points >> 16, fft::Precision::kDouble, 90},  // fp64: ties, not wins
+      {1LL << 13, points >> 14, fft::Precision::kDouble, 90},  // fp64 below its range
+      {1LL << 16, points >> 17, fft::Precision::kDouble, 90},  // fp64 2^16: a tie, not a win
+      {1LL << 14, 64, fft::Precision::kDouble, 90},  // fp64, fewer points than measured
       {1LL << 16, points >> 16, fft::Precision::kSingle, 80},  // another device class
       {1LL << 16, 64, fft::Precision::kSingle, 90},  // fewer points per call than measured
   };
