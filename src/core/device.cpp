@@ -42,6 +42,20 @@ int current_device_arch() {
   return known - 1;
 }
 
+int current_device_memory_gbs() {
+  static std::array<std::atomic<int>, 64> cache{};  // GB/s + 1; 0 = not read yet
+  const int device = current_device();
+  if (device < 0 || device >= static_cast<int>(cache.size())) return 0;
+  int known = cache[device].load(std::memory_order_relaxed);
+  if (known == 0) {
+    const double khz = attribute(cudaDevAttrMemoryClockRate, device);
+    const double bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
+    known = static_cast<int>(2.0 * khz * 1e3 * bus_bits / 8.0 / 1e9 + 0.5) + 1;
+    cache[device].store(known, std::memory_order_relaxed);
+  }
+  return known - 1;
+}
+
 bool current_device_block_limits(std::size_t* shared_bytes, int* threads) {
   const int device = current_device();
   if (device < 0) return false;

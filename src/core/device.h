@@ -8,6 +8,11 @@ namespace idgpu {
 // Compute capability of the current device as major * 10 + minor (e.g. 90); 0 when there is none.
 int current_device_arch();
 
+// Peak DRAM bandwidth of the current device in GB/s (read + write, from its memory clock and bus
+// width: 2 x clock x bus bytes); 0 when there is none or it does not say. Tells apart devices of
+// one compute capability, e.g. an H100 SXM (3352) from an H200 (4800).
+int current_device_memory_gbs();
+
 // Dynamic shared memory a block may opt into and the most threads per block on the current
 // device; false when there is no device.
 bool current_device_block_limits(std::size_t* shared_bytes, int* threads);

@@ -364,7 +364,8 @@ class StockhamSolver final : public Solver {
       *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";
       return nullptr;
     }
-    const bool chosen = current == Policy::kNative || native_fft_wins(n, batch, d.precision, arch, reason);
+    const bool chosen = current == Policy::kNative ||
+                        native_fft_wins(n, batch, d.precision, {arch, current_device_memory_gbs()}, reason);
     const bool measure = !chosen && config().fft_measure;
     if (!chosen && (!measure || measurement().decided_vendor(d, n, batch, reason))) return nullptr;
     DeviceLimits limits = DeviceLimits::h100();

@@ -5,13 +5,26 @@ namespace {
 
 bool power_of_two(long long n) { return n > 0 && (n & (n - 1)) == 0; }
 
-// One row: on devices of compute capability in [min_arch, max_arch], for this precision, the
-// native plan wins for n in [min_n, max_n] (powers of two only when `powers_of_two`) once a call
-// moves at least min_points points (n x batch).
-struct TuningRow {
-  Precision precision;
+// Device classes measured. Compute capability alone does not tell an H100 from an H200 (both
+// sm_90), and the two rank the same kernels differently (see the rows), so a class is also a
+// band of peak DRAM bandwidth around the one device it was measured on: H100 SXM 3352 GB/s,
+// H200 4800 GB/s (as CUDA reports their memory clock and bus width). Other sm_90 parts (H100
+// PCIe at 2000 GB/s, GH200) fall in neither band and keep the vendor until measured.
+struct ClassBand {
   int min_arch;
   int max_arch;
+  int min_gbs;
+  int max_gbs;
+};
+constexpr ClassBand kH100{90, 90, 3000, 4000};
+constexpr ClassBand kH200{90, 90, 4500, 5200};
+
+// One row: on devices of that class, for this precision, the native plan wins for n in
+// [min_n, max_n] (powers of two only when `powers_of_two`) once a call moves at least
+// min_points points (n x batch).
+struct TuningRow {
+  ClassBand device;
+  Precision precision;
   bool powers_of_two;
   long long min_n;
   long long max_n;
@@ -21,27 +34,40 @@ struct TuningRow {
 
 // Where the native plan measured faster than the vendor's, in the same process (idgpu-bench,
 // IDGPU_POLICY=native, 2^26 points per call in fp32 and 2^25 in fp64, medians of 15-20 runs,
-// rotated inputs); everything else
-// stays with the vendor unless IDGPU_POLICY=native. Rows need the win in repeated runs: ties
-// within a percent (fp32 n = 512..4096, fp64 n <= 2^20) stay with the vendor.
+// rotated inputs); everything else stays with the vendor unless IDGPU_POLICY=native. Rows need
+// the win in repeated runs: ties within a few percent stay with the vendor. CUDA 13.0 / cuFFT
+// 12.0 throughout.
 constexpr TuningRow kRows[] = {
-    // H100 (sm_90), CUDA 13.0 / cuFFT 12.0. n = 2^15, 2^16: the cluster kernel (one pass over
-    // device memory), 1.24-1.30x and 1.31-1.39x in three runs (73-76% / 61-64% of copy bandwidth
-    // against the vendor's 58% / 46%). n = 2^17, 2^18: two passes, 1.03-1.05x in three runs.
-    {Precision::kSingle, 90, 90, true, 1LL << 15, 1LL << 18, 1LL << 26,
+    // H100: n = 2^15, 2^16 the cluster kernel (one pass over device memory), 1.30-1.31x in three
+    // runs and 1.39x in five (76% / 64% of copy bandwidth against the vendor's 58% / 46%);
+    // n = 2^17, 2^18 two passes, 1.03-1.06x in five runs.
+    {kH100, Precision::kSingle, true, 1LL << 15, 1LL << 18, 1LL << 26,
      "H100: fp32 C2C 2^15..2^18 at 2^26 points, 1.03-1.39x the vendor"},
-    // Z2Z at 2^25 points: the cluster kernel at n = 2^14 1.25x / 1.19x, 2^15 1.22x / 1.21x
-    // (60-65% of copy bandwidth against the vendor's 49-52%). 2^16 (16-block clusters) tied.
-    {Precision::kDouble, 90, 90, true, 1LL << 14, 1LL << 15, 1LL << 25,
-     "H100: fp64 Z2Z 2^14..2^15 at 2^25 points, 1.19-1.25x the vendor"},
+    // H100, Z2Z: the cluster kernel at n = 2^14 1.25-1.27x, 2^15 1.21-1.23x in four runs (60-65%
+    // of copy bandwidth against the vendor's 49-52%). 2^16 (clusters of 16 blocks) tied.
+    {kH100, Precision::kDouble, true, 1LL << 14, 1LL << 15, 1LL << 25,
+     "H100: fp64 Z2Z 2^14..2^15 at 2^25 points, 1.21-1.27x the vendor"},
+    // H200, three runs: the cluster kernel at n = 2^15 1.17x, 2^16 1.09-1.10x, two passes at
+    // 2^17 1.03x; 2^18 tied (1.00x). The vendor gains more from the faster memory than the
+    // cluster kernel, whose blocks wait on cluster barriers rather than on DRAM.
+    {kH200, Precision::kSingle, true, 1LL << 15, 1LL << 17, 1LL << 26,
+     "H200: fp32 C2C 2^15..2^17 at 2^26 points, 1.03-1.17x the vendor"},
+    // H200, Z2Z: 2^14 1.15-1.18x in three runs; 2^15 lost (0.95x), 2^16 lost (0.82x).
+    {kH200, Precision::kDouble, true, 1LL << 14, 1LL << 14, 1LL << 25,
+     "H200: fp64 Z2Z 2^14 at 2^25 points, 1.15-1.18x the vendor"},
 };
+
+bool in_band(const ClassBand& band, DeviceClass device) {
+  return device.arch >= band.min_arch && device.arch <= band.max_arch && device.memory_gbs >= band.min_gbs &&
+         device.memory_gbs < band.max_gbs;
+}
 
 }  // namespace
 
-bool native_fft_wins(long long n, long long batch, Precision precision, int arch, const char** reason) {
+bool native_fft_wins(long long n, long long batch, Precision precision, DeviceClass device, const char** reason) {
   for (const TuningRow& row : kRows) {
-    if (row.precision != precision || arch < row.min_arch || arch > row.max_arch ||
-        (row.powers_of_two && !power_of_two(n)) || n < row.min_n || n > row.max_n || n * batch < row.min_points) {
+    if (row.precision != precision || !in_band(row.device, device) || (row.powers_of_two && !power_of_two(n)) ||
+        n < row.min_n || n > row.max_n || n * batch < row.min_points) {
       continue;
     }
     return true;

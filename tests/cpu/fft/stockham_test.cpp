@@ -579,36 +579,47 @@ TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][ex
 TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][cpu]") {
   const char* reason = nullptr;
   const long long points = 1LL << 26;
-  // The measured rows: fp32 powers of two 2^15..2^18 at 2^26 points per call, fp64 2^14..2^15
-  // at 2^25, sm_90.
-  for (long long n : {1LL << 15, 1LL << 16, 1LL << 17, 1LL << 18}) {
-    CAPTURE(n);
-    CHECK(fft::native_fft_wins(n, points / n, fft::Precision::kSingle, 90, &reason));
+  const fft::DeviceClass h100{90, 3352};  // H100 SXM as CUDA reports it
+  const fft::DeviceClass h200{90, 4800};
+  const auto wins = [&](long long n, long long batch, fft::Precision precision, fft::DeviceClass device) {
+    return fft::native_fft_wins(n, batch, precision, device, &reason);
+  };
+  // The measured rows. H100: fp32 powers of two 2^15..2^18 at 2^26 points per call, fp64
+  // 2^14..2^15 at 2^25. H200: fp32 2^15..2^17, fp64 2^14.
+  for (int bits = 15; bits <= 18; ++bits) {
+    CAPTURE(bits);
+    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100));
+    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200) == (bits <= 17));
   }
-  for (long long n : {1LL << 14, 1LL << 15}) {
-    CAPTURE(n);
-    CHECK(fft::native_fft_wins(n, (points / 2) / n, fft::Precision::kDouble, 90, &reason));
+  for (int bits = 14; bits <= 15; ++bits) {
+    CAPTURE(bits);
+    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100));
+    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h200) == (bits == 14));
   }
-  // Outside it the vendor keeps the plan, with a reason.
+  // Outside them the vendor keeps the plan, with a reason.
   const struct {
     long long n;
     long long batch;
     fft::Precision precision;
-    int arch;
+    fft::DeviceClass device;
   } vendor_cases[] = {
-      {1LL << 14, points >> 14, fft::Precision::kSingle, 90},  // below the range
-      {1LL << 19, points >> 19, fft::Precision::kSingle, 90},  // above it
-      {3LL << 15, points / (3LL << 15), fft::Precision::kSingle, 90},  // not a power of two
-      {1LL << 13, points >> 14, fft::Precision::kDouble, 90},  // fp64 below its range
-      {1LL << 16, points >> 17, fft::Precision::kDouble, 90},  // fp64 2^16: a tie, not a win
-      {1LL << 14, 64, fft::Precision::kDouble, 90},  // fp64, fewer points than measured
-      {1LL << 16, points >> 16, fft::Precision::kSingle, 80},  // another device class
-      {1LL << 16, 64, fft::Precision::kSingle, 90},  // fewer points per call than measured
+      {1LL << 14, points >> 14, fft::Precision::kSingle, h100},  // below the range
+      {1LL << 19, points >> 19, fft::Precision::kSingle, h100},  // above it
+      {1LL << 18, points >> 18, fft::Precision::kSingle, h200},  // H200: a tie at 2^18
+      {3LL << 15, points / (3LL << 15), fft::Precision::kSingle, h100},  // not a power of two
+      {1LL << 13, points >> 14, fft::Precision::kDouble, h100},  // fp64 below its range
+      {1LL << 16, points >> 17, fft::Precision::kDouble, h100},  // fp64 2^16: a tie, not a win
+      {1LL << 15, points >> 16, fft::Precision::kDouble, h200},  // H200 fp64 2^15: lost
+      {1LL << 14, 64, fft::Precision::kDouble, h100},  // fp64, fewer points than measured
+      {1LL << 16, points >> 16, fft::Precision::kSingle, {80, 2039}},  // A100: not measured
+      {1LL << 16, points >> 16, fft::Precision::kSingle, {90, 2000}},  // H100 PCIe: not measured
+      {1LL << 16, points >> 16, fft::Precision::kSingle, {90, 0}},  // bandwidth unknown
+      {1LL << 16, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
   };
   for (const auto& c : vendor_cases) {
-    CAPTURE(c.n, c.batch, c.arch);
+    CAPTURE(c.n, c.batch, c.device.arch, c.device.memory_gbs);
     reason = nullptr;
-    CHECK_FALSE(fft::native_fft_wins(c.n, c.batch, c.precision, c.arch, &reason));
+    CHECK_FALSE(wins(c.n, c.batch, c.precision, c.device));
     REQUIRE(reason != nullptr);
     CHECK(std::string(reason).find("vendor") != std::string::npos);
   }
