@@ -36,6 +36,8 @@ enum Pow2Kind : int {
   kSingle = 0,  // contiguous in and out (a one-pass plan)
   kFirst = 1,   // column in, contiguous out (the first pass of several)
   kColumn = 2,  // column in with the inter-pass twiddle, column out (every later pass)
+  kStaged = 3,  // contiguous in and out through shared memory (a one-pass plan of a length too
+                // short for direct accesses to fill 32-byte sectors)
 };
 
 // Registers per thread: what a 1024-thread (fp32) or 512-thread (fp64) block allows. Capping
@@ -114,7 +116,7 @@ struct Pow2Pass {
     }
     // The last stage's outputs stay in v[] for a direct write; otherwise they go to shared memory
     // (after every thread has read its inputs, when those came from shared memory too).
-    if constexpr (kLastStage && Kind != kFirst) return;
+    if constexpr (kLastStage && Kind != kFirst && Kind != kStaged) return;
     if constexpr (!kFirstStage) __syncthreads();
     if (active) {
 #pragma unroll
@@ -192,8 +194,9 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
   const BlockFrame frame = block_frame(s, g0);
   // Sub-transform and rank: along the sub-transform on contiguous sides, across on column sides.
   const int thread = static_cast<int>(threadIdx.x);
-  const int tr = Kind == kSingle ? thread >> Pass::kLogThreads : thread & (s.per_block - 1);
-  const int tid = Kind == kSingle ? thread & (kThreads - 1) : thread >> s.per_block_log2;
+  constexpr bool kAlong = Kind == kSingle || Kind == kStaged;  // threads along the sub-transform
+  const int tr = kAlong ? thread >> Pass::kLogThreads : thread & (s.per_block - 1);
+  const int tid = kAlong ? thread & (kThreads - 1) : thread >> s.per_block_log2;
   const bool active = tr < valid;
   // Not restrict: the last pass of a plan may run in place; a block writes only elements it read
   // before its first barrier.
@@ -201,7 +204,35 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
   C* out = static_cast<C*>(p.output) + frame.out_base;
 
   C v[kE];
-  if (active) {
+  if constexpr (Kind == kStaged) {
+    // The block's T sub-transforms are one contiguous run of T N elements of the input: E per
+    // thread when the block is full, all loads issued before the first store to shared memory
+    // (v[] holds them), so that each thread has E loads in flight.
+    const int count = valid << LogN;
+    const auto slot = [&](int q) {
+      const int e = q & (Pass::kN - 1);
+      return (q >> LogN) * s.smem_stride + e + (e >> s.shift);
+    };
+    if (valid == s.per_block) {
+      const int step = static_cast<int>(blockDim.x);
+#pragma unroll
+      for (int k = 0; k < kE; ++k) v[k] = in[thread + k * step];
+#pragma unroll
+      for (int k = 0; k < kE; ++k) sm[slot(thread + k * step)] = v[k];
+    } else {
+      for (int q = thread; q < count; q += blockDim.x) sm[slot(q)] = in[q];
+    }
+    __syncthreads();
+    if (active) {
+      const C* mine = sm + tr * s.smem_stride;
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int e = tid + k * kThreads;
+        v[k] = mine[e + (e >> s.shift)];
+      }
+    }
+    __syncthreads();  // the first stage writes where others read
+  } else if (active) {
     if constexpr (Kind == kSingle) {
       const C* from = in + tr * Pass::kN + tid;
 #pragma unroll
@@ -225,7 +256,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
   const Pass pass{p.stage_twiddles, sm + tr * s.smem_stride, s.shift, tid, active};
   pass.stages(v, std::make_integer_sequence<int, Pass::kStages>());
 
-  if constexpr (Kind == kFirst) {
+  if constexpr (Kind == kFirst || Kind == kStaged) {
     // The block's T sub-transforms are one contiguous run of T N elements of the output.
     __syncthreads();
     const int count = valid << LogN;
@@ -249,12 +280,15 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
 // Host side: which compiled kernel, if any, serves a pass.
 
 // The sub-transform lengths compiled: 2^1 .. 2^kPow2MaxLog (the planner's largest pass in
-// shared memory: 2^14 in fp32, 2^13 in fp64), and for kSingle from the length whose threads cover
-// a 32-byte sector per access (smaller single passes stage through the general kernel).
+// shared memory: 2^14 in fp32, 2^13 in fp64). Single passes up to 2^7 (fp32) / 2^6 (fp64) are
+// kStaged, longer ones kSingle: on an H100 the staged kernel moves n = 16..128 at 0.99-1.00 of
+// copy bandwidth (1.00-1.03x the vendor) where direct accesses reached 0.82-0.93 for n <= 64 in
+// fp32 and 0.87 for fp64 n = 32. Its loads are all issued before the first store to shared
+// memory; one at a time, as the general kernel stages, left it at 0.73-0.86.
 template <class Real>
 inline constexpr int kPow2MaxLog = sizeof(Real) == 8 ? 13 : 14;
 template <class Real>
-inline constexpr int kPow2MinSingleLog = sizeof(Real) == 8 ? 5 : 6;
+inline constexpr int kPow2MinSingleLog = sizeof(Real) == 8 ? 7 : 8;
 
 template <class Real, bool Inverse, int LogN, int Kind>
 cudaError_t launch_pow2_kernel(const PassLaunch& pass, cudaStream_t stream) {
@@ -292,7 +326,7 @@ int pow2_kind(const PassLaunch& pass) {
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
   if (pass.threads_per_transform != s.size / elements) return -1;
-  if (s.sub == 1) return s.span == 1 && log_n >= kPow2MinSingleLog<Real> ? kSingle : -1;
+  if (s.sub == 1) return s.span != 1 ? -1 : log_n >= kPow2MinSingleLog<Real> ? kSingle : kStaged;
   return s.span == 1 ? kFirst : kColumn;
 }
 
@@ -312,6 +346,9 @@ bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* statu
     case kColumn:
       return launch_pow2_log<Real, Inverse, kColumn>(log_n, pass, stream, status,
                                                      std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+    case kStaged:
+      return launch_pow2_log<Real, Inverse, kStaged>(log_n, pass, stream, status,
+                                                     std::make_integer_sequence<int, kPow2MinSingleLog<Real> - 1>());
     default: return false;
   }
 }
