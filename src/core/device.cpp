@@ -56,11 +56,12 @@ int current_device_memory_gbs() {
   return known - 1;
 }
 
-bool current_device_block_limits(std::size_t* shared_bytes, int* threads) {
+bool current_device_block_limits(std::size_t* shared_bytes, int* threads, int* multiprocessors) {
   const int device = current_device();
   if (device < 0) return false;
   *shared_bytes = static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   *threads = attribute(cudaDevAttrMaxThreadsPerBlock, device);
+  *multiprocessors = attribute(cudaDevAttrMultiProcessorCount, device);
   return *shared_bytes > 0 && *threads > 0;
 }
 

@@ -13,8 +13,8 @@ int current_device_arch();
 // one compute capability, e.g. an H100 SXM (3352) from an H200 (4800).
 int current_device_memory_gbs();
 
-// Dynamic shared memory a block may opt into and the most threads per block on the current
-// device; false when there is no device.
-bool current_device_block_limits(std::size_t* shared_bytes, int* threads);
+// Dynamic shared memory a block may opt into, the most threads per block and the number of SMs
+// of the current device; false when there is no device.
+bool current_device_block_limits(std::size_t* shared_bytes, int* threads, int* multiprocessors);
 
 }  // namespace idgpu

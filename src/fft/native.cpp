@@ -369,7 +369,8 @@ class StockhamSolver final : public Solver {
     const bool measure = !chosen && config().fft_measure;
     if (!chosen && (!measure || measurement().decided_vendor(d, n, batch, reason))) return nullptr;
     DeviceLimits limits = DeviceLimits::h100();
-    if (!current_device_block_limits(&limits.shared_bytes_per_block, &limits.max_threads_per_block)) {
+    if (!current_device_block_limits(&limits.shared_bytes_per_block, &limits.max_threads_per_block,
+                                     &limits.multiprocessors)) {
       *reason = "no CUDA device";
       return nullptr;
     }

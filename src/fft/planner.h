@@ -70,10 +70,11 @@ struct DeviceLimits {
   int max_threads_per_block = 0;
   int registers_per_thread = 0;  // 32-bit registers a thread may use
   bool clusters = false;         // thread-block clusters with distributed shared memory (sm_90 on)
+  int multiprocessors = 0;       // SMs; 0 when unknown
 
-  // sm_90 (H100): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
-  // clusters.
-  static DeviceLimits h100() { return {227 * 1024, 1024, 255, true}; }
+  // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
+  // clusters, 132 SMs.
+  static DeviceLimits h100() { return {227 * 1024, 1024, 255, true, 132}; }
 };
 
 // One kernel launch of the multi-pass FFT; see the mapping at the top of this file.

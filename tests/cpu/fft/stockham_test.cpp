@@ -294,6 +294,14 @@ TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner]
       CHECK(plan.work_bytes == (expected <= 2 ? 0 : static_cast<std::size_t>(n) * plan.element_bytes));
     }
   }
+  // A small batch is spread over every SM; a large one keeps about 256 threads per block.
+  for (long long n : {16LL, 64LL, 1024LL}) {
+    CAPTURE(n);
+    const fft::FftPlan few = must_plan(n, 1000, fft::Precision::kSingle, h100);
+    CHECK((few.passes[0].blocks >= h100.multiprocessors || few.passes[0].transforms_per_block == 1));
+    const fft::FftPlan many = must_plan(n, 1LL << 20, fft::Precision::kSingle, h100);
+    CHECK(many.passes[0].threads_per_transform * many.passes[0].transforms_per_block == 256);
+  }
   const fft::FftPlan largest = must_plan(kMaxPowerOfTwo, 1, fft::Precision::kSingle, h100);
   INFO(largest.to_string());
   CHECK(largest.passes.size() == 2);
