@@ -593,7 +593,14 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     return fft::native_fft_wins(n, batch, precision, device, &reason);
   };
   // The measured rows. H100: fp32 powers of two 2^15..2^18 at 2^26 points per call, fp64
-  // 2^14..2^15 at 2^25. H200: fp32 2^15..2^17, fp64 2^14.
+  // 2^14..2^15 at 2^25. H200: fp32 16..32 and 2^15..2^17, fp64 2^14.
+  for (long long n : {16LL, 32LL}) {
+    CAPTURE(n);
+    CHECK(wins(n, points / n, fft::Precision::kSingle, h200));
+    CHECK_FALSE(wins(n, points / n, fft::Precision::kSingle, h100));
+    CHECK_FALSE(wins(n, (points / 2) / n, fft::Precision::kDouble, h200));
+  }
+  CHECK_FALSE(wins(64, points / 64, fft::Precision::kSingle, h200));
   for (int bits = 15; bits <= 18; ++bits) {
     CAPTURE(bits);
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100));
