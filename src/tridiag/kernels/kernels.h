@@ -34,8 +34,10 @@ cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T*
                                 cudaStream_t stream);
 
 // algo 1: Gaussian elimination with partial pivoting per system (LAPACK xGTSV's choice of pivot,
-// CABS1 for complex). U's diagonal goes to d, its first superdiagonal to du, the fill-in second
-// superdiagonal to `fill` (batch*m elements of scratch), the transformed right-hand side to x.
+// CABS1 for complex). Systems of m <= 32 rows whose 4 (m - 1) elements per thread fit a 32-thread
+// block's 48 KB keep U in shared memory and write x only (d and du untouched). Longer ones send U's diagonal to d, its first
+// superdiagonal to du, the fill-in second superdiagonal to `fill` (batch*m elements of scratch)
+// and the transformed right-hand side to x, and read them back.
 template <class T>
 cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream);
 
