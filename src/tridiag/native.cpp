@@ -68,14 +68,14 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
   }
   // The device is asked only when the tuning table could pick the native side (a runtime call on
   // every forwarded call would be most of the forwarding cost).
-  if (current != Policy::kNative && !native_wins(problem, kAnyArch, reason)) return nullptr;
+  if (current != Policy::kNative && !native_wins(problem, kAnyArch, kAnyBandwidth, reason)) return nullptr;
   const int arch = current_device_arch();
   if (arch < 80) {
     *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";
     return nullptr;
   }
   if (current == Policy::kNative) return candidate;
-  if (!native_wins(problem, arch, reason)) return nullptr;
+  if (!native_wins(problem, arch, current_device_memory_gbs(), reason)) return nullptr;
   return candidate;
 }
 

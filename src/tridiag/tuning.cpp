@@ -16,7 +16,13 @@ struct TuningRow {
   long long min_batch;  // batched layouts; gtsv2_nopivot rows (batch 0) use max_n instead
   int max_n;            // gtsv2_nopivot: the most right-hand sides measured (0: any)
   const char* evidence;  // the measurement that chose this row
+  // Peak DRAM bandwidth band [min_gbs, max_gbs) in GB/s; 0, 0: any device of min_arch on. Rows
+  // measured where an H100 and an H200 disagree name the device: H100 SXM 3352, H200 4814.
+  int min_gbs = 0;
+  int max_gbs = 0;
 };
+constexpr int kH100MinGbs = 3000, kH100MaxGbs = 4000;
+constexpr int kH200MinGbs = 4500, kH200MaxGbs = 5200;
 
 // Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns per call, median of 7-10 runs,
 // inputs rotated past the L2) on an NVIDIA H100 80GB HBM3 (copy 2988 GB/s), CUDA 13.0, cuSPARSE
@@ -54,13 +60,32 @@ constexpr TuningRow kRows[] = {
     {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.3-680x"},
     {Layout::kSingleNopivot, -1, 90, 0, false, 65536, 1 << 24, 0, 1, "H100: gtsv2_nopivot f32/f64 n=1 1.5-2.2x"},
     {Layout::kSingleNopivot, -1, 90, 0, true, 65536, 1 << 24, 0, 1, "H100: gtsv2_nopivot c32/c64 n=1 1.5-1.9x"},
+    // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
+    // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
+    // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.
+    // H200: f32 1.08x both; f64 1.00-1.02x (a tie), c32 0.83x (LU) / 0.97x (QR): vendor.
+    {Layout::kInterleaved, 1, 90, 0, false, 32, 32, 1 << 19, 0, "H100: algo 1 f32/f64 m=32 1.29-1.32x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kInterleaved, 2, 90, 0, false, 32, 32, 1 << 19, 0, "H100: algo 2 f32/f64 m=32 1.30-1.35x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kInterleaved, 1, 90, 8, true, 32, 32, 1 << 19, 0, "H100: algo 1 c32 m=32 1.09x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kInterleaved, 2, 90, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kInterleaved, 1, 90, 4, false, 32, 32, 1 << 19, 0, "H200: algo 1 f32 m=32 1.08x", kH200MinGbs,
+     kH200MaxGbs},
+    {Layout::kInterleaved, 2, 90, 4, false, 32, 32, 1 << 19, 0, "H200: algo 2 f32 m=32 1.08x", kH200MinGbs,
+     kH200MaxGbs},
 };
 
 }  // namespace
 
-bool native_wins(const Problem& problem, int arch, const char** reason) {
+bool native_wins(const Problem& problem, int arch, int memory_gbs, const char** reason) {
   for (const TuningRow& row : kRows) {
-    if (row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) || arch < row.min_arch ||
+    const bool in_band = row.max_gbs == 0 || memory_gbs == kAnyBandwidth ||
+                         (memory_gbs >= row.min_gbs && memory_gbs < row.max_gbs);
+    if (!in_band || row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) ||
+        arch < row.min_arch ||
         (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
         problem.m < row.min_m ||
         problem.m > row.max_m || problem.batch < row.min_batch || (row.max_n > 0 && problem.n > row.max_n)) {

@@ -1,0 +1,69 @@
+// The tridiagonal tuning table (src/tridiag/tuning.cpp): native only where a row measured it
+// faster, per device class (compute capability and peak DRAM bandwidth).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "tridiag/tuning.h"
+
+namespace tridiag = idgpu::tridiag;
+
+namespace {
+
+constexpr int kH100Gbs = 3352;  // H100 SXM as CUDA reports it
+constexpr int kH200Gbs = 4814;
+
+tridiag::Problem interleaved(int algo, int element_bytes, bool complex, int m, int batch) {
+  tridiag::Problem problem{};
+  problem.layout = tridiag::Layout::kInterleaved;
+  problem.element_bytes = element_bytes;
+  problem.complex = complex;
+  problem.m = m;
+  problem.n = 1;
+  problem.ldb = m;
+  problem.batch = batch;
+  problem.batch_stride = m;
+  problem.algo = algo;
+  return problem;
+}
+
+bool wins(const tridiag::Problem& problem, int arch, int gbs) {
+  const char* reason = nullptr;
+  const bool native = tridiag::native_wins(problem, arch, gbs, &reason);
+  if (!native) {
+    REQUIRE(reason != nullptr);
+    CHECK(std::string(reason).find("vendor") != std::string::npos);
+  }
+  return native;
+}
+
+}  // namespace
+
+TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cpu][tridiag][tuning]") {
+  const int batch = 1 << 19;  // 2^24 unknowns at m = 32, as measured
+  // H100: f32, f64 and c32 at m = 32, both algorithms; c64 not.
+  for (int algo : {1, 2}) {
+    CAPTURE(algo);
+    CHECK(wins(interleaved(algo, 4, false, 32, batch), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 8, false, 32, batch), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 8, true, 32, batch), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 16, true, 32, batch), 90, kH100Gbs));
+    // H200: f32 only.
+    CHECK(wins(interleaved(algo, 4, false, 32, batch), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 8, false, 32, batch), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 8, true, 32, batch), 90, kH200Gbs));
+    // Other lengths, small batches, unmeasured devices: the vendor.
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 64, batch / 2), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 16, batch * 2), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 32, 1000), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 32, batch), 80, 2039));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 32, batch), 90, 2000));
+    // The host's pre-check (before any device query) says the native side could win.
+    CHECK(wins(interleaved(algo, 4, false, 32, batch), tridiag::kAnyArch, tridiag::kAnyBandwidth));
+  }
+  // Algo 0 rows hold on every sm_90 device, whatever its bandwidth.
+  CHECK(wins(interleaved(0, 4, false, 1024, 16384), 90, kH100Gbs));
+  CHECK(wins(interleaved(0, 4, false, 1024, 16384), 90, kH200Gbs));
+  CHECK(wins(interleaved(0, 16, true, 65536, 256), 90, 0));
+  CHECK_FALSE(wins(interleaved(0, 4, false, 1024, 16384), 80, 2039));
+}
