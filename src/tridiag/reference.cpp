@@ -774,6 +774,206 @@ int lu_partial_pivot(int m, const T* dl_in, const T* d_in, const T* du_in, T* x)
 }
 
 // ---------------------------------------------------------------------------------------------
+// Diagonal pivoting and SPIKE
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+// Forward elimination of diagonal pivoting on rows [0, m) of (a, b, c) with `columns` right-hand
+// sides r (column j at r + j m), in place on b and r; pivot_size[k] = 1 or 2 for a pivot block
+// starting at k (0 inside a 2 x 2 block). Returns the first zero pivot's 1-based row, or 0.
+template <class T>
+int diagonal_pivoting_forward(int m, const T* a, T* b, const T* c, T* r, int columns, std::vector<int>* pivot_size) {
+  const double kappa = (std::sqrt(5.0) - 1.0) / 2.0;
+  pivot_size->assign(static_cast<std::size_t>(m), 0);
+  int k = 0;
+  while (k < m) {
+    if (k + 1 == m) {
+      (*pivot_size)[static_cast<std::size_t>(k)] = 1;
+      if (b[k] == T(0)) return k + 1;
+      break;
+    }
+    double sigma = std::max({abs1(b[k]), abs1(c[k]), abs1(a[k + 1]), abs1(b[k + 1])});
+    if (k + 2 < m) sigma = std::max({sigma, abs1(c[k + 1]), abs1(a[k + 2])});
+    if (abs1(b[k]) * sigma >= kappa * abs1(a[k + 1]) * abs1(c[k])) {
+      // 1 x 1 pivot: eliminate a[k+1] with row k.
+      (*pivot_size)[static_cast<std::size_t>(k)] = 1;
+      if (b[k] == T(0)) return k + 1;  // only when a[k+1] c[k] == 0 too: nothing to eliminate
+      const T factor = a[k + 1] / b[k];
+      b[k + 1] = b[k + 1] - factor * c[k];
+      for (int j = 0; j < columns; ++j) r[j * m + k + 1] = r[j * m + k + 1] - factor * r[j * m + k];
+      k += 1;
+      continue;
+    }
+    // 2 x 2 pivot B = [b_k c_k; a_{k+1} b_{k+1}]: x_{k+1} = (b_k r_{k+1} - a_{k+1} r_k) / det
+    // - (b_k c_{k+1} / det) x_{k+2}, substituted into row k+2.
+    (*pivot_size)[static_cast<std::size_t>(k)] = 2;
+    const T det = b[k] * b[k + 1] - c[k] * a[k + 1];
+    if (det == T(0)) return k + 1;
+    if (k + 2 < m) {
+      b[k + 2] = b[k + 2] - a[k + 2] * b[k] * c[k + 1] / det;
+      for (int j = 0; j < columns; ++j) {
+        const T tail = (b[k] * r[j * m + k + 1] - a[k + 1] * r[j * m + k]) / det;
+        r[j * m + k + 2] = r[j * m + k + 2] - a[k + 2] * tail;
+      }
+    }
+    k += 2;
+  }
+  return 0;
+}
+
+// Back substitution after diagonal_pivoting_forward; r becomes the solution.
+template <class T>
+void diagonal_pivoting_backward(int m, const T* a, const T* b, const T* c, T* r, int columns,
+                                const std::vector<int>& pivot_size) {
+  // Pivot blocks from the last: find their starts first.
+  std::vector<int> starts;
+  for (int k = 0; k < m; k += pivot_size[static_cast<std::size_t>(k)]) starts.push_back(k);
+  for (int j = 0; j < columns; ++j) {
+    T* x = r + static_cast<std::ptrdiff_t>(j) * m;
+    for (auto it = starts.rbegin(); it != starts.rend(); ++it) {
+      const int k = *it;
+      if (pivot_size[static_cast<std::size_t>(k)] == 1) {
+        x[k] = (x[k] - (k + 1 < m ? c[k] * x[k + 1] : T(0))) / b[k];
+      } else {
+        const T det = b[k] * b[k + 1] - c[k] * a[k + 1];
+        const T r0 = x[k];
+        const T r1 = x[k + 1] - (k + 2 < m ? c[k + 1] * x[k + 2] : T(0));
+        x[k] = (b[k + 1] * r0 - c[k] * r1) / det;
+        x[k + 1] = (b[k] * r1 - a[k + 1] * r0) / det;
+      }
+    }
+  }
+}
+
+// Dense Gaussian elimination with partial pivoting of an n x n row-major system, in place.
+template <class T>
+int dense_partial_pivot(int n, std::vector<T>& matrix, std::vector<T>& rhs) {
+  for (int col = 0; col < n; ++col) {
+    int pivot = col;
+    for (int row = col + 1; row < n; ++row) {
+      if (std::abs(matrix[row * n + col]) > std::abs(matrix[pivot * n + col])) pivot = row;
+    }
+    if (matrix[pivot * n + col] == T(0)) return col + 1;
+    if (pivot != col) {
+      for (int j = 0; j < n; ++j) std::swap(matrix[col * n + j], matrix[pivot * n + j]);
+      std::swap(rhs[col], rhs[pivot]);
+    }
+    for (int row = col + 1; row < n; ++row) {
+      const T factor = matrix[row * n + col] / matrix[col * n + col];
+      if (factor == T(0)) continue;
+      for (int j = col; j < n; ++j) matrix[row * n + j] = matrix[row * n + j] - factor * matrix[col * n + j];
+      rhs[row] = rhs[row] - factor * rhs[col];
+    }
+  }
+  for (int row = n - 1; row >= 0; --row) {
+    T sum = rhs[row];
+    for (int j = row + 1; j < n; ++j) sum = sum - matrix[row * n + j] * rhs[j];
+    rhs[row] = sum / matrix[row * n + row];
+  }
+  return 0;
+}
+
+}  // namespace
+
+template <class T>
+int diagonal_pivoting(int m, const T* dl, const T* d, const T* du, T* x) {
+  check_size(m);
+  if (m == 0) return 0;
+  std::vector<T> a(dl, dl + m), b(d, d + m), c(du, du + m);
+  a[0] = T(0);
+  c[static_cast<std::size_t>(m - 1)] = T(0);
+  std::vector<int> pivot_size;
+  const int zero = diagonal_pivoting_forward(m, a.data(), b.data(), c.data(), x, 1, &pivot_size);
+  if (zero != 0) return zero;
+  diagonal_pivoting_backward(m, a.data(), b.data(), c.data(), x, 1, pivot_size);
+  return 0;
+}
+
+namespace {
+
+template <class T>
+int spike_once(int m, int partitions, const T* dl, const T* d, const T* du, T* x) {
+  const int p = std::max(1, std::min(partitions, m / 2));
+  // Partition i holds rows [first[i], first[i+1]): sizes m / p, the remainder spread over the first.
+  std::vector<int> first(static_cast<std::size_t>(p + 1), 0);
+  for (int i = 0; i < p; ++i) first[i + 1] = first[i] + m / p + (i < m % p ? 1 : 0);
+  // Per partition: y (A_i y = r_i), w (A_i w = a_first e_0, the left spike) and v (A_i v =
+  // c_last e_last, the right spike), three right-hand sides of one diagonal-pivoting elimination.
+  std::vector<std::vector<T>> solved(static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i) {
+    const int s = first[i], n = first[i + 1] - first[i];
+    std::vector<T> a(dl + s, dl + s + n), b(d + s, d + s + n), c(du + s, du + s + n);
+    const T left = i > 0 ? dl[s] : T(0);
+    const T right = i + 1 < p ? du[s + n - 1] : T(0);
+    a[0] = T(0);
+    c[static_cast<std::size_t>(n - 1)] = T(0);
+    std::vector<T>& r = solved[static_cast<std::size_t>(i)];
+    r.assign(static_cast<std::size_t>(3 * n), T(0));
+    std::copy(x + s, x + s + n, r.begin());
+    r[static_cast<std::size_t>(n)] = left;
+    r[static_cast<std::size_t>(3 * n - 1)] = right;
+    std::vector<int> pivot_size;
+    const int zero = diagonal_pivoting_forward(n, a.data(), b.data(), c.data(), r.data(), 3, &pivot_size);
+    if (zero != 0) return s + zero;
+    diagonal_pivoting_backward(n, a.data(), b.data(), c.data(), r.data(), 3, pivot_size);
+  }
+  // The reduced system in the partitions' first and last unknowns, ordered (top_0, bottom_0,
+  // top_1, ...): x_i = y_i - w_i bottom_{i-1} - v_i top_{i+1} at rows 0 and n_i - 1.
+  const int unknowns = 2 * p;
+  std::vector<T> matrix(static_cast<std::size_t>(unknowns * unknowns), T(0));
+  std::vector<T> rhs(static_cast<std::size_t>(unknowns), T(0));
+  for (int i = 0; i < p; ++i) {
+    const int n = first[i + 1] - first[i];
+    const std::vector<T>& r = solved[static_cast<std::size_t>(i)];
+    for (int end = 0; end < 2; ++end) {
+      const int row = end == 0 ? 0 : n - 1;
+      const int eq = 2 * i + end;
+      matrix[eq * unknowns + eq] = T(1);
+      if (i > 0) matrix[eq * unknowns + 2 * i - 1] = r[static_cast<std::size_t>(n + row)];
+      if (i + 1 < p) matrix[eq * unknowns + 2 * i + 2] = r[static_cast<std::size_t>(2 * n + row)];
+      rhs[eq] = r[static_cast<std::size_t>(row)];
+    }
+  }
+  if (const int zero = dense_partial_pivot(unknowns, matrix, rhs); zero != 0) return m + zero;
+  for (int i = 0; i < p; ++i) {
+    const int s = first[i], n = first[i + 1] - first[i];
+    const std::vector<T>& r = solved[static_cast<std::size_t>(i)];
+    const T bottom_before = i > 0 ? rhs[2 * i - 1] : T(0);
+    const T top_after = i + 1 < p ? rhs[2 * i + 2] : T(0);
+    for (int row = 0; row < n; ++row) {
+      x[s + row] = r[static_cast<std::size_t>(row)] - r[static_cast<std::size_t>(n + row)] * bottom_before -
+                   r[static_cast<std::size_t>(2 * n + row)] * top_after;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+template <class T>
+int spike_diagonal_pivoting(int m, int partitions, const T* dl, const T* d, const T* du, T* x, int refinements) {
+  check_size(m);
+  if (partitions < 1) throw std::invalid_argument("spike: partitions must be >= 1");
+  if (refinements < 0) throw std::invalid_argument("spike: refinements must be >= 0");
+  if (m == 0) return 0;
+  const std::vector<T> b(x, x + m);
+  if (const int zero = spike_once(m, partitions, dl, d, du, x); zero != 0) return zero;
+  std::vector<T> r(static_cast<std::size_t>(m));
+  for (int step = 0; step < refinements; ++step) {
+    // r = b - A x, solved the same way, added to x.
+    for (int i = 0; i < m; ++i) {
+      T ax = d[i] * x[i];
+      if (i > 0) ax += dl[i] * x[i - 1];
+      if (i + 1 < m) ax += du[i] * x[i + 1];
+      r[static_cast<std::size_t>(i)] = b[static_cast<std::size_t>(i)] - ax;
+    }
+    if (const int zero = spike_once(m, partitions, dl, d, du, r.data()); zero != 0) return zero;
+    for (int i = 0; i < m; ++i) x[i] += r[static_cast<std::size_t>(i)];
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Givens QR
 // ---------------------------------------------------------------------------------------------
 template <class T>
@@ -1121,6 +1321,8 @@ double relative_error(int m, const T* x, const T* y) {
   template int partition<T>(int, int, int, const T*, const T*, const T*, T*, PartitionStats*);                   \
   template int lu_partial_pivot<T>(int, const T*, const T*, const T*, T*);                                       \
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \
+  template int diagonal_pivoting<T>(int, const T*, const T*, const T*, T*);                                      \
+  template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \
   template int dense_solve<T>(int, const T*, const T*, const T*, T*);                                            \
   template int dense_solve_full<T>(int, const T*, const T*, const T*, T*);                                       \
   template double condition_number_inf<T>(int, const T*, const T*, const T*);                                    \
