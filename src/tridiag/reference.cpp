@@ -726,6 +726,73 @@ int partition(int m, int rows_per_chunk, int max_block_chunks, const T* dl, cons
 }
 
 // ---------------------------------------------------------------------------------------------
+// Wang-Mou
+// ---------------------------------------------------------------------------------------------
+template <class T>
+int wang_mou(int m, int first_stage_levels, int later_stage_levels, const T* dl, const T* d, const T* du, T* x,
+             WangMouStats* stats) {
+  check_size(m);
+  if (first_stage_levels < 1 || later_stage_levels < 1) {
+    throw std::invalid_argument("wang_mou: stages need at least one level");
+  }
+  WangMouStats local;
+  WangMouStats& st = stats != nullptr ? *stats : local;
+  st = WangMouStats{};
+  if (m == 0) return 0;
+  // Level 0: every row its own block, normalised by its diagonal.
+  std::vector<T> a(static_cast<std::size_t>(m)), c(static_cast<std::size_t>(m)), r(static_cast<std::size_t>(m));
+  int zero = 0;
+  for (int i = 0; i < m; ++i) {
+    if (d[i] == T(0)) ++zero;
+    a[static_cast<std::size_t>(i)] = i > 0 ? dl[i] / d[i] : T(0);
+    c[static_cast<std::size_t>(i)] = i + 1 < m ? du[i] / d[i] : T(0);
+    r[static_cast<std::size_t>(i)] = x[i] / d[i];
+  }
+  int levels = 0;
+  while ((1LL << levels) < m) ++levels;
+  st.levels = levels;
+  // The stages (kernel launches) the levels would take; the arithmetic below does not depend on it.
+  for (int done = 0; done < levels; ++st.stages) {
+    const int take = std::min(st.stages == 0 ? first_stage_levels : later_stage_levels, levels - done);
+    st.levels_per_stage.push_back(take);
+    done += take;
+  }
+  for (int level = 1; level <= levels; ++level) {
+    const int half = 1 << (level - 1);
+    for (int first = 0; first + half < m; first += 2 * half) {
+      const int mid = first + half - 1;  // the left block's last row
+      const int last = std::min(first + 2 * half, m) - 1;
+      const std::size_t l = static_cast<std::size_t>(mid), rr = static_cast<std::size_t>(mid + 1);
+      const T det = T(1) - c[l] * a[rr];
+      if (det == T(0)) ++zero;
+      // x_{mid+1} = P + Q x_{first-1} + R x_{last+1};  x_mid = S + U x_{first-1} + V x_{last+1}.
+      const T p_ = (r[rr] - a[rr] * r[l]) / det;
+      const T q_ = a[rr] * a[l] / det;
+      const T r_ = -c[rr] / det;
+      const T s_ = (r[l] - c[l] * r[rr]) / det;
+      const T u_ = -a[l] / det;
+      const T v_ = c[l] * c[rr] / det;
+      for (int i = first; i <= mid; ++i) {
+        const std::size_t k = static_cast<std::size_t>(i);
+        const T ci = c[k];
+        r[k] = r[k] - ci * p_;
+        a[k] = a[k] + ci * q_;
+        c[k] = ci * r_;
+      }
+      for (int j = mid + 1; j <= last; ++j) {
+        const std::size_t k = static_cast<std::size_t>(j);
+        const T aj = a[k];
+        r[k] = r[k] - aj * s_;
+        a[k] = aj * u_;
+        c[k] = c[k] + aj * v_;
+      }
+    }
+  }
+  for (int i = 0; i < m; ++i) x[i] = r[static_cast<std::size_t>(i)];
+  return zero;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Gaussian elimination with partial pivoting, xGTSV's way
 // ---------------------------------------------------------------------------------------------
 template <class T>
@@ -1320,6 +1387,7 @@ double relative_error(int m, const T* x, const T* y) {
   template int tiled_pcr_thomas<T>(int, int, int, int, const T*, const T*, const T*, T*, TiledPcrStats*);        \
   template int partition<T>(int, int, int, const T*, const T*, const T*, T*, PartitionStats*);                   \
   template int lu_partial_pivot<T>(int, const T*, const T*, const T*, T*);                                       \
+  template int wang_mou<T>(int, int, int, const T*, const T*, const T*, T*, WangMouStats*);                      \
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \
   template int diagonal_pivoting<T>(int, const T*, const T*, const T*, T*);                                      \
   template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \

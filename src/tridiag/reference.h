@@ -152,6 +152,30 @@ int partition(int m, int rows_per_chunk, int max_block_chunks, const T* dl, cons
               PartitionStats* stats = nullptr);
 
 // ---------------------------------------------------------------------------------------------
+// Wang-Mou divide and conquer, in multi-stage form
+// ---------------------------------------------------------------------------------------------
+// The tridiagonal solver of Dieguez et al.'s MS-ID-TS (Wang and Mou's divide and conquer, no
+// pivoting: diagonally dominant systems). Every equation is kept normalised as
+//   x_i + a'_i x_{first-1} + c'_i x_{last+1} = d'_i
+// over its block [first, last]: it couples only the two unknowns just outside the block. Level t
+// merges blocks of 2^(t-1) rows pairwise (low digits first, no bit reversal): the left block's
+// last equation and the right block's first one, a 2 x 2 system with determinant
+// 1 - c'_mid a'_{mid+1}, give x_mid and x_{mid+1} in the merged block's outside unknowns, which
+// are substituted into every equation of both halves. After ceil(log2 m) levels the block is the
+// system, whose outside unknowns do not exist, and x_i = d'_i. Non-powers of two leave the last
+// block short. The levels are grouped into stages as the GPU's kernels would run them (the first
+// stage `first_stage_levels` levels, each later one `later_stage_levels`), which changes nothing
+// numerically; WangMouStats records the split. Returns the number of zero determinants.
+struct WangMouStats {
+  int levels = 0;
+  int stages = 0;
+  std::vector<int> levels_per_stage;
+};
+template <class T>
+int wang_mou(int m, int first_stage_levels, int later_stage_levels, const T* dl, const T* d, const T* du, T* x,
+             WangMouStats* stats = nullptr);
+
+// ---------------------------------------------------------------------------------------------
 // Pivoting solvers
 // ---------------------------------------------------------------------------------------------
 // Gaussian elimination with partial (row) pivoting as LAPACK's xGTSV does it: at step i rows i and

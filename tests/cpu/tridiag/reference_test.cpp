@@ -676,6 +676,44 @@ TEMPLATE_TEST_CASE("partial pivoting and Givens QR where Thomas breaks down", "[
             << ", max " << thomas_tiny.back() / kEps << "\n";
 }
 
+TEMPLATE_TEST_CASE("Wang-Mou matches the oracle on diagonally dominant systems, in any stage split",
+                   "[cpu][tridiag][wang-mou]", double, std::complex<double>) {
+  // MS-ID-TS's solver: ceil(log2 m) merge levels, each adding about one rounding per coefficient,
+  // so it is held to the PCR bound of as many steps. The stage split (the paper's s_1 = 9 or 10
+  // levels in the first kernel, then w per kernel) must not change a single bit.
+  using T = TestType;
+  const std::uint64_t seed = case_seed("wang-mou" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<int> sizes = kSizes;
+  sizes.push_back(4099);  // a prime above 2^12 (condition_number_inf is O(m^2))
+  for (int m : sizes) {
+    CAPTURE(m);
+    const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
+    const std::vector<T> x_star = oracle(s);
+    const double cond = ref::condition_number_inf(m, s.dl.data(), s.d.data(), s.du.data());
+    ref::WangMouStats stats;
+    std::vector<T> x = s.b;
+    CHECK(ref::wang_mou(m, 9, 3, s.dl.data(), s.d.data(), s.du.data(), x.data(), &stats) == 0);
+    const int levels = ceil_log2(m);
+    CHECK(stats.levels == levels);
+    const double e = eta(s, x);
+    CHECK(e <= pcr_tol(levels));
+    CHECK(ref::relative_error(m, x.data(), x_star.data()) <= forward_tol(cond, pcr_tol(levels)));
+    // The stages: s_1 = 9 levels first, then 3 per stage; their sum is every level.
+    int total = 0;
+    for (int take : stats.levels_per_stage) total += take;
+    CHECK(total == levels);
+    CHECK(stats.stages == (levels <= 9 ? (levels > 0 ? 1 : 0) : 1 + (levels - 9 + 2) / 3));
+    // Another split, the same bits.
+    for (const auto& split : {std::pair<int, int>{1, 1}, std::pair<int, int>{10, 4}, std::pair<int, int>{64, 64}}) {
+      std::vector<T> y = s.b;
+      ref::wang_mou(m, split.first, split.second, s.dl.data(), s.d.data(), s.du.data(), y.data());
+      CHECK(y == x);
+    }
+  }
+}
+
 TEMPLATE_TEST_CASE("diagonal pivoting and SPIKE where Thomas breaks down", "[cpu][tridiag][pivoting][spike]",
                    double, std::complex<double>) {
   // The stable building blocks of a native gtsv2: diagonal pivoting (1 x 1 / 2 x 2 blocks, no row
