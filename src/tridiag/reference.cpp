@@ -632,6 +632,147 @@ struct PartitionChunk {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// One PCR step over rows with two more right-hand sides (block_kernel's kReduce): q and r take the
+// same eliminations as the rhs, in the same order.
+template <class T>
+struct PcrColumns {
+  Row<T> row;
+  T q, r;
+};
+
+template <class T>
+IDGPU_REFERENCE_NOINLINE PcrColumns<T> partition_pcr_columns(const PcrColumns<T>* lo, const PcrColumns<T>& mid,
+                                                             const PcrColumns<T>* hi, int* zero) {
+  PcrColumns<T> out{{T(0), mid.row.b, T(0), mid.row.d}, mid.q, mid.r};
+  if (lo != nullptr) {
+    if (lo->row.b == T(0)) ++*zero;
+    const T f = mid.row.a / lo->row.b;
+    out.row.b = mul_sub(out.row.b, f, lo->row.c);
+    out.row.d = mul_sub(out.row.d, f, lo->row.d);
+    out.q = mul_sub(out.q, f, lo->q);
+    out.r = mul_sub(out.r, f, lo->r);
+    out.row.a = -(f * lo->row.a);
+  }
+  if (hi != nullptr) {
+    if (hi->row.b == T(0)) ++*zero;
+    const T f = mid.row.c / hi->row.b;
+    out.row.b = mul_sub(out.row.b, f, hi->row.a);
+    out.row.d = mul_sub(out.row.d, f, hi->row.d);
+    out.q = mul_sub(out.q, f, hi->q);
+    out.r = mul_sub(out.r, f, hi->r);
+    out.row.c = -(f * hi->row.c);
+  }
+  return out;
+}
+
+// A tile of C chunks of a reduced level (block_kernel's kReduce and kFinish). Its inner separators
+// S_0..S_{C-2} form a tridiagonal system whose first row also holds the previous tile's separator
+// E_{t-1} and whose last the tile's own E_t (the last chunk's separator, made an identity row).
+template <class T>
+struct PartitionTile {
+  int L, C;
+  std::vector<PartitionChunk<T>> work;
+  std::vector<T> alpha, beta, gamma;
+  Row<T> tile_row;  // the tile's separator row without the next tile's terms
+
+  PartitionTile(int rows_per_chunk, int chunks)
+      : L(rows_per_chunk),
+        C(chunks),
+        work(static_cast<std::size_t>(chunks), PartitionChunk<T>(rows_per_chunk)),
+        alpha(static_cast<std::size_t>(chunks)),
+        beta(alpha),
+        gamma(alpha) {}
+
+  // Sweeps every chunk and builds the separator rows (the last one an identity row); chunk 0's
+  // lower coefficient, the coupling to E_{t-1}, is returned apart and zeroed.
+  template <class Source>
+  std::vector<Row<T>> rows(const Source& source, std::int64_t first, T* first_lower, int* zero) {
+    for (int k = 0; k < C; ++k) {
+      *zero += work[k].sweep(source, first + static_cast<std::int64_t>(k) * L);
+      work[k].first_row(&alpha[k], &beta[k], &gamma[k]);
+    }
+    std::vector<Row<T>> cur(static_cast<std::size_t>(C));
+    for (int k = 0; k < C; ++k) {
+      cur[k] = work[k].partial_row();
+      if (k + 1 < C) partition_couple(work[k].separator.c, alpha[k + 1], beta[k + 1], gamma[k + 1], &cur[k]);
+    }
+    tile_row = cur[C - 1];
+    *first_lower = T(0);
+    if (C > 1) {
+      *first_lower = cur[0].a;
+      cur[0].a = T(0);
+    }
+    cur[C - 1] = identity_row<T>();
+    return cur;
+  }
+
+  // kReduce: the tile's reduced row (the seven values) at reduced[at].
+  template <class Source>
+  int reduce(const Source& source, std::int64_t first, PartitionReduced<T>* reduced, std::size_t at) {
+    int zero = 0;
+    T first_lower;
+    const std::vector<Row<T>> rows_ = rows(source, first, &first_lower, &zero);
+    std::vector<PcrColumns<T>> cur(static_cast<std::size_t>(C)), next(cur);
+    for (int k = 0; k < C; ++k) cur[k] = {rows_[k], T(0), T(0)};
+    cur[C - 1].r = T(1);
+    if (C > 1) cur[0].q = -first_lower;
+    for (int step = 1; step < C; step <<= 1) {
+      for (int k = 0; k < C; ++k) {
+        next[k] = partition_pcr_columns(k >= step ? &cur[k - step] : nullptr, cur[k],
+                                        k + step < C ? &cur[k + step] : nullptr, &zero);
+      }
+      cur.swap(next);
+    }
+    // S_j = p_j + q_j E_{t-1} + r_j E_t.
+    std::vector<T> p(static_cast<std::size_t>(C)), q(p), r(p);
+    for (int k = 0; k < C; ++k) {
+      if (cur[k].row.b == T(0)) ++zero;
+      p[k] = cur[k].row.d / cur[k].row.b;
+      q[k] = cur[k].q / cur[k].row.b;
+      r[k] = cur[k].r / cur[k].row.b;
+    }
+    const T g = gamma[0];
+    reduced->alpha[at] = mul_sub(alpha[0], -g, p[0]);
+    reduced->beta[at] = mul_sub(beta[0], -g, q[0]);
+    reduced->gamma[at] = g * r[0];
+    if (C > 1) {
+      reduced->lower[at] = tile_row.a * q[C - 2];
+      reduced->diag[at] = mul_sub(tile_row.b, -tile_row.a, r[C - 2]);
+      reduced->rhs[at] = mul_sub(tile_row.d, tile_row.a, p[C - 2]);
+    } else {
+      reduced->lower[at] = tile_row.a;
+      reduced->diag[at] = tile_row.b;
+      reduced->rhs[at] = tile_row.d;
+    }
+    reduced->upper[at] = work[C - 1].separator.c;
+    return zero;
+  }
+
+  // kFinish: with E_{t-1} = left and E_t = right known, the inner separators and every row.
+  template <class Source>
+  void finish(const Source& source, T* out, std::int64_t first, const T& left, const T& right) {
+    int zero = 0;
+    T first_lower;
+    std::vector<Row<T>> cur = rows(source, first, &first_lower, &zero);
+    cur[C - 1].d = right;
+    if (C > 1) cur[0].d = mul_sub(cur[0].d, first_lower, left);
+    std::vector<Row<T>> next(cur.size());
+    for (int step = 1; step < C; step <<= 1) {
+      for (int k = 0; k < C; ++k) {
+        next[k] = partition_pcr(k >= step ? &cur[k - step] : nullptr, cur[k], k + step < C ? &cur[k + step] : nullptr,
+                                &zero);
+      }
+      cur.swap(next);
+    }
+    std::vector<T> separators(static_cast<std::size_t>(C));
+    for (int k = 0; k < C; ++k) separators[k] = cur[k].d / cur[k].b;
+    for (int k = 0; k < C; ++k) {
+      work[k].finish(out, source.m, first + static_cast<std::int64_t>(k) * L, k > 0 ? separators[k - 1] : left,
+                     separators[k]);
+    }
+  }
+};
+
 // block_shape: the level's chunk count padded to a power of two.
 std::int64_t block_chunks(std::int64_t rows, int rows_per_chunk) {
   const std::int64_t chunks = std::max<std::int64_t>(1, ceil_div(rows, rows_per_chunk));
@@ -643,7 +784,8 @@ std::int64_t block_chunks(std::int64_t rows, int rows_per_chunk) {
 // Solves the level `source` (source.m rows) into out[0 .. source.m), recursing through the reduced
 // levels as partition.cu's solve_level does. Returns the number of exactly zero divisors.
 template <class T, class Source>
-int partition_level(const Source& source, T* out, int rows_per_chunk, int max_block_chunks, PartitionStats& stats) {
+int partition_level(const Source& source, T* out, int rows_per_chunk, int max_block_chunks, int tile_chunks,
+                    PartitionStats& stats) {
   const std::int64_t m = source.m;
   const int L = rows_per_chunk;
   int zero = 0;
@@ -682,29 +824,23 @@ int partition_level(const Source& source, T* out, int rows_per_chunk, int max_bl
     }
     return zero;
   }
-  // reduce_kernel: one reduced row per chunk (no padding chunks: exactly ceil(m / L) of them).
-  const std::int64_t rows = ceil_div(m, L);
+  // Tiled: one reduced row per tile of tile_chunks chunks (no padding tiles: exactly
+  // ceil(m / (L tile_chunks)) of them), block_kernel's kReduce; then the reduced level, then kFinish.
+  const int C = tile_chunks;
+  const std::int64_t tile_rows = static_cast<std::int64_t>(L) * C;
+  const std::int64_t rows = ceil_div(m, tile_rows);
   ++stats.levels;
   stats.level_rows.push_back(static_cast<int>(rows));
   PartitionReduced<T> reduced(rows);
-  PartitionChunk<T> work(L);
+  PartitionTile<T> tile(L, C);
   for (std::int64_t k = 0; k < rows; ++k) {
-    const std::size_t at = static_cast<std::size_t>(k);
-    zero += work.sweep(source, k * L);
-    const Row<T> row = work.partial_row();
-    reduced.lower[at] = row.a;
-    reduced.diag[at] = row.b;
-    reduced.rhs[at] = row.d;
-    reduced.upper[at] = work.separator.c;
-    work.first_row(&reduced.alpha[at], &reduced.beta[at], &reduced.gamma[at]);
+    zero += tile.reduce(source, k * tile_rows, &reduced, static_cast<std::size_t>(k));
   }
   std::vector<T> separators(static_cast<std::size_t>(rows));
-  zero += partition_level(reduced, separators.data(), L, max_block_chunks, stats);
-  // finish_kernel: the same sweep again (its pivots were counted above), then back substitution.
+  zero += partition_level(reduced, separators.data(), L, max_block_chunks, tile_chunks, stats);
   for (std::int64_t k = 0; k < rows; ++k) {
     const std::size_t at = static_cast<std::size_t>(k);
-    work.sweep(source, k * L);
-    work.finish(out, m, k * L, k > 0 ? separators[at - 1] : T(0), separators[at]);
+    tile.finish(source, out, k * tile_rows, k > 0 ? separators[at - 1] : T(0), separators[at]);
   }
   return zero;
 }
@@ -713,16 +849,17 @@ int partition_level(const Source& source, T* out, int rows_per_chunk, int max_bl
 
 template <class T>
 int partition(int m, int rows_per_chunk, int max_block_chunks, const T* dl, const T* d, const T* du, T* x,
-              PartitionStats* stats) {
+              PartitionStats* stats, int tile_chunks) {
   check_size(m);
   if (rows_per_chunk < 2) throw std::invalid_argument("partition: rows_per_chunk must be >= 2");
   if (max_block_chunks < 1) throw std::invalid_argument("partition: max_block_chunks must be >= 1");
+  if (tile_chunks < 1) throw std::invalid_argument("partition: tile_chunks must be >= 1");
   PartitionStats local;
   PartitionStats& st = stats != nullptr ? *stats : local;
   st = PartitionStats{};
   if (m == 0) return 0;
   const PartitionArrays<T> source{m, dl, d, du, x};
-  return partition_level(source, x, rows_per_chunk, max_block_chunks, st);
+  return partition_level(source, x, rows_per_chunk, max_block_chunks, tile_chunks, st);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1385,7 +1522,7 @@ double relative_error(int m, const T* x, const T* y) {
   template void tiled_pcr_steps<T>(int, int, int, int, const T*, const T*, const T*, const T*, T*, T*, T*, T*,   \
                                    TiledPcrStats*);                                                              \
   template int tiled_pcr_thomas<T>(int, int, int, int, const T*, const T*, const T*, T*, TiledPcrStats*);        \
-  template int partition<T>(int, int, int, const T*, const T*, const T*, T*, PartitionStats*);                   \
+  template int partition<T>(int, int, int, const T*, const T*, const T*, T*, PartitionStats*, int);                   \
   template int lu_partial_pivot<T>(int, const T*, const T*, const T*, T*);                                       \
   template int wang_mou<T>(int, int, int, const T*, const T*, const T*, T*, WangMouStats*);                      \
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \

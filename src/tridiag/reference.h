@@ -129,27 +129,34 @@ int tiled_pcr_thomas(int m, int steps, int tile, int sub_tile, const T* dl, cons
 // The reduced system is solved in one "block" when its chunk count padded to a power of two is at
 // most max_block_chunks: parallel cyclic reduction over the padded chunks (padding chunks are all
 // identity rows), every row of a step computed from the previous step's rows, then E_k = rhs / diag.
-// Otherwise the level is reduced: its ceil(rows / L) reduced rows (the chunk's seven values, the
-// next chunk's terms added when the row is loaded) form the next level, solved the same way,
-// recursively; a level with one chunk always fits, so the recursion ends. Back substitution per
-// chunk: x_sep = E_k, x_i = d'_i - c'_i x_{i+1} + g'_i E_{k-1} (E_{-1} = 0); a reduced level
-// repeats its sweep there, as the GPU's finish kernel does.
+// Otherwise the level is cut into tiles of tile_chunks chunks (L * tile_chunks rows), each reduced
+// to one row of the next level in the tiles' last rows (their separators E_t): the tile's inner
+// chunk separators S_0..S_{C-2} form a tridiagonal system whose first row also holds E_{t-1} and
+// whose last E_t (the last chunk's separator, an identity row); cyclic reduction with two more
+// right-hand sides gives S_j = p_j + q_j E_{t-1} + r_j E_t, substituted into the tile's first
+// interior row (alpha, beta, gamma) and its separator row (lower, diag, rhs; upper the separator's
+// c): seven values, the next tile's terms added when the row is loaded. The next level is solved
+// the same way, recursively; a level with one chunk always fits, so the recursion ends. Then each
+// tile repeats its sweep and its cyclic reduction with E_{t-1} in the right-hand side and E_t
+// known, and back-substitutes per chunk: x_sep = S_k, x_i = d'_i - c'_i x_{i+1} + g'_i S_{k-1}
+// (E_{-1} = 0). tile_chunks = 1 reduces every chunk to its own row.
 // Every operation is the kernel's, in its order and with its operand order (a - b*c as the
 // kernel's mul_sub, 1/x then products as its reciprocal), so a wrong index or coefficient in either
 // shows on the CPU. It is not bit-exact with the GPU: complex division differs (cuCdiv's scaling)
-// and nvcc may contract to FMA. The GPU uses L = 8 (real) or 4 (complex) and max_block_chunks =
-// 512 (strided) or 16 (interleaved: 32 systems per block), and caps its plan at 7 reduced levels;
-// this reference does not cap. max_block_chunks >= 1; m >= 0.
+// and nvcc may contract to FMA. The GPU uses L = 4-16 and max_block_chunks = 512 (strided) or 16
+// (interleaved: 32 systems per block), tile_chunks = 256 (strided) or 16 (interleaved), and caps
+// its plan at 7 reduced levels; this reference does not cap. max_block_chunks >= 1,
+// tile_chunks >= 1; m >= 0.
 struct PartitionStats {
   int levels = 0;               // reduced levels (0: the system's chunks fit one block)
-  std::vector<int> level_rows;  // rows of each reduced level, level 1 first (ceil(rows / L))
+  std::vector<int> level_rows;  // rows of each reduced level, level 1 first (ceil(rows / (L tile_chunks)))
   int block_rows = 0;           // rows of the level the block solved (m when levels == 0)
   int block_chunks = 0;         // the block's chunks, padding included (a power of two)
 };
 
 template <class T>
 int partition(int m, int rows_per_chunk, int max_block_chunks, const T* dl, const T* d, const T* du, T* x,
-              PartitionStats* stats = nullptr);
+              PartitionStats* stats = nullptr, int tile_chunks = 1);
 
 // ---------------------------------------------------------------------------------------------
 // Wang-Mou divide and conquer, in multi-stage form

@@ -12,8 +12,9 @@ namespace idgpu::tridiag::kernels {
 //
 // The partition solver (diagonally dominant systems, no pivoting) for both batched layouts at any
 // m: chunks of rows per thread with the elimination in registers, the separators solved by cyclic
-// reduction in the block or, for systems longer than a block holds, through reduced levels kept in
-// `buffer` (partition_buffer_bytes; 0 when one block holds a system). dl, d and du are not written.
+// reduction in the block or, for systems longer than a block holds, by tiles reduced to one row
+// each, through reduced levels kept in `buffer` (partition_buffer_bytes; 0 when one block holds a
+// system). dl, d and du are not written.
 int partition_rows(int m, bool interleaved, int element_bytes);  // rows per chunk it picks
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes);
 template <class T>

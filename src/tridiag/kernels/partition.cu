@@ -13,9 +13,12 @@
 //     upper = c γ^first_{k+1},  rhs = d - a α^last_k - c α^first_{k+1}.
 // When a system's chunks fit one block, the block solves this reduced system by parallel cyclic
 // reduction in shared memory and every thread back-substitutes its chunk from registers: one pass.
-// Longer systems take three steps: a reduce kernel writes the reduced rows to pBuffer, the reduced
-// system (m/L rows per system) is solved the same way, recursively, and a finish kernel re-reads the
-// chunk, repeats the sweep and back-substitutes with its two separators.
+// Longer systems are cut into tiles of one block each (block_kernel's Mode): a reduce launch turns
+// every tile into one row of a reduced system in the tiles' last rows (seven values per tile in
+// pBuffer), that system is solved the same way, recursively, and a finish launch re-reads the tile,
+// repeats the sweep and the cyclic reduction with the two tile separators known, and
+// back-substitutes. A thread's contiguous rows (strided batches, gtsv2_nopivot) move as 16-byte
+// vectors where aligned; the interleaved layout is coalesced across a warp's systems.
 //
 // Rows of a system beyond m are identity rows (never read nor written); dl of row 0 and du of row
 // m-1 are never read, as in cuSPARSE.
@@ -49,6 +52,61 @@ struct Indexing {
   }
 };
 
+// 16-byte vector moves of a chunk's consecutive elements (the strided layout, where one thread's
+// rows are contiguous): L / (16 / sizeof(T)) loads per array instead of L.
+template <class T>
+struct Vector16;
+template <>
+struct Vector16<float> {
+  static constexpr int kCount = 4;
+  __device__ __forceinline__ static void load(const float* p, float* out) {
+    const float4 v = *reinterpret_cast<const float4*>(p);
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = v.w;
+  }
+  __device__ __forceinline__ static void store(float* p, const float* in) {
+    *reinterpret_cast<float4*>(p) = make_float4(in[0], in[1], in[2], in[3]);
+  }
+};
+template <>
+struct Vector16<double> {
+  static constexpr int kCount = 2;
+  __device__ __forceinline__ static void load(const double* p, double* out) {
+    const double2 v = *reinterpret_cast<const double2*>(p);
+    out[0] = v.x;
+    out[1] = v.y;
+  }
+  __device__ __forceinline__ static void store(double* p, const double* in) {
+    *reinterpret_cast<double2*>(p) = make_double2(in[0], in[1]);
+  }
+};
+template <>
+struct Vector16<cuComplex> {
+  static constexpr int kCount = 2;
+  __device__ __forceinline__ static void load(const cuComplex* p, cuComplex* out) {
+    const float4 v = *reinterpret_cast<const float4*>(p);
+    out[0] = make_cuComplex(v.x, v.y);
+    out[1] = make_cuComplex(v.z, v.w);
+  }
+  __device__ __forceinline__ static void store(cuComplex* p, const cuComplex* in) {
+    *reinterpret_cast<float4*>(p) = make_float4(in[0].x, in[0].y, in[1].x, in[1].y);
+  }
+};
+template <>
+struct Vector16<cuDoubleComplex> {
+  static constexpr int kCount = 1;
+  __device__ __forceinline__ static void load(const cuDoubleComplex* p, cuDoubleComplex* out) { out[0] = *p; }
+  __device__ __forceinline__ static void store(cuDoubleComplex* p, const cuDoubleComplex* in) { *p = in[0]; }
+};
+
+template <class T, int L>
+__device__ __forceinline__ void load_vectors(const T* p, T (&out)[L]) {
+#pragma unroll
+  for (int j = 0; j < L; j += Vector16<T>::kCount) Vector16<T>::load(p + j, out + j);
+}
+
 // The caller's four arrays. With `sizes` (device, variable-size batches), system j has sizes[j]
 // rows of the m and rows beyond are padding: identity rows, never read nor written; a size outside
 // [1, m] leaves the system untouched.
@@ -62,6 +120,9 @@ struct ArraySource {
   Indexing rhs_index;  // of x: the same, or (ldb, 1) for gtsv2_nopivot's columns sharing one matrix
   long long m;
   const int* __restrict__ sizes;
+  // Rows contiguous (row_step 1) and every chunk's first element 16-byte aligned in all four
+  // arrays: chunks away from a system's ends load as vectors (set on the host for the kernel's L).
+  bool vectors;
   __device__ __forceinline__ long long rows(long long system) const {
     if (sizes == nullptr) return m;
     const int own = sizes[system];
@@ -70,6 +131,22 @@ struct ArraySource {
   __device__ __forceinline__ Row<T> load(long long system, long long row, long long rows) const {
     const long long at = index.at(system, row);
     return {row > 0 ? dl[at] : zero<T>(), d[at], row + 1 < rows ? du[at] : zero<T>(), x[rhs_index.at(system, row)]};
+  }
+  // Rows first..first+L-1 at once where none is the system's first or last (whose dl / du are
+  // not read); false where the caller must load row by row.
+  template <int L>
+  __device__ __forceinline__ bool load_chunk(long long system, long long first, long long rows,
+                                             Row<T> (&loaded)[L]) const {
+    if (!vectors || first == 0 || first + L >= rows) return false;
+    const long long at = index.at(system, first);
+    T a[L], b[L], c[L], r[L];
+    load_vectors(dl + at, a);
+    load_vectors(d + at, b);
+    load_vectors(du + at, c);
+    load_vectors(x + rhs_index.at(system, first), r);
+#pragma unroll
+    for (int k = 0; k < L; ++k) loaded[k] = {a[k], b[k], c[k], r[k]};
+    return true;
   }
 };
 
@@ -94,6 +171,10 @@ struct ReducedSource {
   Indexing index;
   long long m;
   __device__ __forceinline__ long long rows(long long) const { return m; }
+  template <int L>
+  __device__ __forceinline__ bool load_chunk(long long, long long, long long, Row<T> (&)[L]) const {
+    return false;
+  }
   __device__ __forceinline__ Row<T> load(long long system, long long row, long long) const {
     const long long at = index.at(system, row);
     Row<T> r{level.lower[at], level.diag[at], zero<T>(), level.rhs[at]};
@@ -112,8 +193,18 @@ template <class T>
 struct Sink {
   T* out;
   Indexing index;
+  bool vectors = false;  // as ArraySource::vectors
   __device__ __forceinline__ void store(long long system, long long row, T value) const {
     out[index.at(system, row)] = value;
+  }
+  template <int L>
+  __device__ __forceinline__ bool store_chunk(long long system, long long first, long long rows,
+                                              const T (&values)[L]) const {
+    if (!vectors || first + L > rows) return false;
+    T* p = out + index.at(system, first);
+#pragma unroll
+    for (int j = 0; j < L; j += Vector16<T>::kCount) Vector16<T>::store(p + j, values + j);
+    return true;
   }
 };
 
@@ -129,9 +220,11 @@ struct Chunk {
   __device__ __forceinline__ void sweep(const Source& source, long long system, long long first, bool active) {
     rows = active ? source.rows(system) : 0;
     Row<T> loaded[L];
+    if (!source.load_chunk(system, first, rows, loaded)) {
 #pragma unroll
-    for (int k = 0; k < L; ++k) {
-      loaded[k] = first + k < rows ? source.load(system, first + k, rows) : identity_row<T>();
+      for (int k = 0; k < L; ++k) {
+        loaded[k] = first + k < rows ? source.load(system, first + k, rows) : identity_row<T>();
+      }
     }
     T c_prev = zero<T>();
     T d_prev = zero<T>();
@@ -176,20 +269,39 @@ struct Chunk {
 
   template <class Out>
   __device__ __forceinline__ void finish(const Out& out, long long system, long long first, T left, T right) const {
-    if (first + L - 1 < rows) out.store(system, first + L - 1, right);
-    T next = right;
+    T values[L];
+    values[L - 1] = right;
 #pragma unroll
     for (int k = L - 2; k >= 0; --k) {
-      next = mul_sub(dp[k], cp[k], next);
-      next = mul_sub(next, negate(gp[k]), left);
-      if (first + k < rows) out.store(system, first + k, next);
+      const T next = mul_sub(dp[k], cp[k], values[k + 1]);
+      values[k] = mul_sub(next, negate(gp[k]), left);
+    }
+    if (out.store_chunk(system, first, rows, values)) return;
+#pragma unroll
+    for (int k = 0; k < L; ++k) {
+      if (first + k < rows) out.store(system, first + k, values[k]);
     }
   }
 };
 
-// Block-local solve. The block owns `systems` systems (kLanes: consecutive threads own consecutive
-// systems, the interleaved layout's coalescing; otherwise consecutive threads own consecutive
-// chunks of one system, the strided layout's), each in `chunks` (a power of two) chunks.
+// What a launch of block_kernel does with its tile of rows (a tile is `chunks` chunks of each of
+// the block's systems):
+//   kSolve   the tile is the whole system: the separators by cyclic reduction, then every chunk
+//            back-substitutes.
+//   kReduce  a tile of a longer system: its rows are reduced to one row of the next level in the
+//            tiles' separators (the last row of each tile), as the chunks were reduced to their
+//            separators. The tile's inner separators S_0..S_{C-2} solve a tridiagonal system whose
+//            first row also holds the previous tile's separator E_{t-1} and whose last the tile's
+//            own, E_t; cyclic reduction with two more right-hand sides gives each as
+//            S_j = p_j + q_j E_{t-1} + r_j E_t. Substituted into the tile's first interior row and
+//            into its separator row, that leaves the seven values of a reduced row (Reduced).
+//   kFinish  the same tile once E_{t-1} and E_t are known: the inner separators by cyclic
+//            reduction with E_{t-1} moved to the right-hand side and E_t as an identity row, then
+//            back substitution.
+// So a long system costs two reads of dl, d, du, x and one write of x, plus seven values per tile
+// (1/256 of a row per row in the strided layout) for each level of reduced rows.
+enum class Mode { kSolve, kReduce, kFinish };
+
 // Tuning knobs (compile-time): the largest block of the block-local solve, and the blocks per
 // multiprocessor the register budget aims at.
 #ifndef IDGPU_PARTITION_BLOCK_THREADS
@@ -198,15 +310,31 @@ struct Chunk {
 #ifndef IDGPU_PARTITION_BLOCK_MIN
 #define IDGPU_PARTITION_BLOCK_MIN 1
 #endif
-#ifndef IDGPU_PARTITION_LEVEL_MIN
-#define IDGPU_PARTITION_LEVEL_MIN 1
-#endif
 constexpr int kMaxBlockThreads = IDGPU_PARTITION_BLOCK_THREADS;
-constexpr int kLevelThreads = 256;
 
-template <class T, int L, bool kLanes, class Source, class Out>
-__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN) block_kernel(Source source, Out out, long long batch, int systems, int chunks_log2) {
-  extern __shared__ unsigned char shared_bytes[];
+// A launch's geometry: the block owns `systems` systems (kLanes: consecutive threads own
+// consecutive systems, the interleaved layout's coalescing; otherwise consecutive threads own
+// consecutive chunks of one system), each cut into `tiles` tiles of 2^chunks_log2 chunks.
+struct TileGrid {
+  long long batch;
+  int systems;
+  int chunks_log2;
+  long long tiles;  // per system; 1 for kSolve
+};
+
+// The reduced level a kReduce launch writes and the separators a kFinish launch reads.
+template <class T>
+struct LevelLink {
+  Reduced<T> level;
+  Indexing index;
+  const T* separators;
+};
+
+template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
+__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
+    block_kernel(Source source, Out out, TileGrid grid, LevelLink<T> link) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  constexpr bool kColumns = kMode == Mode::kReduce;  // the q and r right-hand sides
   const int threads = blockDim.x;
   T* sa = reinterpret_cast<T*>(shared_bytes);
   T* sb = sa + threads;
@@ -215,17 +343,29 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN) b
   T* s_alpha = sd + threads;
   T* s_beta = s_alpha + threads;
   T* s_gamma = s_beta + threads;
-  const int chunks = 1 << chunks_log2;
+  T* sq = s_gamma + threads;
+  T* sr = sq + (kColumns ? threads : 0);
+  const int chunks = 1 << grid.chunks_log2;
   const int t = threadIdx.x;
-  const int slot = kLanes ? t % systems : t >> chunks_log2;
-  const int chunk = kLanes ? t / systems : t & (chunks - 1);
+  const int slot = kLanes ? t % grid.systems : t >> grid.chunks_log2;
+  const int chunk = kLanes ? t / grid.systems : t & (chunks - 1);
   // Shared-memory row, laid out like the threads so that a warp's accesses are conflict-free:
   // [chunk][system] in the interleaved mapping, [system][chunk] in the strided one.
-  const int pitch = kLanes ? systems : 1;  // distance between a system's consecutive chunks
-  const int me = kLanes ? chunk * systems + slot : slot * chunks + chunk;
-  const long long system = static_cast<long long>(blockIdx.x) * systems + slot;
-  const bool active = system < batch;
-  const long long first = static_cast<long long>(chunk) * L;
+  const int pitch = kLanes ? grid.systems : 1;  // distance between a system's consecutive chunks
+  const int me = kLanes ? chunk * grid.systems + slot : slot * chunks + chunk;
+  // Blocks of one tile row are neighbours in memory order: systems fastest when interleaved,
+  // tiles fastest when strided. kFinish runs the blocks in the reverse order of kReduce, so that
+  // the first rows it re-reads are the ones kReduce read last, which the L2 may still hold.
+  const long long block =
+      kMode == Mode::kFinish ? static_cast<long long>(gridDim.x) - 1 - blockIdx.x : static_cast<long long>(blockIdx.x);
+  const long long groups = (grid.batch + grid.systems - 1) / grid.systems;
+  const long long group = kLanes ? block % groups : block / grid.tiles;
+  const long long tile = kLanes ? block / groups : block % grid.tiles;
+  const long long system = group * grid.systems + slot;
+  const bool active = system < grid.batch;
+  const int tile_rows = chunks * L;
+  const long long tile_first = tile * tile_rows;
+  const long long first = tile_first + static_cast<long long>(chunk) * L;
 
   Chunk<T, L> work;
   work.sweep(source, system, first, active);
@@ -240,12 +380,42 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN) b
     upper = mul(c, s_gamma[me + pitch]);
     rhs = mul_sub(rhs, c, s_alpha[me + pitch]);
   }
+  [[maybe_unused]] T q = zero<T>();
+  [[maybe_unused]] T r = zero<T>();
+  [[maybe_unused]] T tile_lower = lower, tile_diag = diag, tile_rhs = rhs;  // kReduce: the tile's separator row
+  [[maybe_unused]] T left_value = zero<T>(), right_value = zero<T>();       // kFinish: E_{t-1}, E_t
+  if constexpr (kMode == Mode::kFinish) {
+    if (active) {
+      right_value = link.separators[link.index.at(system, tile)];
+      if (tile > 0) left_value = link.separators[link.index.at(system, tile - 1)];
+    }
+  }
+  if constexpr (kMode != Mode::kSolve) {
+    // E_{t-1} leaves the first row for the right-hand side; the last chunk's separator is E_t.
+    if (chunk == chunks - 1) {
+      lower = zero<T>();
+      diag = from_real<T>(typename ScalarTraits<T>::Real(1));
+      rhs = kMode == Mode::kFinish ? right_value : zero<T>();
+      if constexpr (kColumns) r = from_real<T>(typename ScalarTraits<T>::Real(1));
+    } else if (chunk == 0) {
+      if constexpr (kColumns) {
+        q = negate(lower);
+      } else {
+        rhs = mul_sub(rhs, lower, left_value);
+      }
+      lower = zero<T>();
+    }
+  }
   // Parallel cyclic reduction over the separators.
   for (int step = 1; step < chunks; step <<= 1) {
     sa[me] = lower;
     sb[me] = diag;
     sc[me] = upper;
     sd[me] = rhs;
+    if constexpr (kColumns) {
+      sq[me] = q;
+      sr[me] = r;
+    }
     __syncthreads();
     T new_lower = zero<T>();
     T new_upper = zero<T>();
@@ -254,6 +424,10 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN) b
       const T f = divide(lower, sb[o]);
       diag = mul_sub(diag, f, sc[o]);
       rhs = mul_sub(rhs, f, sd[o]);
+      if constexpr (kColumns) {
+        q = mul_sub(q, f, sq[o]);
+        r = mul_sub(r, f, sr[o]);
+      }
       new_lower = negate(mul(f, sa[o]));
     }
     if (chunk + step < chunks) {
@@ -261,74 +435,74 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN) b
       const T f = divide(upper, sb[o]);
       diag = mul_sub(diag, f, sa[o]);
       rhs = mul_sub(rhs, f, sd[o]);
+      if constexpr (kColumns) {
+        q = mul_sub(q, f, sq[o]);
+        r = mul_sub(r, f, sr[o]);
+      }
       new_upper = negate(mul(f, sc[o]));
     }
     lower = new_lower;
     upper = new_upper;
     __syncthreads();
   }
-  const T mine = divide(rhs, diag);
-  sd[me] = mine;
-  __syncthreads();
-  const T left = chunk > 0 ? sd[me - pitch] : zero<T>();
-  if (active) work.finish(out, system, first, left, mine);
-}
-
-// Multi-block levels: one thread per chunk, threads ordered for coalescing (kLanes: system fastest).
-template <bool kLanes>
-__device__ __forceinline__ void chunk_of(long long thread, long long batch, long long chunks, long long* system,
-                                         long long* chunk) {
-  if (kLanes) {
-    *system = thread % batch;
-    *chunk = thread / batch;
+  if constexpr (kMode == Mode::kReduce) {
+    // S_j = p_j + q_j E_{t-1} + r_j E_t; the tile's first interior row is chunk 0's, its separator
+    // row the last chunk's, each with the neighbouring inner separator substituted.
+    sd[me] = divide(rhs, diag);
+    sq[me] = divide(q, diag);
+    sr[me] = divide(r, diag);
+    __syncthreads();
+    if (!active) return;
+    const long long at = link.index.at(system, tile);
+    if (chunk == 0) {
+      const T g = s_gamma[me];
+      link.level.alpha[at] = mul_sub(s_alpha[me], negate(g), sd[me]);
+      link.level.beta[at] = mul_sub(s_beta[me], negate(g), sq[me]);
+      link.level.gamma[at] = mul(g, sr[me]);
+    }
+    if (chunk == chunks - 1) {
+      if (chunks > 1) {
+        const int o = me - pitch;
+        link.level.lower[at] = mul(tile_lower, sq[o]);
+        link.level.diag[at] = mul_sub(tile_diag, negate(tile_lower), sr[o]);
+        link.level.rhs[at] = mul_sub(tile_rhs, tile_lower, sd[o]);
+      } else {
+        link.level.lower[at] = tile_lower;
+        link.level.diag[at] = tile_diag;
+        link.level.rhs[at] = tile_rhs;
+      }
+      link.level.upper[at] = work.separator.c;
+    }
   } else {
-    *system = thread / chunks;
-    *chunk = thread % chunks;
+    const T mine = divide(rhs, diag);
+    sd[me] = mine;
+    __syncthreads();
+    const T left = chunk > 0 ? sd[me - pitch] : left_value;
+    if (active) work.finish(out, system, first, left, mine);
   }
-}
-
-template <class T, int L, bool kLanes, class Source>
-__global__ void __launch_bounds__(kLevelThreads, IDGPU_PARTITION_LEVEL_MIN) reduce_kernel(Source source, Reduced<T> level, Indexing level_index, long long batch,
-                              long long chunks) {
-  const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (thread >= batch * chunks) return;
-  long long system, chunk;
-  chunk_of<kLanes>(thread, batch, chunks, &system, &chunk);
-  Chunk<T, L> work;
-  work.sweep(source, system, chunk * L, true);
-  const long long at = level_index.at(system, chunk);
-  T lower, diag, rhs;
-  work.partial_row(&lower, &diag, &rhs);
-  level.lower[at] = lower;
-  level.diag[at] = diag;
-  level.rhs[at] = rhs;
-  level.upper[at] = work.separator.c;
-  T alpha, beta, gamma;
-  work.first_row(&alpha, &beta, &gamma);
-  level.alpha[at] = alpha;
-  level.beta[at] = beta;
-  level.gamma[at] = gamma;
-}
-
-template <class T, int L, bool kLanes, class Source, class Out>
-__global__ void __launch_bounds__(kLevelThreads, IDGPU_PARTITION_LEVEL_MIN) finish_kernel(Source source, Out out, const T* __restrict__ separators, Indexing level_index,
-                              long long batch, long long chunks) {
-  // Blocks in the reverse order of the reduce kernel's, so that the first rows re-read are the ones
-  // it read last, which the L2 may still hold.
-  const long long block = static_cast<long long>(gridDim.x) - 1 - blockIdx.x;
-  const long long thread = block * blockDim.x + threadIdx.x;
-  if (thread >= batch * chunks) return;
-  long long system, chunk;
-  chunk_of<kLanes>(thread, batch, chunks, &system, &chunk);
-  Chunk<T, L> work;
-  work.sweep(source, system, chunk * L, true);
-  const T right = separators[level_index.at(system, chunk)];
-  const T left = chunk > 0 ? separators[level_index.at(system, chunk - 1)] : zero<T>();
-  work.finish(out, system, chunk * L, left, right);
 }
 
 constexpr int kLaneSystems = 32;
 constexpr int kMinBlockThreads = 128;
+// Chunks of a tile. Measured on an H100 (idgpu-bench, f32, 2^24 unknowns; 16 rows a chunk
+// strided): strided 64 (gtsv2_nopivot m = 2^24 0.46 of copy bandwidth; 32 0.46, 128 0.43, 256
+// 0.36; at m = 2^20 64 is 10% faster than 32), interleaved 4 of 32 systems (m = 65536: 0.47; 2
+// 0.44, 8 0.40, 16 0.34). Fewer chunks mean fewer cyclic reduction steps per row and more blocks
+// per multiprocessor; the price, more reduced rows, is small. IDGPU_PARTITION_TILE_CHUNKS /
+// IDGPU_PARTITION_LANE_CHUNKS (tuning aids) override them.
+int tile_chunks(bool lanes) {
+  static const int strided = [] {
+    const char* value = std::getenv("IDGPU_PARTITION_TILE_CHUNKS");
+    const int chunks = value != nullptr ? std::atoi(value) : 0;
+    return chunks >= 2 && chunks <= kMaxBlockThreads && (chunks & (chunks - 1)) == 0 ? chunks : 64;
+  }();
+  static const int interleaved = [] {
+    const char* value = std::getenv("IDGPU_PARTITION_LANE_CHUNKS");
+    const int chunks = value != nullptr ? std::atoi(value) : 0;
+    return chunks >= 1 && chunks <= kMaxBlockThreads / 32 && (chunks & (chunks - 1)) == 0 ? chunks : 4;
+  }();
+  return lanes ? interleaved : strided;
+}
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -338,8 +512,6 @@ int log2_ceil(long long v) {
   return log;
 }
 
-// How a block covers systems of m rows: `chunks` (log2) per system and `systems` per block; false
-// when a system does not fit one block.
 // How a block covers systems of m rows: `chunks` (log2) per system and `systems` per block; false
 // when a system does not fit one block. In the interleaved mapping a warp's lanes are 32 systems
 // (one 128-byte line per row) where that fits, else as few as fill one 32-byte sector per row.
@@ -361,8 +533,29 @@ bool block_shape(long long m, int rows_per_chunk, bool lanes, int element_bytes,
   return *systems >= sector_systems;
 }
 
-// The levels of a solve: level 0 is the caller's m; each level that does not fit a block is
-// reduced to ceil(m/L) rows for the next.
+// A level's launch shape: one block-local solve when a block holds the level's systems, else
+// tiles (32 systems of tile_chunks(true) chunks interleaved, one system of tile_chunks(false)
+// chunks strided)
+// reduced to ceil(rows / tile rows) rows of the next level.
+struct LevelShape {
+  bool tiled = false;
+  int chunks_log2 = 0;
+  int systems = 0;
+  long long tiles = 1;
+};
+
+LevelShape level_shape(long long rows, int rows_per_chunk, bool lanes, int element_bytes) {
+  LevelShape shape;
+  if (block_shape(rows, rows_per_chunk, lanes, element_bytes, &shape.chunks_log2, &shape.systems)) return shape;
+  shape.tiled = true;
+  shape.systems = lanes ? kLaneSystems : 1;
+  shape.chunks_log2 = log2_ceil(tile_chunks(lanes));
+  shape.tiles = ceil_div(rows, static_cast<long long>(rows_per_chunk) << shape.chunks_log2);
+  return shape;
+}
+
+// The levels of a solve: level 0 is the caller's m; each tiled level is reduced to one row per
+// tile for the next.
 struct LevelPlan {
   int levels = 0;  // reduced levels (0: one block-local pass)
   long long rows[8] = {};
@@ -371,16 +564,15 @@ struct LevelPlan {
 LevelPlan plan_levels(long long m, int rows_per_chunk, bool lanes, int element_bytes) {
   LevelPlan plan;
   long long rows = m;
-  int chunks_log2 = 0;
-  int systems = 0;
-  while (!block_shape(rows, rows_per_chunk, lanes, element_bytes, &chunks_log2, &systems) && plan.levels < 7) {
-    rows = ceil_div(rows, rows_per_chunk);
+  for (LevelShape shape = level_shape(rows, rows_per_chunk, lanes, element_bytes); shape.tiled && plan.levels < 7;
+       shape = level_shape(rows, rows_per_chunk, lanes, element_bytes)) {
+    rows = shape.tiles;
     plan.rows[plan.levels++] = rows;
   }
   return plan;
 }
 
-// Eight arrays per reduced level: seven for the reduce kernel's rows and the separators solved.
+// Eight arrays per reduced level: seven for the reduced rows and the separators solved.
 constexpr int kLevelArrays = 8;
 
 std::size_t level_bytes(const LevelPlan& plan, long long batch, std::size_t element) {
@@ -397,17 +589,16 @@ cudaError_t allow_shared(Kernel kernel, std::size_t bytes) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
 }
 
-template <class T, int L, bool kLanes, class Source, class Out>
-cudaError_t launch_block(const Source& source, const Out& out, long long batch, cudaStream_t stream) {
-  int chunks_log2 = 0;
-  int systems = 0;
-  block_shape(source.m, L, kLanes, sizeof(T), &chunks_log2, &systems);
-  const int threads = systems << chunks_log2;
-  const std::size_t shared = 7 * static_cast<std::size_t>(threads) * sizeof(T);
-  auto kernel = block_kernel<T, L, kLanes, Source, Out>;
+template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
+cudaError_t launch_block(const Source& source, const Out& out, long long batch, const LevelShape& shape,
+                         const LevelLink<T>& link, cudaStream_t stream) {
+  const int threads = shape.systems << shape.chunks_log2;
+  const std::size_t shared = (kMode == Mode::kReduce ? 9 : 7) * static_cast<std::size_t>(threads) * sizeof(T);
+  const long long blocks = ceil_div(batch, shape.systems) * shape.tiles;
+  auto kernel = block_kernel<T, L, kLanes, kMode, Source, Out>;
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
-  const long long blocks = ceil_div(batch, systems);
-  kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(source, out, batch, systems, chunks_log2);
+  kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(
+      source, out, TileGrid{batch, shape.systems, shape.chunks_log2, shape.tiles}, link);
   return cudaGetLastError();
 }
 
@@ -419,7 +610,10 @@ Indexing level_indexing(bool lanes, long long rows, long long batch) {
 template <class T, int L, bool kLanes, class Source, class Out>
 cudaError_t solve_level(const Source& source, const Out& out, long long batch, const LevelPlan& plan, int level,
                         unsigned char* scratch, cudaStream_t stream) {
-  if (level == plan.levels) return launch_block<T, L, kLanes>(source, out, batch, stream);
+  const LevelShape shape = level_shape(source.m, L, kLanes, sizeof(T));
+  if (level == plan.levels) {
+    return launch_block<T, L, kLanes, Mode::kSolve>(source, out, batch, shape, LevelLink<T>{}, stream);
+  }
   const long long rows = plan.rows[level];
   const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(batch);
   T* arrays = reinterpret_cast<T*>(scratch);
@@ -428,10 +622,11 @@ cudaError_t solve_level(const Source& source, const Out& out, long long batch, c
   T* separators = arrays + 7 * count;
   unsigned char* rest = scratch + kLevelArrays * count * sizeof(T);
   const Indexing index = level_indexing(kLanes, rows, batch);
-  const long long threads = batch * rows;
-  const unsigned blocks = static_cast<unsigned>(ceil_div(threads, kLevelThreads));
-  reduce_kernel<T, L, kLanes><<<blocks, kLevelThreads, 0, stream>>>(source, reduced, index, batch, rows);
-  if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) return status;
+  const LevelLink<T> link{reduced, index, separators};
+  if (const cudaError_t status = launch_block<T, L, kLanes, Mode::kReduce>(source, out, batch, shape, link, stream);
+      status != cudaSuccess) {
+    return status;
+  }
   const ReducedSource<T> next{reduced, index, rows};
   const Sink<T> separator_out{separators, index};
   if (const cudaError_t status =
@@ -439,8 +634,7 @@ cudaError_t solve_level(const Source& source, const Out& out, long long batch, c
       status != cudaSuccess) {
     return status;
   }
-  finish_kernel<T, L, kLanes><<<blocks, kLevelThreads, 0, stream>>>(source, out, separators, index, batch, rows);
-  return cudaGetLastError();
+  return launch_block<T, L, kLanes, Mode::kFinish>(source, out, batch, shape, link, stream);
 }
 
 // Where the matrix and the right-hand sides live: per system in both batched layouts; one matrix
@@ -451,13 +645,24 @@ struct Layouts {
   Indexing rhs;
 };
 
+// Whether every chunk of L rows starts 16-byte aligned in all four arrays (contiguous rows only).
+template <class T, int L>
+bool vector_chunks(const Layouts& layouts, const T* dl, const T* d, const T* du, const T* x) {
+  if (layouts.interleaved || (L * sizeof(T)) % 16 != 0) return false;
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  const long long per = 16 / static_cast<long long>(sizeof(T));
+  return aligned(dl) && aligned(d) && aligned(du) && aligned(x) && layouts.matrix.system_step % per == 0 &&
+         layouts.rhs.system_step % per == 0 && layouts.matrix.row_step == 1 && layouts.rhs.row_step == 1;
+}
+
 template <class T, int L>
 cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream) {
   const LevelPlan plan = plan_levels(m, L, layouts.interleaved, sizeof(T));
   auto* scratch = static_cast<unsigned char*>(buffer);
-  const ArraySource<T> source{dl, d, du, x, layouts.matrix, layouts.rhs, m, sizes};
-  const Sink<T> out{x, layouts.rhs};
+  const bool vectors = vector_chunks<T, L>(layouts, dl, d, du, x);
+  const ArraySource<T> source{dl, d, du, x, layouts.matrix, layouts.rhs, m, sizes, vectors};
+  const Sink<T> out{x, layouts.rhs, vectors};
   if (layouts.interleaved) return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
   return solve_level<T, L, false>(source, out, batch, plan, 0, scratch, stream);
 }
@@ -489,12 +694,14 @@ int partition_rows(int m, bool interleaved, int element_bytes) {
   if (const int forced = forced_rows(); forced != 0) return clamp_rows(forced, element_bytes);
   // Measured on an H100 (idgpu-bench, 2^24 unknowns): short chunks keep the registers low enough
   // for two blocks per multiprocessor where a block holds the whole system; longer chunks let one
-  // block hold longer systems and shrink the reduced levels.
+  // block hold longer systems, and in tiles they spread each cyclic reduction step over more rows
+  // (strided f32 m = 65536: 16 rows 0.49 of copy bandwidth, 8 rows 0.44).
   if (interleaved) return clamp_rows(element_bytes <= 4 && m > 256 ? 16 : 8, element_bytes);
-  return clamp_rows(m <= 512 ? 4 : 8, element_bytes);
+  return clamp_rows(m <= 512 ? 4 : m <= 4096 ? 8 : 16, element_bytes);
 }
 
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes) {
+  if (batch == 1) interleaved = false;  // as partition_solve runs it
   const LevelPlan plan = plan_levels(m, partition_rows(m, interleaved, element_bytes), interleaved, element_bytes);
   return level_bytes(plan, batch, static_cast<std::size_t>(element_bytes));
 }
@@ -502,6 +709,11 @@ std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int eleme
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,
                             T* x, void* buffer, cudaStream_t stream) {
+  // One interleaved system is one contiguous system: the strided path stages it.
+  if (interleaved && batch == 1) {
+    interleaved = false;
+    stride = m;
+  }
   const Indexing index = interleaved ? Indexing{1, batch} : Indexing{stride, 1};
   return solve_rows<T>(m, batch, Layouts{interleaved, index, index}, nullptr, dl, d, du, x, buffer, stream);
 }

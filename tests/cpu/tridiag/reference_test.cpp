@@ -433,7 +433,7 @@ struct PartitionPlan {
   int block_chunks = 0;
 };
 
-PartitionPlan expected_partition_plan(int m, int rows_per_chunk, int max_block_chunks) {
+PartitionPlan expected_partition_plan(int m, int rows_per_chunk, int max_block_chunks, int tile_chunks) {
   PartitionPlan plan;
   int rows = m;
   for (;;) {
@@ -443,7 +443,8 @@ PartitionPlan expected_partition_plan(int m, int rows_per_chunk, int max_block_c
       plan.block_chunks = 1 << ceil_log2(chunks);
       return plan;
     }
-    rows = (rows + rows_per_chunk - 1) / rows_per_chunk;
+    const int tile_rows = rows_per_chunk * tile_chunks;
+    rows = (rows + tile_rows - 1) / tile_rows;
     plan.level_rows.push_back(rows);
   }
 }
@@ -475,43 +476,46 @@ TEMPLATE_TEST_CASE("the partition solver matches the oracle and Thomas on diagon
       REQUIRE(std::isfinite(cond));
       for (int rows_per_chunk : {2, 3, 4, 8}) {
         for (int max_block_chunks : max_chunks) {
-          CAPTURE(rows_per_chunk, max_block_chunks);
-          // x has NaN sentinels past row m: rows of the last chunk beyond m are never written.
-          const int guard = rows_per_chunk + 1;
-          std::vector<T> x(s.b);
-          x.resize(static_cast<std::size_t>(m + guard), nan);
-          ref::PartitionStats stats;
-          CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(),
-                               &stats) == 0);
-          bool guard_untouched = true;
-          for (int i = m; i < m + guard; ++i) guard_untouched = guard_untouched && !is_finite(x[i]);
-          CHECK(guard_untouched);
-          x.resize(static_cast<std::size_t>(m));
+          // Tiles of one chunk, of a non-power of two, and of the GPU's interleaved 16.
+          for (int tile_chunks : {1, 3, 16}) {
+            CAPTURE(rows_per_chunk, max_block_chunks, tile_chunks);
+            // x has NaN sentinels past row m: rows of the last chunk beyond m are never written.
+            const int guard = rows_per_chunk + 1;
+            std::vector<T> x(s.b);
+            x.resize(static_cast<std::size_t>(m + guard), nan);
+            ref::PartitionStats stats;
+            CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(),
+                                 &stats, tile_chunks) == 0);
+            bool guard_untouched = true;
+            for (int i = m; i < m + guard; ++i) guard_untouched = guard_untouched && !is_finite(x[i]);
+            CHECK(guard_untouched);
+            x.resize(static_cast<std::size_t>(m));
 
-          const PartitionPlan plan = expected_partition_plan(m, rows_per_chunk, max_block_chunks);
-          CHECK(stats.levels == static_cast<int>(plan.level_rows.size()));
-          CHECK(stats.level_rows == plan.level_rows);
-          CHECK(stats.block_rows == plan.block_rows);
-          CHECK(stats.block_chunks == plan.block_chunks);
-          ++runs;
-          reduced_runs += stats.levels >= 1;
-          deep_runs += stats.levels >= 2;
+            const PartitionPlan plan = expected_partition_plan(m, rows_per_chunk, max_block_chunks, tile_chunks);
+            CHECK(stats.levels == static_cast<int>(plan.level_rows.size()));
+            CHECK(stats.level_rows == plan.level_rows);
+            CHECK(stats.block_rows == plan.block_rows);
+            CHECK(stats.block_chunks == plan.block_chunks);
+            ++runs;
+            reduced_runs += stats.levels >= 1;
+            deep_runs += stats.levels >= 2;
 
-          // Each level is a one-pass elimination of the interiors plus the separator rows built
-          // from them; the block adds log2(chunks) PCR steps. The same law as PCR's, with k the
-          // levels plus the PCR steps.
-          const int k = stats.levels + ceil_log2(stats.block_chunks);
-          CAPTURE(k);
-          const double e = eta(s, x);
-          const double f = ref::relative_error(m, x.data(), x_star.data());
-          const double ft = ref::relative_error(m, x.data(), x_thomas.data());
-          CHECK(e <= pcr_tol(k));
-          CHECK(f <= forward_tol(cond, pcr_tol(k)));
-          // Against Thomas: both within their forward bounds of x*.
-          CHECK(ft <= forward_tol(cond, pcr_tol(k)) + forward_tol(cond, kOnePassTol));
-          worst[0].see(e / ((k + 1) * kEps));
-          worst[1].see(f / (cond * (k + 1) * kEps));
-          worst[2].see(ft / (cond * (k + 1) * kEps));
+            // Each level is a one-pass elimination of the interiors plus the separator rows built
+            // from them, and its tiles' log2(tile_chunks) PCR steps; the block adds log2(chunks)
+            // PCR steps. The same law as PCR's, with k the levels plus the PCR steps.
+            const int k = stats.levels * (1 + ceil_log2(tile_chunks)) + ceil_log2(stats.block_chunks);
+            CAPTURE(k);
+            const double e = eta(s, x);
+            const double f = ref::relative_error(m, x.data(), x_star.data());
+            const double ft = ref::relative_error(m, x.data(), x_thomas.data());
+            CHECK(e <= pcr_tol(k));
+            CHECK(f <= forward_tol(cond, pcr_tol(k)));
+            // Against Thomas: both within their forward bounds of x*.
+            CHECK(ft <= forward_tol(cond, pcr_tol(k)) + forward_tol(cond, kOnePassTol));
+            worst[0].see(e / ((k + 1) * kEps));
+            worst[1].see(f / (cond * (k + 1) * kEps));
+            worst[2].see(ft / (cond * (k + 1) * kEps));
+          }
         }
       }
     }
@@ -528,13 +532,13 @@ TEMPLATE_TEST_CASE("the partition solver's levels: reduced until one block holds
                    "[cpu][tridiag][partition]", double, std::complex<double>) {
   using T = TestType;
   std::mt19937_64 rng(case_seed("partition-levels" + type_name<T>()));
-  auto solve = [&](int m, int rows_per_chunk, int max_block_chunks) {
+  auto solve = [&](int m, int rows_per_chunk, int max_block_chunks, int tile_chunks = 1) {
     const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
     std::vector<T> x = s.b;
     ref::PartitionStats stats;
-    CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(), &stats) ==
-          0);
-    CHECK(eta(s, x) <= pcr_tol(stats.levels + ceil_log2(stats.block_chunks)));
+    CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(), &stats,
+                         tile_chunks) == 0);
+    CHECK(eta(s, x) <= pcr_tol(stats.levels * (1 + ceil_log2(tile_chunks)) + ceil_log2(stats.block_chunks)));
     return stats;
   };
   SECTION("max 1 chunk: reduced down to a level of one chunk") {
@@ -544,22 +548,33 @@ TEMPLATE_TEST_CASE("the partition solver's levels: reduced until one block holds
     CHECK(st.block_rows == 2);
     CHECK(st.block_chunks == 1);
   }
-  SECTION("the GPU's strided real shape (L = 8, 512 chunks): one reduced level past 4096 rows") {
+  SECTION("chunk-sized tiles (1 chunk): one reduced row per chunk") {
     const ref::PartitionStats st = solve(4099, 8, 512);
     CHECK(st.levels == 1);
     CHECK(st.level_rows == std::vector<int>{513});
     CHECK(st.block_rows == 513);
     CHECK(st.block_chunks == 128);
-    const ref::PartitionStats fits = solve(4096, 8, 512);
+  }
+  SECTION("the GPU's strided real shape (L = 8, 512 chunks, tiles of 256): one row per 2048") {
+    const ref::PartitionStats st = solve(4099, 8, 512, 256);
+    CHECK(st.levels == 1);
+    CHECK(st.level_rows == std::vector<int>{3});
+    CHECK(st.block_rows == 3);
+    CHECK(st.block_chunks == 1);
+    const ref::PartitionStats fits = solve(4096, 8, 512, 256);
     CHECK(fits.levels == 0);
     CHECK(fits.block_chunks == 512);
+    // A level that no block holds is tiled again: 2^20 rows -> 512 -> one block.
+    const ref::PartitionStats deep = solve(1 << 20, 8, 32, 256);
+    CHECK(deep.level_rows == std::vector<int>{512, 1});
+    CHECK(deep.block_rows == 1);
   }
-  SECTION("the GPU's interleaved complex shape (L = 4, 16 chunks): four reduced levels") {
-    const ref::PartitionStats st = solve(4099, 4, 16);
-    CHECK(st.levels == 4);
-    CHECK(st.level_rows == std::vector<int>{1025, 257, 65, 17});
-    CHECK(st.block_rows == 17);
-    CHECK(st.block_chunks == 8);
+  SECTION("the GPU's interleaved complex shape (L = 4, 16 chunks, tiles of 16): two reduced levels") {
+    const ref::PartitionStats st = solve(4099, 4, 16, 16);
+    CHECK(st.levels == 2);
+    CHECK(st.level_rows == std::vector<int>{65, 2});
+    CHECK(st.block_rows == 2);
+    CHECK(st.block_chunks == 1);
   }
   SECTION("one chunk or less always fits") {
     const ref::PartitionStats one = solve(1, 2, 1);
@@ -593,6 +608,7 @@ TEMPLATE_TEST_CASE("the partition solver's levels: reduced until one block holds
     CHECK_THROWS_AS(ref::partition(4, 1, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
     CHECK_THROWS_AS(ref::partition(4, 2, 0, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
     CHECK_THROWS_AS(ref::partition(-1, 2, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+    CHECK_THROWS_AS(ref::partition(4, 2, 4, v.data(), v.data(), v.data(), v.data(), nullptr, 0), std::invalid_argument);
   }
 }
 
