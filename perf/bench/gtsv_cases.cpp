@@ -346,10 +346,14 @@ std::vector<CaseSpec> gtsv_full_cases(const Options& options) {
       }
     }
   }
-  for (const Kind kind : {Kind::kGtsv2Nopivot, Kind::kGtsv2}) {
-    for (const Precision precision : kPrecisions) {
-      for (const long long log2 : {16, 20, 24}) cases.push_back(make_spec(single(kind, precision, 1ll << log2)));
+  for (const Precision precision : kPrecisions) {
+    // One system from a thousand rows (one block) to 2^26 (three reduced levels).
+    for (const long long m : {1000ll, 1ll << 16, 1ll << 20, 1ll << 24, 1ll << 26}) {
+      cases.push_back(make_spec(single(Kind::kGtsv2Nopivot, precision, m)));
     }
+  }
+  for (const Precision precision : kPrecisions) {
+    for (const long long log2 : {16, 20, 24}) cases.push_back(make_spec(single(Kind::kGtsv2, precision, 1ll << log2)));
   }
   return cases;
 }

@@ -23,43 +23,41 @@ struct TuningRow {
 };
 constexpr int kH100MinGbs = 3000, kH100MaxGbs = 4000;
 constexpr int kH200MinGbs = 4500, kH200MaxGbs = 5200;
+constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 
-// Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns per call, median of 7-10 runs,
-// inputs rotated past the L2) on an NVIDIA H100 80GB HBM3 (copy 2988 GB/s), CUDA 13.0, cuSPARSE
-// 12.6; speedup over the vendor, and the native side's fraction of copy bandwidth:
-//   gtsv2StridedBatch, partition solver:
-//     f32 m=32..512 3.6-5.4x (0.61-0.86), m=1000/1024 3.8-4.3x (0.60), m=4096 3.0x (0.46),
-//         m=65536 2.2x (0.28)
-//     f64 m=32..512 3.1-4.2x (0.87-0.88), m=1024 4.2x (0.81), m=4096 2.9x (0.51), m=65536 1.9x (0.28)
-//     c32 m=32..512 3.3-4.0x (0.84-0.90), m=1024 3.9x (0.76), m=4096 2.7x (0.48), m=65536 2.1x (0.30)
-//     c64 m=32..256 3.3-4.2x (1.00), m=512 4.4x (0.96), m=1024 3.6x (0.71), m=4096 2.2x (0.36),
-//         m=65536 1.8x (0.27)
-//     batch 1000, f32 m=32: 1.47x
-//   gtsvInterleavedBatch algo 0, partition solver:
-//     f32 m=32..256 1.7-3.1x (0.85-0.92), m=512 4.5x (0.68), m=1000..4096 6.3-22x (0.47-0.53),
-//         m=65536 307x (0.43)
-//     f64 m=32..512 1.75-3.1x (0.81-0.98), m=1000/1024 4.0x/4.3x (0.52/0.61), m=4096 11x (0.45),
-//         m=65536 164x (0.42)
-//     c32 m=32..512 1.5-2.5x (0.64-0.97), m=1000..4096 3.8-11.7x (0.45-0.54), m=65536 166x (0.42)
-//     c64 m=32..512 1.3-1.8x (0.59-1.00), m=1000..4096 2.2-5.5x (0.39-0.54), m=65536 73x (0.34)
-//     batch 1000, f32 m=32: 5.2x
-//   Both at 2^20 unknowns per call (batch 16..32768): native wins every case, strided 1.7-3.7x,
-//   algo 0 1.7-1287x.
-//   algos 1, 2 (thread-per-system LU / Givens QR): 0.80-1.03x; the vendor keeps them.
-//   gtsv2_nopivot, n=1, partition solver over one system (reduced levels down to one block):
-//     f32 m=2^16/2^20/2^24 1.91x/1.91x/2.20x (0.27 at 2^24), f64 1.54x/1.73x/1.78x,
-//     c32 1.47x/1.67x/1.93x, c64 1.46x/1.60x/1.65x; smaller m and n > 1 not measured (vendor).
+// Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns per call, median of 10 runs,
+// inputs rotated past the L2) on an NVIDIA H100 80GB HBM3 (copy 2980 GB/s), CUDA 13.0, cuSPARSE
+// 12.6, with the tiled partition solver (tiles reduced to one row each, 16-byte chunk loads);
+// speedup over the vendor, and the native side's fraction of copy bandwidth:
+//   gtsv2StridedBatch:
+//     f32 m=32..1024 3.4-6.0x (0.69-0.95), m=4096 4.6x (0.69), m=65536 3.8x (0.49)
+//     f64 m=32..1024 3.4-4.9x (0.82-0.98), m=4096 3.5x (0.61), m=65536 3.6x (0.52)
+//     c32 m=32..1024 3.3-4.5x (0.75-0.94), m=4096 3.4x (0.60), m=65536 3.5x (0.51)
+//     c64 m=32..1024 3.0-3.6x (0.59-0.95), m=4096 2.8x (0.47), m=65536 3.2x (0.48)
+//     batch 1000, f32 m=32: 1.49x
+//   gtsvInterleavedBatch algo 0:
+//     f32 m=32..512 1.8-4.6x (0.69-0.92), m=1000..4096 6.4-22x (0.48-0.56), m=65536 337x (0.48)
+//     f64 m=32..512 1.7-3.1x (0.79-0.98), m=1000..4096 3.8-12.8x (0.51-0.57), m=65536 193x (0.50)
+//     c32 m=32..512 1.6-2.7x (0.68-0.98), m=1000..4096 3.6-12.8x (0.50-0.52), m=65536 192x (0.49)
+//     c64 m=32..512 1.5-1.8x (0.67-1.00), m=1000..4096 2.2-7.0x (0.49-0.56), m=65536 101x (0.47)
+//     batch 1000, f32 m=32: 4.5x
+//   Both at 2^20 unknowns per call (batch 16..32768, earlier solver): native wins every case.
+//   algos 1, 2 (thread-per-system LU / Givens QR): see the rows below.
+//   gtsv2_nopivot, n=1, one system:
+//     f32 m=1000/2^16/2^20/2^24/2^26 1.66x/2.31x/2.95x/3.76x/4.04x (0.46 at 2^24, 0.55 at 2^26)
+//     f64 1.58x/2.46x/2.81x/3.42x/3.56x, c32 1.58x/2.54x/2.76x/3.38x/3.55x,
+//     c64 1.45x/2.61x/2.42x/2.94x/3.03x; m < 1000 and n > 1 not measured (vendor).
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
 // c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
 // block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
 constexpr TuningRow kRows[] = {
-    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 1.9-5.4x"},
-    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 1.7-4.0x"},
-    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.1-1287x"},
-    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.1-1070x"},
-    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.3-680x"},
-    {Layout::kSingleNopivot, -1, 90, 0, false, 65536, 1 << 24, 0, 1, "H100: gtsv2_nopivot f32/f64 n=1 1.5-2.2x"},
-    {Layout::kSingleNopivot, -1, 90, 0, true, 65536, 1 << 24, 0, 1, "H100: gtsv2_nopivot c32/c64 n=1 1.5-1.9x"},
+    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 3.4-6.0x"},
+    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 2.8-4.5x"},
+    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.7-337x"},
+    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.6-192x"},
+    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.5-101x"},
+    {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 1, "H100: gtsv2_nopivot f32/f64 n=1 1.6-4.0x"},
+    {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 1, "H100: gtsv2_nopivot c32/c64 n=1 1.5-3.6x"},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
 
 #include "tridiag/tuning.h"
 
@@ -66,4 +67,26 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
   CHECK(wins(interleaved(0, 4, false, 1024, 16384), 90, kH200Gbs));
   CHECK(wins(interleaved(0, 16, true, 65536, 256), 90, 0));
   CHECK_FALSE(wins(interleaved(0, 4, false, 1024, 16384), 80, 2039));
+}
+
+TEST_CASE("tridiagonal tuning: gtsv2_nopivot natively for one right-hand side from 1000 rows",
+          "[cpu][tridiag][tuning]") {
+  auto nopivot = [](int element_bytes, bool complex, int m, int n) {
+    tridiag::Problem problem = interleaved(0, element_bytes, complex, m, 0);
+    problem.layout = tridiag::Layout::kSingleNopivot;
+    problem.algo = -1;
+    problem.n = n;
+    return problem;
+  };
+  for (const auto& [bytes, complex] : {std::pair{4, false}, {8, false}, {8, true}, {16, true}}) {
+    CAPTURE(bytes, complex);
+    // Measured 1000 .. 2^26 rows (H100); the solver's levels do not change past that.
+    CHECK(wins(nopivot(bytes, complex, 1000, 1), 90, kH100Gbs));
+    CHECK(wins(nopivot(bytes, complex, 1 << 26, 1), 90, kH100Gbs));
+    CHECK(wins(nopivot(bytes, complex, 0x7fffffff, 1), 90, kH100Gbs));
+    // Shorter systems and several right-hand sides are not measured: the vendor.
+    CHECK_FALSE(wins(nopivot(bytes, complex, 999, 1), 90, kH100Gbs));
+    CHECK_FALSE(wins(nopivot(bytes, complex, 1 << 20, 3), 90, kH100Gbs));
+    CHECK_FALSE(wins(nopivot(bytes, complex, 1 << 20, 1), 80, 2039));
+  }
 }
