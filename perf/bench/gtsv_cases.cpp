@@ -39,7 +39,7 @@ struct GtsvShape {
   Kind kind = Kind::kStrided;
   Precision precision = Precision::kF32;
   long long m = 0;
-  long long batch = 1;  // 1 for gtsv2 / gtsv2_nopivot (one system, one right-hand side)
+  long long batch = 1;  // gtsv2: 1; gtsv2_nopivot: the columns of B (one matrix)
   int algo = 0;         // gtsvInterleavedBatch
 };
 
@@ -159,7 +159,7 @@ class GtsvCase : public Case {
         check(Entry<T>::gtsv2(api)(handle, m, 1, dl, d, du, x, m, work), side, "gtsv2");
         break;
       case Kind::kGtsv2Nopivot:
-        check(Entry<T>::nopivot(api)(handle, m, 1, dl, d, du, x, m, work), side, "gtsv2_nopivot");
+        check(Entry<T>::nopivot(api)(handle, m, batch, dl, d, du, x, m, work), side, "gtsv2_nopivot");
         break;
     }
   }
@@ -181,8 +181,14 @@ class GtsvCase : public Case {
                       sizeof(Real) == sizeof(double)};
   }
 
-  // dl, d, du and x read, x written (sizeof(T) bytes each).
-  double bytes() const override { return 5.0 * static_cast<double>(array_bytes_); }
+  // dl, d, du and x read, x written (sizeof(T) bytes each); gtsv2_nopivot's batch is its n
+  // columns of B against one matrix of m rows.
+  double bytes() const override {
+    if (shape_.kind == Kind::kGtsv2Nopivot) {
+      return (3.0 * static_cast<double>(shape_.m) + 2.0 * static_cast<double>(count_)) * sizeof(T);
+    }
+    return 5.0 * static_cast<double>(array_bytes_);
+  }
 
  private:
   template <int array>
@@ -217,7 +223,7 @@ class GtsvCase : public Case {
         check(Entry<T>::gtsv2_size(api)(handle, m, 1, dl, d, du, x, m, &size), side, "gtsv2_bufferSizeExt");
         break;
       case Kind::kGtsv2Nopivot:
-        check(Entry<T>::nopivot_size(api)(handle, m, 1, dl, d, du, x, m, &size), side,
+        check(Entry<T>::nopivot_size(api)(handle, m, batch, dl, d, du, x, m, &size), side,
               "gtsv2_nopivot_bufferSizeExt");
         break;
     }
@@ -255,8 +261,8 @@ CaseSpec make_spec(const GtsvShape& shape, bool overhead = false, bool name_batc
       spec.params = "gtsv2 m=" + m + " n=1";
       break;
     case Kind::kGtsv2Nopivot:
-      spec.name = "gtsv2_nopivot_" + precision + "_m" + m;
-      spec.params = "gtsv2_nopivot m=" + m + " n=1";
+      spec.name = "gtsv2_nopivot_" + precision + "_m" + m + (shape.batch > 1 ? "_n" + batch : "");
+      spec.params = "gtsv2_nopivot m=" + m + " n=" + batch;
       break;
   }
   if (overhead || name_batch) spec.name += "_b" + batch;
@@ -350,6 +356,10 @@ std::vector<CaseSpec> gtsv_full_cases(const Options& options) {
     // One system from a thousand rows (one block) to 2^26 (three reduced levels).
     for (const long long m : {1000ll, 1ll << 16, 1ll << 20, 1ll << 24, 1ll << 26}) {
       cases.push_back(make_spec(single(Kind::kGtsv2Nopivot, precision, m)));
+    }
+    // 16 right-hand sides against one matrix (the batch is n).
+    for (const long long m : {1000ll, 1ll << 20}) {
+      cases.push_back(make_spec(batched(Kind::kGtsv2Nopivot, precision, m, 16)));
     }
   }
   for (const Precision precision : kPrecisions) {

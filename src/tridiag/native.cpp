@@ -27,7 +27,7 @@ std::size_t partition_buffer(const Problem& problem) {
 }
 
 std::size_t columns_buffer(const Problem& problem) {
-  return kernels::partition_buffer_bytes(problem.m, problem.n, false, problem.element_bytes);
+  return kernels::partition_columns_buffer_bytes(problem.m, problem.n, problem.element_bytes);
 }
 
 const NativeSolver kPartitionColumns{"partition solver over the columns of B (one matrix)", columns_buffer};

@@ -46,7 +46,10 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //   gtsv2_nopivot, n=1, one system:
 //     f32 m=1000/2^16/2^20/2^24/2^26 1.66x/2.31x/2.95x/3.76x/4.04x (0.46 at 2^24, 0.55 at 2^26)
 //     f64 1.58x/2.46x/2.81x/3.42x/3.56x, c32 1.58x/2.54x/2.76x/3.38x/3.55x,
-//     c64 1.45x/2.61x/2.42x/2.94x/3.03x; m < 1000 and n > 1 not measured (vendor).
+//     c64 1.45x/2.61x/2.42x/2.94x/3.03x; m < 1000 not measured (vendor).
+//   gtsv2_nopivot, n=16 (the columns kernel: each block eliminates the matrix once for its
+//     columns), m=1000/2^20: f32 7.6x/3.6x, f64 7.0x/4.0x, c32 7.8x/4.3x, c64 7.1x/3.2x;
+//     n > 16 not measured (vendor).
 // The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.2-6.8x
 // (0.35-0.79), algo 0 1.2-405x (0.37-0.97), gtsv2_nopivot 1.36-3.66x (f32 2^24 0.36, 2^26
 // 0.43); so these rows hold for every sm_90 device class measured.
@@ -59,8 +62,8 @@ constexpr TuningRow kRows[] = {
     {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.7-337x"},
     {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.6-192x"},
     {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.5-101x"},
-    {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 1, "H100: gtsv2_nopivot f32/f64 n=1 1.6-4.0x"},
-    {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 1, "H100: gtsv2_nopivot c32/c64 n=1 1.5-3.6x"},
+    {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot f32/f64 n<=16 1.6-7.6x"},
+    {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot c32/c64 n<=16 1.4-7.8x"},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.

@@ -21,8 +21,10 @@ template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,
                             T* x, void* buffer, cudaStream_t stream);
 
-// gtsv2_nopivot: n columns of B (column j at B + j*ldb) against one matrix, each solved as one
-// system of the strided layout; buffer as partition_buffer_bytes(m, n, false, ...).
+// gtsv2_nopivot: n columns of B (column j at B + j*ldb) against one matrix. One column is one
+// system of the strided layout; several share each block's elimination of the matrix (the columns
+// kernel). buffer: partition_columns_buffer_bytes(m, n, ...).
+std::size_t partition_columns_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                                     cudaStream_t stream);

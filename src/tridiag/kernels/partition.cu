@@ -482,6 +482,264 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
   }
 }
 
+// gtsv2_nopivot with several right-hand sides: one matrix, n columns of B. A block takes one tile
+// (or the whole system) for a group of columns, and does the matrix's part of block_kernel once:
+// the chunks' c', g' and pivots, the first rows' beta and gamma, the separator rows, the cyclic
+// reduction's multipliers (kept per step) and, in kReduce, the q and r columns. Each column then
+// costs only its right-hand side's part: d', alpha, the reduced right-hand side through the same
+// multipliers, and the back substitution. The matrix is read once per block instead of once per
+// column, and its elimination is shared by the block's columns.
+template <class T>
+struct ColumnArgs {
+  const T* __restrict__ dl;
+  const T* __restrict__ d;
+  const T* __restrict__ du;
+  T* b;
+  long long ldb;
+  long long m;
+  int n;
+  int group_columns;  // columns a block solves
+  long long groups;   // blocks per tile
+  int chunks_log2;
+  long long tiles;  // per column (1: kSolve)
+  bool vectors;     // as ArraySource::vectors
+};
+
+constexpr int kMaxPcrSteps = 8;  // log2(kColumnsMaxThreads)
+
+// At most 256 threads a block, so that the matrix's state and the multipliers stay in registers.
+constexpr int kColumnsMaxThreads = 256;
+
+template <class T, int L, Mode kMode>
+__global__ void __launch_bounds__(kColumnsMaxThreads, 1) columns_kernel(ColumnArgs<T> args, LevelLink<T> link) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  constexpr bool kColumns = kMode == Mode::kReduce;
+  const int chunks = 1 << args.chunks_log2;
+  const int t = threadIdx.x;  // the chunk
+  T* s_beta = reinterpret_cast<T*>(shared_bytes);
+  T* s_gamma = s_beta + chunks;
+  T* sa = s_gamma + chunks;
+  T* sb = sa + chunks;
+  T* sc = sb + chunks;
+  T* sq = sc + chunks;
+  T* sr = sq + chunks;
+  T* s_alpha = sr + chunks;
+  T* s_rhs = s_alpha + chunks;
+  const long long block =
+      kMode == Mode::kFinish ? static_cast<long long>(gridDim.x) - 1 - blockIdx.x : static_cast<long long>(blockIdx.x);
+  // The groups of one tile are neighbours, so that the L2 serves the matrix tile to all of them.
+  const long long tile = block / args.groups;
+  const long long group = block % args.groups;
+  const long long m = args.m;
+  const long long tile_first = tile * (static_cast<long long>(chunks) * L);
+  const long long first = tile_first + static_cast<long long>(t) * L;
+  const bool interior = args.vectors && first > 0 && first + L < m;
+
+  // The matrix's part, once.
+  T a[L], b[L], c[L];
+  if (interior) {
+    load_vectors(args.dl + first, a);
+    load_vectors(args.d + first, b);
+    load_vectors(args.du + first, c);
+  } else {
+#pragma unroll
+    for (int k = 0; k < L; ++k) {
+      const long long row = first + k;
+      const Row<T> identity = identity_row<T>();
+      a[k] = row < m && row > 0 ? args.dl[row] : identity.a;
+      b[k] = row < m ? args.d[row] : identity.b;
+      c[k] = row + 1 < m ? args.du[row] : identity.c;
+    }
+  }
+  T cp[L - 1], gp[L - 1], pivot[L - 1];
+  {
+    T c_prev = zero<T>();
+    T g_prev = from_real<T>(typename ScalarTraits<T>::Real(1));
+#pragma unroll
+    for (int k = 0; k < L - 1; ++k) {
+      pivot[k] = reciprocal(mul_sub(b[k], a[k], c_prev));
+      cp[k] = mul(c[k], pivot[k]);
+      gp[k] = negate(mul(mul(a[k], g_prev), pivot[k]));
+      c_prev = cp[k];
+      g_prev = gp[k];
+    }
+  }
+  {
+    T beta = gp[L - 2];
+    T gamma = negate(cp[L - 2]);
+#pragma unroll
+    for (int k = L - 3; k >= 0; --k) {
+      beta = mul_sub(gp[k], cp[k], beta);
+      gamma = negate(mul(cp[k], gamma));
+    }
+    s_beta[t] = beta;
+    s_gamma[t] = gamma;
+  }
+  __syncthreads();
+  const T sep_a = a[L - 1];
+  const T sep_c = c[L - 1];
+  T lower = mul(sep_a, gp[L - 2]);
+  T diag = mul_sub(b[L - 1], sep_a, cp[L - 2]);
+  T upper = zero<T>();
+  if (t + 1 < chunks) {
+    diag = mul_sub(diag, negate(sep_c), s_beta[t + 1]);
+    upper = mul(sep_c, s_gamma[t + 1]);
+  }
+  [[maybe_unused]] const T tile_lower = lower, tile_diag = diag;
+  const T first_lower = lower;  // chunk 0: the coupling to E_{t-1}
+  T q = zero<T>();
+  T r = zero<T>();
+  if constexpr (kMode != Mode::kSolve) {
+    if (t == chunks - 1) {
+      lower = zero<T>();
+      diag = from_real<T>(typename ScalarTraits<T>::Real(1));
+      r = from_real<T>(typename ScalarTraits<T>::Real(1));
+    } else if (t == 0) {
+      q = negate(lower);
+      lower = zero<T>();
+    }
+  }
+  T f_lo[kMaxPcrSteps], f_hi[kMaxPcrSteps];
+#pragma unroll
+  for (int s = 0; s < kMaxPcrSteps; ++s) {
+    const int step = 1 << s;
+    f_lo[s] = zero<T>();
+    f_hi[s] = zero<T>();
+    if (step >= chunks) continue;
+    sa[t] = lower;
+    sb[t] = diag;
+    sc[t] = upper;
+    if constexpr (kColumns) {
+      sq[t] = q;
+      sr[t] = r;
+    }
+    __syncthreads();
+    T new_lower = zero<T>();
+    T new_upper = zero<T>();
+    if (t >= step) {
+      const int o = t - step;
+      f_lo[s] = divide(lower, sb[o]);
+      diag = mul_sub(diag, f_lo[s], sc[o]);
+      if constexpr (kColumns) {
+        q = mul_sub(q, f_lo[s], sq[o]);
+        r = mul_sub(r, f_lo[s], sr[o]);
+      }
+      new_lower = negate(mul(f_lo[s], sa[o]));
+    }
+    if (t + step < chunks) {
+      const int o = t + step;
+      f_hi[s] = divide(upper, sb[o]);
+      diag = mul_sub(diag, f_hi[s], sa[o]);
+      if constexpr (kColumns) {
+        q = mul_sub(q, f_hi[s], sq[o]);
+        r = mul_sub(r, f_hi[s], sr[o]);
+      }
+      new_upper = negate(mul(f_hi[s], sc[o]));
+    }
+    lower = new_lower;
+    upper = new_upper;
+    __syncthreads();
+  }
+  if constexpr (kColumns) {
+    sq[t] = divide(q, diag);
+    sr[t] = divide(r, diag);
+    // read after the first column's barrier below
+  }
+
+  // Each column's right-hand side.
+  const long long group_end = (group + 1) * args.group_columns;
+  const long long column_end = group_end < args.n ? group_end : args.n;
+  for (long long j = group * args.group_columns; j < column_end; ++j) {
+    T* const x = args.b + j * args.ldb;
+    T rows_x[L];
+    if (interior) {
+      load_vectors(x + first, rows_x);
+    } else {
+#pragma unroll
+      for (int k = 0; k < L; ++k) rows_x[k] = first + k < m ? x[first + k] : zero<T>();
+    }
+    T dp[L - 1];
+    T d_prev = zero<T>();
+#pragma unroll
+    for (int k = 0; k < L - 1; ++k) {
+      dp[k] = mul(mul_sub(rows_x[k], a[k], d_prev), pivot[k]);
+      d_prev = dp[k];
+    }
+    T alpha = dp[L - 2];
+#pragma unroll
+    for (int k = L - 3; k >= 0; --k) alpha = mul_sub(dp[k], cp[k], alpha);
+    s_alpha[t] = alpha;
+    __syncthreads();
+    T rhs = mul_sub(rows_x[L - 1], sep_a, dp[L - 2]);
+    if (t + 1 < chunks) rhs = mul_sub(rhs, sep_c, s_alpha[t + 1]);
+    [[maybe_unused]] const T tile_rhs = rhs;
+    [[maybe_unused]] T left_value = zero<T>();
+    if constexpr (kMode != Mode::kSolve) {
+      if constexpr (kMode == Mode::kFinish) {
+        if (tile > 0) left_value = link.separators[link.index.at(j, tile - 1)];
+      }
+      if (t == chunks - 1) {
+        rhs = kMode == Mode::kFinish ? link.separators[link.index.at(j, tile)] : zero<T>();
+      } else if (t == 0 && kMode == Mode::kFinish) {
+        rhs = mul_sub(rhs, first_lower, left_value);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < kMaxPcrSteps; ++s) {
+      const int step = 1 << s;
+      if (step >= chunks) continue;
+      s_rhs[t] = rhs;
+      __syncthreads();
+      if (t >= step) rhs = mul_sub(rhs, f_lo[s], s_rhs[t - step]);
+      if (t + step < chunks) rhs = mul_sub(rhs, f_hi[s], s_rhs[t + step]);
+      __syncthreads();
+    }
+    const T mine = divide(rhs, diag);
+    s_rhs[t] = mine;
+    __syncthreads();
+    if constexpr (kMode == Mode::kReduce) {
+      const long long at = link.index.at(j, tile);
+      if (t == 0) {
+        const T g = s_gamma[0];
+        link.level.alpha[at] = mul_sub(alpha, negate(g), mine);
+        link.level.beta[at] = mul_sub(s_beta[0], negate(g), sq[0]);
+        link.level.gamma[at] = mul(g, sr[0]);
+      }
+      if (t == chunks - 1) {
+        if (chunks > 1) {
+          link.level.lower[at] = mul(tile_lower, sq[t - 1]);
+          link.level.diag[at] = mul_sub(tile_diag, negate(tile_lower), sr[t - 1]);
+          link.level.rhs[at] = mul_sub(tile_rhs, tile_lower, s_rhs[t - 1]);
+        } else {
+          link.level.lower[at] = tile_lower;
+          link.level.diag[at] = tile_diag;
+          link.level.rhs[at] = tile_rhs;
+        }
+        link.level.upper[at] = sep_c;
+      }
+    } else {
+      const T left = t > 0 ? s_rhs[t - 1] : left_value;
+      T values[L];
+      values[L - 1] = mine;
+#pragma unroll
+      for (int k = L - 2; k >= 0; --k) {
+        const T next = mul_sub(dp[k], cp[k], values[k + 1]);
+        values[k] = mul_sub(next, negate(gp[k]), left);
+      }
+      if (args.vectors && first + L <= m) {
+#pragma unroll
+        for (int k = 0; k < L; k += Vector16<T>::kCount) Vector16<T>::store(x + first + k, values + k);
+      } else {
+#pragma unroll
+        for (int k = 0; k < L; ++k) {
+          if (first + k < m) x[first + k] = values[k];
+        }
+      }
+    }
+    __syncthreads();  // s_alpha and s_rhs are the next column's
+  }
+}
+
 constexpr int kLaneSystems = 32;
 constexpr int kMinBlockThreads = 128;
 // Chunks of a tile. Measured on an H100 (idgpu-bench, f32, 2^24 unknowns; 16 rows a chunk
@@ -671,6 +929,77 @@ template <class T>
 cudaError_t solve_rows(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream);
 
+// gtsv2_nopivot's n > 1 columns through columns_kernel (level 0); reduced levels, one per column,
+// through solve_level. Groups of columns are sized so that the grid has some 256 blocks.
+template <class T, int L, Mode kMode>
+cudaError_t launch_columns(const ColumnArgs<T>& args, const LevelLink<T>& link, cudaStream_t stream) {
+  const int threads = 1 << args.chunks_log2;
+  const std::size_t shared = 9 * static_cast<std::size_t>(threads) * sizeof(T);
+  auto kernel = columns_kernel<T, L, kMode>;
+  if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
+  kernel<<<static_cast<unsigned>(args.tiles * args.groups), threads, shared, stream>>>(args, link);
+  return cudaGetLastError();
+}
+
+// The columns kernel's shape for m rows: as the strided layout's, with a level of more chunks than
+// its blocks hold tiled; and its levels.
+LevelShape columns_shape(long long m, int rows_per_chunk, int element_bytes) {
+  LevelShape shape = level_shape(m, rows_per_chunk, false, element_bytes);
+  shape.systems = 1;
+  if (!shape.tiled && (1 << shape.chunks_log2) > kColumnsMaxThreads) {
+    shape.tiled = true;
+    shape.chunks_log2 = log2_ceil(tile_chunks(false));
+  }
+  shape.chunks_log2 = std::min(shape.chunks_log2, log2_ceil(kColumnsMaxThreads));
+  if (shape.tiled) shape.tiles = ceil_div(m, static_cast<long long>(rows_per_chunk) << shape.chunks_log2);
+  return shape;
+}
+
+LevelPlan columns_plan(long long m, int rows_per_chunk, int element_bytes) {
+  const LevelShape shape = columns_shape(m, rows_per_chunk, element_bytes);
+  LevelPlan plan;
+  if (!shape.tiled) return plan;
+  const LevelPlan below = plan_levels(shape.tiles, rows_per_chunk, false, element_bytes);
+  plan.levels = 1 + below.levels;
+  plan.rows[0] = shape.tiles;
+  for (int level = 0; level < below.levels && level + 1 < 8; ++level) plan.rows[level + 1] = below.rows[level];
+  return plan;
+}
+
+template <class T, int L>
+cudaError_t solve_columns_with(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
+                               cudaStream_t stream) {
+  const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}};
+  const LevelPlan plan = columns_plan(m, L, sizeof(T));
+  const LevelShape shape = columns_shape(m, L, sizeof(T));
+  constexpr long long kTargetBlocks = 256;
+  const long long groups_wanted = std::min<long long>(n, std::max<long long>(1, ceil_div(kTargetBlocks, shape.tiles)));
+  const int group_columns = static_cast<int>(ceil_div(n, groups_wanted));
+  ColumnArgs<T> args{dl, d, du, B, ldb, m, n, group_columns, ceil_div(n, group_columns),
+                     shape.chunks_log2, shape.tiles, vector_chunks<T, L>(layouts, dl, d, du, B)};
+  if (plan.levels == 0) return launch_columns<T, L, Mode::kSolve>(args, LevelLink<T>{}, stream);
+  auto* scratch = static_cast<unsigned char*>(buffer);
+  const long long rows = plan.rows[0];
+  const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(n);
+  T* arrays = reinterpret_cast<T*>(scratch);
+  const Reduced<T> reduced{arrays, arrays + count, arrays + 2 * count, arrays + 3 * count,
+                           arrays + 4 * count, arrays + 5 * count, arrays + 6 * count};
+  T* separators = arrays + 7 * count;
+  const Indexing index = level_indexing(false, rows, n);
+  const LevelLink<T> link{reduced, index, separators};
+  if (const cudaError_t status = launch_columns<T, L, Mode::kReduce>(args, link, stream); status != cudaSuccess) {
+    return status;
+  }
+  const ReducedSource<T> next{reduced, index, rows};
+  const Sink<T> separator_out{separators, index};
+  if (const cudaError_t status = solve_level<T, L, false>(next, separator_out, n, plan, 1,
+                                                          scratch + kLevelArrays * count * sizeof(T), stream);
+      status != cudaSuccess) {
+    return status;
+  }
+  return launch_columns<T, L, Mode::kFinish>(args, link, stream);
+}
+
 // IDGPU_PARTITION_ROWS (a tuning aid): forces the rows per chunk, 2, 4, 8 or 16 (16-byte elements
 // stop at 8).
 int forced_rows() {
@@ -706,6 +1035,12 @@ std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int eleme
   return level_bytes(plan, batch, static_cast<std::size_t>(element_bytes));
 }
 
+std::size_t partition_columns_buffer_bytes(int m, int n, int element_bytes) {
+  const int rows_per_chunk = partition_rows(m, false, element_bytes);
+  if (n == 1 || rows_per_chunk < 4) return partition_buffer_bytes(m, n, false, element_bytes);
+  return level_bytes(columns_plan(m, rows_per_chunk, element_bytes), n, static_cast<std::size_t>(element_bytes));
+}
+
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,
                             T* x, void* buffer, cudaStream_t stream) {
@@ -721,6 +1056,23 @@ cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, cons
 template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                                     cudaStream_t stream) {
+  if (n == 1) {
+    const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}};
+    return solve_rows<T>(m, n, layouts, nullptr, dl, d, du, B, buffer, stream);
+  }
+  switch (partition_rows(m, false, sizeof(T))) {
+    case 4:
+      return solve_columns_with<T, 4>(m, n, ldb, dl, d, du, B, buffer, stream);
+    case 8:
+      if constexpr (sizeof(T) <= 8) return solve_columns_with<T, 8>(m, n, ldb, dl, d, du, B, buffer, stream);
+      break;
+    case 16:
+      if constexpr (sizeof(T) <= 4) return solve_columns_with<T, 16>(m, n, ldb, dl, d, du, B, buffer, stream);
+      break;
+    default:
+      break;
+  }
+  // Chunk lengths compiled for the batched layouts only (IDGPU_PARTITION_ROWS=2): column by column.
   const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}};
   return solve_rows<T>(m, n, layouts, nullptr, dl, d, du, B, buffer, stream);
 }
