@@ -580,10 +580,12 @@ void run_nopivot_grid(long long unknowns) {
       for (const int extra : {0, 5}) check_nopivot_case<T>(m, n, m + extra, seed++);
     }
   }
-  // One system of 2^26 rows (real types: 1-2 GB of arrays), three reduced levels deep.
+  // One system of 2^26 rows (real types: 1-2 GB of arrays), three reduced levels deep, and one of
+  // 2^27 in f32, the size an 80 GB GPU is expected to take.
   if (std::is_same_v<typename Host<T>::Wide, double> && unknowns_cap() >= (1LL << 26)) {
     check_nopivot_case<T>(1 << 26, 1, 1 << 26, seed++);
   }
+  if (std::is_same_v<T, float> && unknowns_cap() >= (1LL << 27)) check_nopivot_case<T>(1 << 27, 1, 1 << 27, seed++);
 }
 
 idgpuStatus_t var_batch(cudaStream_t stream, int max_m, const int* sizes, const float* dl, const float* d, float* du,
