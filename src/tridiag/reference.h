@@ -143,10 +143,10 @@ int tiled_pcr_thomas(int m, int steps, int tile, int sub_tile, const T* dl, cons
 // Every operation is the kernel's, in its order and with its operand order (a - b*c as the
 // kernel's mul_sub, 1/x then products as its reciprocal), so a wrong index or coefficient in either
 // shows on the CPU. It is not bit-exact with the GPU: complex division differs (cuCdiv's scaling)
-// and nvcc may contract to FMA. The GPU uses L = 4-16 and max_block_chunks = 512 (strided) or 16
-// (interleaved: 32 systems per block), tile_chunks = 256 (strided) or 16 (interleaved), and caps
-// its plan at 7 reduced levels; this reference does not cap. max_block_chunks >= 1,
-// tile_chunks >= 1; m >= 0.
+// and nvcc may contract to FMA. The GPU uses L = 4-16 and max_block_chunks = 512 (strided) or
+// 16-64 (interleaved: 8-32 systems per block, by element size), tile_chunks = 64 (strided) or 4
+// (interleaved, of 32 systems), and caps its plan at 7 reduced levels; this reference does not
+// cap. max_block_chunks >= 1, tile_chunks >= 1; m >= 0.
 struct PartitionStats {
   int levels = 0;               // reduced levels (0: the system's chunks fit one block)
   std::vector<int> level_rows;  // rows of each reduced level, level 1 first (ceil(rows / (L tile_chunks)))

@@ -754,7 +754,9 @@ void check_var_batch(int max_m, int batch, std::uint64_t seed) {
 template <class T>
 void run_var_grid(long long unknowns) {
   std::uint64_t seed = 0x51ed270bu + sizeof(T);
-  for (const int max_m : {1, 3, 32, 100, 1000}) {
+  // 5000: past one block, so the solve goes through reduced levels in its scratch (for a batch of
+  // one too, which runs as one contiguous system).
+  for (const int max_m : {1, 3, 32, 100, 1000, 5000}) {
     for (const long long batch : {1LL, 1000LL, unknowns / max_m}) {
       if (static_cast<long long>(max_m) * batch > std::min(unknowns, unknowns_cap()) && batch != 1) continue;
       check_var_batch<T>(max_m, static_cast<int>(batch), seed++);

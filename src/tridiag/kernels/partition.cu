@@ -305,7 +305,7 @@ struct Chunk {
 //            reduction with E_{t-1} moved to the right-hand side and E_t as an identity row, then
 //            back substitution.
 // So a long system costs two reads of dl, d, du, x and one write of x, plus seven values per tile
-// (1/256 of a row per row in the strided layout) for each level of reduced rows.
+// (7 per 1024 rows in the strided f32 layout) for each level of reduced rows.
 enum class Mode { kSolve, kReduce, kFinish };
 
 // Tuning knobs (compile-time): the largest block of the block-local solve, and the blocks per
@@ -876,6 +876,9 @@ cudaError_t solve_level(const Source& source, const Out& out, long long batch, c
                         unsigned char* scratch, cudaStream_t stream) {
   const LevelShape shape = level_shape(source.m, L, kLanes, sizeof(T));
   if (level == plan.levels) {
+    // Past the plan's 7 levels (reachable only with the tuning variables' smallest tiles) a level
+    // may still need tiles: refused rather than solved tile by tile.
+    if (shape.tiled) return cudaErrorNotSupported;
     return launch_block<T, L, kLanes, Mode::kSolve>(source, out, batch, shape, LevelLink<T>{}, stream);
   }
   const long long rows = plan.rows[level];
@@ -1092,9 +1095,11 @@ cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T*
     // Stream-ordered, so that the call stays asynchronous and capturable.
     if (const cudaError_t status = cudaMallocAsync(&scratch, bytes, stream); status != cudaSuccess) return status;
   }
-  const Indexing index{1, batch};
+  // One system is contiguous: the strided path, as partition_buffer_bytes sized it.
+  const bool interleaved = batch != 1;
+  const Indexing index = interleaved ? Indexing{1, batch} : Indexing{max_m, 1};
   const cudaError_t solved =
-      solve_rows<T>(max_m, batch, Layouts{true, index, index}, sizes, dl, d, du, x, scratch, stream);
+      solve_rows<T>(max_m, batch, Layouts{interleaved, index, index}, sizes, dl, d, du, x, scratch, stream);
   if (scratch != nullptr) {
     const cudaError_t freed = cudaFreeAsync(scratch, stream);
     if (solved == cudaSuccess) return freed;
