@@ -48,8 +48,8 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     f64 1.58x/2.46x/2.81x/3.42x/3.56x, c32 1.58x/2.54x/2.76x/3.38x/3.55x,
 //     c64 1.45x/2.61x/2.42x/2.94x/3.03x; m < 1000 not measured (vendor).
 //   gtsv2_nopivot, n=16 (the columns kernel: each block eliminates the matrix once for its
-//     columns), m=1000/2^20: f32 7.6x/3.6x, f64 7.0x/4.0x, c32 7.8x/4.3x, c64 7.1x/3.2x;
-//     n > 16 not measured (vendor).
+//     columns, chunks of at most 8 rows), m=1000/2^20: f32 7.6x/5.3x, f64 7.1x/4.0x,
+//     c32 7.7x/4.3x, c64 7.2x/3.2x; n > 16 not measured (vendor).
 // The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.2-6.8x
 // (0.35-0.79), algo 0 1.2-405x (0.37-0.97), gtsv2_nopivot 1.36-3.66x (f32 2^24 0.36, 2^26
 // 0.43); so these rows hold for every sm_90 device class measured.

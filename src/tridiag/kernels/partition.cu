@@ -1044,8 +1044,13 @@ std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int eleme
   return level_bytes(plan, batch, static_cast<std::size_t>(element_bytes));
 }
 
+// The columns kernel keeps the matrix's state of its chunk (pivots, c', g', dl) in registers for
+// all its columns: chunks of at most 8 rows. Measured on an H200, n = 16, f32 m = 2^20: 8 rows
+// 0.133 ms (5.0x the vendor), 16 rows 0.195 ms (3.4x).
+int columns_rows(int m, int element_bytes) { return std::min(partition_rows(m, false, element_bytes), 8); }
+
 std::size_t partition_columns_buffer_bytes(int m, int n, int element_bytes) {
-  const int rows_per_chunk = partition_rows(m, false, element_bytes);
+  const int rows_per_chunk = columns_rows(m, element_bytes);
   if (n == 1 || rows_per_chunk < 4) return partition_buffer_bytes(m, n, false, element_bytes);
   return level_bytes(columns_plan(m, rows_per_chunk, element_bytes), n, static_cast<std::size_t>(element_bytes));
 }
@@ -1069,14 +1074,11 @@ cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T*
     const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}};
     return solve_rows<T>(m, n, layouts, nullptr, dl, d, du, B, buffer, stream);
   }
-  switch (partition_rows(m, false, sizeof(T))) {
+  switch (columns_rows(m, sizeof(T))) {
     case 4:
       return solve_columns_with<T, 4>(m, n, ldb, dl, d, du, B, buffer, stream);
     case 8:
       if constexpr (sizeof(T) <= 8) return solve_columns_with<T, 8>(m, n, ldb, dl, d, du, B, buffer, stream);
-      break;
-    case 16:
-      if constexpr (sizeof(T) <= 4) return solve_columns_with<T, 16>(m, n, ldb, dl, d, du, B, buffer, stream);
       break;
     default:
       break;
