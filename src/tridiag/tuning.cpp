@@ -51,8 +51,9 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     columns, chunks of at most 8 rows), m=1000/2^20: f32 7.6x/5.3x, f64 7.1x/4.0x,
 //     c32 7.7x/4.3x, c64 7.2x/3.2x; n > 16 not measured (vendor).
 // The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.2-6.8x
-// (0.35-0.79), algo 0 1.2-405x (0.37-0.97), gtsv2_nopivot 1.36-3.66x (f32 2^24 0.36, 2^26
-// 0.43); so these rows hold for every sm_90 device class measured.
+// (0.35-0.79), algo 0 1.2-405x (0.37-0.97), gtsv2_nopivot n=1 1.43-3.67x (f32 2^24 0.36, 2^26
+// 0.42), n=16 2.8-7.7x (f32 m=2^20 5.1x); so these rows hold for every sm_90 device class
+// measured.
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
 // c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
 // block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
