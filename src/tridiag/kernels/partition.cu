@@ -34,6 +34,7 @@
 
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
+#include "tridiag/kernels/vector16.cuh"
 
 namespace idgpu::tridiag::kernels {
 namespace {
@@ -57,61 +58,6 @@ struct Indexing {
     return system * system_step + row * row_step;
   }
 };
-
-// 16-byte vector moves of a chunk's consecutive elements (the strided layout, where one thread's
-// rows are contiguous): L / (16 / sizeof(T)) loads per array instead of L.
-template <class T>
-struct Vector16;
-template <>
-struct Vector16<float> {
-  static constexpr int kCount = 4;
-  __device__ __forceinline__ static void load(const float* p, float* out) {
-    const float4 v = *reinterpret_cast<const float4*>(p);
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-    out[3] = v.w;
-  }
-  __device__ __forceinline__ static void store(float* p, const float* in) {
-    *reinterpret_cast<float4*>(p) = make_float4(in[0], in[1], in[2], in[3]);
-  }
-};
-template <>
-struct Vector16<double> {
-  static constexpr int kCount = 2;
-  __device__ __forceinline__ static void load(const double* p, double* out) {
-    const double2 v = *reinterpret_cast<const double2*>(p);
-    out[0] = v.x;
-    out[1] = v.y;
-  }
-  __device__ __forceinline__ static void store(double* p, const double* in) {
-    *reinterpret_cast<double2*>(p) = make_double2(in[0], in[1]);
-  }
-};
-template <>
-struct Vector16<cuComplex> {
-  static constexpr int kCount = 2;
-  __device__ __forceinline__ static void load(const cuComplex* p, cuComplex* out) {
-    const float4 v = *reinterpret_cast<const float4*>(p);
-    out[0] = make_cuComplex(v.x, v.y);
-    out[1] = make_cuComplex(v.z, v.w);
-  }
-  __device__ __forceinline__ static void store(cuComplex* p, const cuComplex* in) {
-    *reinterpret_cast<float4*>(p) = make_float4(in[0].x, in[0].y, in[1].x, in[1].y);
-  }
-};
-template <>
-struct Vector16<cuDoubleComplex> {
-  static constexpr int kCount = 1;
-  __device__ __forceinline__ static void load(const cuDoubleComplex* p, cuDoubleComplex* out) { out[0] = *p; }
-  __device__ __forceinline__ static void store(cuDoubleComplex* p, const cuDoubleComplex* in) { *p = in[0]; }
-};
-
-template <class T, int L>
-__device__ __forceinline__ void load_vectors(const T* p, T (&out)[L]) {
-#pragma unroll
-  for (int j = 0; j < L; j += Vector16<T>::kCount) Vector16<T>::load(p + j, out + j);
-}
 
 // The caller's four arrays. With `sizes` (device, variable-size batches), system j has sizes[j]
 // rows of the m and rows beyond are padding: identity rows, never read nor written; a size outside
@@ -207,9 +153,7 @@ struct Sink {
   __device__ __forceinline__ bool store_chunk(long long system, long long first, long long rows,
                                               const T (&values)[L]) const {
     if (!vectors || first + L > rows) return false;
-    T* p = out + index.at(system, first);
-#pragma unroll
-    for (int j = 0; j < L; j += Vector16<T>::kCount) Vector16<T>::store(p + j, values + j);
+    store_vectors(out + index.at(system, first), values);
     return true;
   }
 };
@@ -733,8 +677,7 @@ __global__ void __launch_bounds__(kColumnsMaxThreads, 1) columns_kernel(ColumnAr
         values[k] = mul_sub(next, negate(gp[k]), left);
       }
       if (args.vectors && first + L <= m) {
-#pragma unroll
-        for (int k = 0; k < L; k += Vector16<T>::kCount) Vector16<T>::store(x + first + k, values + k);
+        store_vectors(x + first, values);
       } else {
 #pragma unroll
         for (int k = 0; k < L; ++k) {
