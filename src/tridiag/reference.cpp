@@ -1178,6 +1178,202 @@ int spike_diagonal_pivoting(int m, int partitions, const T* dl, const T* d, cons
 }
 
 // ---------------------------------------------------------------------------------------------
+// Chunked diagonal pivoting (the native gtsv2 kernel's algorithm)
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+// One level: M rows (a[0] = c[M-1] = 0) and `columns` right-hand sides, column j at r + j M.
+template <class T>
+struct PivotingLevel {
+  int m = 0;
+  int columns = 0;
+  std::vector<T> a, b, c, r;
+  PivotingLevel(int rows, int cols)
+      : m(rows),
+        columns(cols),
+        a(static_cast<std::size_t>(rows)),
+        b(a),
+        c(a),
+        r(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols)) {}
+  T& rhs(int column, int row) { return r[static_cast<std::size_t>(column) * m + row]; }
+};
+
+// Chunk k of a level of m rows: rows [first, separator), then the separator row. Chunks are
+// counted from the level's end, so that only the first one is short (as the kernel pads it in
+// front with identity rows).
+struct PivotingChunk {
+  int first, separator;
+  int interior() const { return separator - first; }
+};
+PivotingChunk pivoting_chunk(int m, int rows_per_chunk, int k) {
+  const int chunks = static_cast<int>(ceil_div(m, rows_per_chunk));
+  const int end = m - (chunks - 1 - k) * rows_per_chunk;  // one past the separator
+  return {std::max(0, end - rows_per_chunk), end - 1};
+}
+
+// Diagonal pivoting of a chunk's interior block, its first a and last c taken as 0, for the
+// `columns` right-hand sides in r (column j at r + j n, n = the interior's rows), in place: r
+// becomes the solution. Returns 0 or the block's 1-based row of a singular pivot block.
+template <class T>
+int pivoting_interior_solve(const PivotingLevel<T>& level, const PivotingChunk& chunk, int columns,
+                            std::vector<T>* r) {
+  const int n = chunk.interior();
+  auto block = [&](const std::vector<T>& v) {
+    return std::vector<T>(v.begin() + chunk.first, v.begin() + chunk.first + n);
+  };
+  std::vector<T> a = block(level.a), b = block(level.b), c = block(level.c);
+  a[0] = T(0);
+  c[static_cast<std::size_t>(n - 1)] = T(0);
+  std::vector<int> pivot_size;
+  const int zero = diagonal_pivoting_forward(n, a.data(), b.data(), c.data(), r->data(), columns, &pivot_size);
+  if (zero != 0) return zero;
+  diagonal_pivoting_backward(n, a.data(), b.data(), c.data(), r->data(), columns, pivot_size);
+  return 0;
+}
+
+// An interior's first (F) and last (L) rows of y (per column), w and v, after the first pass.
+template <class T>
+struct InteriorEnds {
+  std::vector<T> y_first, y_last;
+  T w_first = T(0), w_last = T(0), v_first = T(0), v_last = T(0);
+};
+
+// Solves the level in place (level.r becomes the solution). Returns 0 or the level's 1-based row
+// where a singular pivot block starts (for a block of a reduced level, the row of the separator
+// that its first row stands for).
+template <class T>
+int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkPivotingStats& stats) {
+  const int m = level.m, columns = level.columns, P = rows_per_chunk;
+  if (m <= P) {
+    // One chunk: the whole level by diagonal pivoting.
+    std::vector<int> pivot_size;
+    const int zero = diagonal_pivoting_forward(m, level.a.data(), level.b.data(), level.c.data(), level.r.data(),
+                                               columns, &pivot_size);
+    if (zero != 0) return zero;
+    diagonal_pivoting_backward(m, level.a.data(), level.b.data(), level.c.data(), level.r.data(), columns, pivot_size);
+    return 0;
+  }
+  const int K = static_cast<int>(ceil_div(m, P));
+  ++stats.levels;
+  stats.level_rows.push_back(K);
+
+  // First pass: every interior block for its columns + 2 right-hand sides (y_0 .. y_{columns-1},
+  // w, v); only the ends of each are kept.
+  std::vector<InteriorEnds<T>> ends(static_cast<std::size_t>(K));
+  for (int k = 0; k < K; ++k) {
+    const PivotingChunk chunk = pivoting_chunk(m, P, k);
+    const int n = chunk.interior();
+    if (n == 0) continue;
+    std::vector<T> r(static_cast<std::size_t>(n) * (columns + 2), T(0));
+    for (int j = 0; j < columns; ++j) {
+      for (int i = 0; i < n; ++i) r[static_cast<std::size_t>(j) * n + i] = level.rhs(j, chunk.first + i);
+    }
+    // w: the first interior row's coupling to the previous separator (a[0] = 0 for chunk 0);
+    // v: the last interior row's coupling to this chunk's separator.
+    r[static_cast<std::size_t>(columns) * n] = level.a[static_cast<std::size_t>(chunk.first)];
+    r[static_cast<std::size_t>(columns + 1) * n + n - 1] = level.c[static_cast<std::size_t>(chunk.separator - 1)];
+    if (const int zero = pivoting_interior_solve(level, chunk, columns + 2, &r); zero != 0) return chunk.first + zero;
+    InteriorEnds<T>& e = ends[static_cast<std::size_t>(k)];
+    e.y_first.resize(static_cast<std::size_t>(columns));
+    e.y_last.resize(static_cast<std::size_t>(columns));
+    for (int j = 0; j < columns; ++j) {
+      e.y_first[j] = r[static_cast<std::size_t>(j) * n];
+      e.y_last[j] = r[static_cast<std::size_t>(j) * n + n - 1];
+    }
+    e.w_first = r[static_cast<std::size_t>(columns) * n];
+    e.w_last = r[static_cast<std::size_t>(columns) * n + n - 1];
+    e.v_first = r[static_cast<std::size_t>(columns + 1) * n];
+    e.v_last = r[static_cast<std::size_t>(columns + 1) * n + n - 1];
+  }
+
+  // The reduced level: separator row s of chunk k with x_L = y_L - w_L x_{s_{k-1}} - v_L x_s and
+  // x_F = y_F - w_F x_s - v_F x_{s_{k+1}} substituted (L, F: the interior rows next to s).
+  PivotingLevel<T> reduced(K, columns);
+  for (int k = 0; k < K; ++k) {
+    const PivotingChunk chunk = pivoting_chunk(m, P, k);
+    const std::size_t s = static_cast<std::size_t>(chunk.separator);
+    const T a_s = level.a[s], b_s = level.b[s], c_s = level.c[s];
+    const bool has_left = chunk.interior() >= 1;
+    const bool has_next = k + 1 < K;
+    const bool has_right = has_next && pivoting_chunk(m, P, k + 1).interior() >= 1;
+    const InteriorEnds<T>& left = ends[static_cast<std::size_t>(k)];
+    const InteriorEnds<T>* right = has_right ? &ends[static_cast<std::size_t>(k + 1)] : nullptr;
+    // n_k = 0: row s - 1 is the previous separator itself; n_{k+1} = 0: row s + 1 is the next one.
+    reduced.a[static_cast<std::size_t>(k)] = k == 0 ? T(0) : has_left ? -(a_s * left.w_last) : a_s;
+    T diag = b_s;
+    if (has_left) diag = diag - a_s * left.v_last;
+    if (has_right) diag = diag - c_s * right->w_first;
+    reduced.b[static_cast<std::size_t>(k)] = diag;
+    reduced.c[static_cast<std::size_t>(k)] = !has_next ? T(0) : has_right ? -(c_s * right->v_first) : c_s;
+    for (int j = 0; j < columns; ++j) {
+      T rhs = level.rhs(j, chunk.separator);
+      if (has_left) rhs = rhs - a_s * left.y_last[j];
+      if (has_right) rhs = rhs - c_s * right->y_first[j];
+      reduced.rhs(j, k) = rhs;
+    }
+  }
+  if (const int zero = chunk_pivoting_level(reduced, P, stats); zero != 0) {
+    // Reduced row zero - 1 is the separator of chunk zero - 1.
+    return pivoting_chunk(m, P, zero - 1).separator + 1;
+  }
+
+  // Second pass: each interior block again, its end rows' right-hand sides less the couplings to
+  // the now known separators; the separators take the reduced solution.
+  for (int k = 0; k < K; ++k) {
+    const PivotingChunk chunk = pivoting_chunk(m, P, k);
+    const int n = chunk.interior();
+    if (n >= 1) {
+      const T a_first = level.a[static_cast<std::size_t>(chunk.first)];
+      const T c_last = level.c[static_cast<std::size_t>(chunk.separator - 1)];
+      std::vector<T> r(static_cast<std::size_t>(n) * columns);
+      for (int j = 0; j < columns; ++j) {
+        T* y = r.data() + static_cast<std::ptrdiff_t>(j) * n;
+        for (int i = 0; i < n; ++i) y[i] = level.rhs(j, chunk.first + i);
+        if (k > 0) y[0] = y[0] - a_first * reduced.rhs(j, k - 1);
+        y[n - 1] = y[n - 1] - c_last * reduced.rhs(j, k);
+      }
+      // The first pass met no singular block, and this one pivots alike.
+      pivoting_interior_solve(level, chunk, columns, &r);
+      for (int j = 0; j < columns; ++j) {
+        for (int i = 0; i < n; ++i) level.rhs(j, chunk.first + i) = r[static_cast<std::size_t>(j) * n + i];
+      }
+    }
+    for (int j = 0; j < columns; ++j) level.rhs(j, chunk.separator) = reduced.rhs(j, k);
+  }
+  return 0;
+}
+
+}  // namespace
+
+template <class T>
+int chunk_pivoting(int m, int rows_per_chunk, int columns, int ldb, const T* dl, const T* d, const T* du, T* x,
+                   ChunkPivotingStats* stats) {
+  check_size(m);
+  if (rows_per_chunk < 2) throw std::invalid_argument("chunk_pivoting: rows_per_chunk must be >= 2");
+  if (columns < 0) throw std::invalid_argument("chunk_pivoting: columns < 0");
+  if (ldb < m) throw std::invalid_argument("chunk_pivoting: ldb < m");
+  ChunkPivotingStats local;
+  ChunkPivotingStats& st = stats != nullptr ? *stats : local;
+  st = ChunkPivotingStats{};
+  if (m == 0 || columns == 0) return 0;
+  PivotingLevel<T> level(m, columns);
+  for (int i = 0; i < m; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i);
+    level.a[at] = i > 0 ? dl[i] : T(0);
+    level.b[at] = d[i];
+    level.c[at] = i + 1 < m ? du[i] : T(0);
+  }
+  for (int j = 0; j < columns; ++j) {
+    for (int i = 0; i < m; ++i) level.rhs(j, i) = x[static_cast<std::ptrdiff_t>(j) * ldb + i];
+  }
+  if (const int zero = chunk_pivoting_level(level, rows_per_chunk, st); zero != 0) return zero;
+  for (int j = 0; j < columns; ++j) {
+    for (int i = 0; i < m; ++i) x[static_cast<std::ptrdiff_t>(j) * ldb + i] = level.rhs(j, i);
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Givens QR
 // ---------------------------------------------------------------------------------------------
 template <class T>
@@ -1528,6 +1724,7 @@ double relative_error(int m, const T* x, const T* y) {
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \
   template int diagonal_pivoting<T>(int, const T*, const T*, const T*, T*);                                      \
   template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \
+  template int chunk_pivoting<T>(int, int, int, int, const T*, const T*, const T*, T*, ChunkPivotingStats*);     \
   template int dense_solve<T>(int, const T*, const T*, const T*, T*);                                            \
   template int dense_solve_full<T>(int, const T*, const T*, const T*, T*);                                       \
   template double condition_number_inf<T>(int, const T*, const T*, const T*);                                    \

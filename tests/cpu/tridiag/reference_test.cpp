@@ -26,6 +26,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <stdexcept>
@@ -821,6 +822,336 @@ TEMPLATE_TEST_CASE("diagonal pivoting and SPIKE where Thomas breaks down", "[cpu
   CHECK(solved > 4 * reported);  // the accuracy branch carries the test
   print("non-dominant " + type_name<T>() + ", worst eta / eta(LU)", worst);
   std::cout << "SPIKE: " << solved << " solved, " << reported << " singular partitions reported\n";
+}
+
+// -------------------------------------------------------------------------------------------------
+// Chunked diagonal pivoting (the native gtsv2 kernel's algorithm)
+// -------------------------------------------------------------------------------------------------
+namespace {
+
+// The reduced levels the solver must take, worked out independently of it: a level of more than P
+// rows becomes one of ceil(rows / P) rows.
+std::vector<int> expected_chunk_levels(int m, int rows_per_chunk) {
+  std::vector<int> level_rows;
+  for (int rows = m; rows > rows_per_chunk;) {
+    rows = (rows + rows_per_chunk - 1) / rows_per_chunk;
+    level_rows.push_back(rows);
+  }
+  return level_rows;
+}
+
+// chunk_pivoting on `columns` right-hand sides of m rows in columns of ldb rows whose gap rows
+// m .. ldb-1 hold NaN. Returns the ldb * columns array; *gaps_untouched says whether every gap
+// element came back with the same bits.
+template <class T>
+std::vector<T> run_chunk_pivoting(const ref::System<T>& s, int rows_per_chunk, const std::vector<std::vector<T>>& rhs,
+                                  int ldb, int* info, ref::ChunkPivotingStats* stats, bool* gaps_untouched) {
+  const int m = s.m, columns = static_cast<int>(rhs.size());
+  std::vector<T> x(static_cast<std::size_t>(ldb) * columns, T(std::numeric_limits<double>::quiet_NaN()));
+  const std::vector<T> poisoned = x;
+  for (int j = 0; j < columns; ++j) {
+    std::copy(rhs[j].begin(), rhs[j].end(), x.begin() + static_cast<std::ptrdiff_t>(j) * ldb);
+  }
+  *info = ref::chunk_pivoting(m, rows_per_chunk, columns, ldb, s.dl.data(), s.d.data(), s.du.data(), x.data(), stats);
+  *gaps_untouched = true;
+  for (int j = 0; j < columns; ++j) {
+    const std::size_t gap = static_cast<std::size_t>(j) * ldb + m;
+    const std::size_t bytes = static_cast<std::size_t>(ldb - m) * sizeof(T);
+    *gaps_untouched = *gaps_untouched && std::memcmp(x.data() + gap, poisoned.data() + gap, bytes) == 0;
+  }
+  return x;
+}
+
+// Column j of an ldb-strided array, m rows.
+template <class T>
+std::vector<T> column(const std::vector<T>& x, int m, int ldb, int j) {
+  const auto first = x.begin() + static_cast<std::ptrdiff_t>(j) * ldb;
+  return std::vector<T>(first, first + m);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("chunked diagonal pivoting matches the oracle on diagonally dominant systems",
+                   "[cpu][tridiag][pivoting][chunk]", double, std::complex<double>) {
+  // Each level is a one-pass elimination of the interiors plus the separator rows built from them,
+  // and the last level one diagonal pivoting solve (on a dominant matrix, and so on its Schur
+  // complements, every pivot is 1 x 1, as in Thomas): the partition solver's law, with k the
+  // reduced levels. ldb > m, the gap rows NaN: they must come back with the same bits.
+  using T = TestType;
+  const std::uint64_t seed = case_seed("chunk-pivoting" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<Worst> worst = {{"eta/(k+1)"}, {"fwd/(cond (k+1))"}};
+  int runs = 0, reduced_runs = 0, deep_runs = 0;
+  for (double margin : {0.5, 0.01}) {
+    for (int m : {1, 2, 3, 5, 7, 16, 17, 31, 97, 1000, 4099, 65537}) {
+      CAPTURE(margin, m);
+      const ref::System<T> s = ref::random_dominant_system<T>(m, rng, margin);
+      // Three right-hand sides: the generator's and two more; each column's oracle solution.
+      std::vector<std::vector<T>> rhs = {s.b, s.b, s.b};
+      for (int j = 1; j < 3; ++j) {
+        for (T& v : rhs[j]) v = ref::random_value<T>(rng);
+      }
+      std::vector<std::vector<T>> x_star;
+      for (const std::vector<T>& b : rhs) {
+        x_star.push_back(b);
+        REQUIRE(ref::dense_solve(m, s.dl.data(), s.d.data(), s.du.data(), x_star.back().data()) == 0);
+      }
+      const double cond = ref::dominant_condition_bound(m, s.dl.data(), s.d.data(), s.du.data());
+      CAPTURE(cond);
+      REQUIRE(std::isfinite(cond));
+      for (int rows_per_chunk : {2, 3, 8, 16}) {
+        const std::vector<int> plan = expected_chunk_levels(m, rows_per_chunk);
+        const int k = static_cast<int>(plan.size());
+        // Each column solved alone (ldb = m): a solve of several columns must give the same bits,
+        // since the pivots depend on the matrix only.
+        std::vector<std::vector<T>> alone;
+        for (const std::vector<T>& one : rhs) {
+          int info = -1;
+          bool gaps_untouched = false;
+          alone.push_back(run_chunk_pivoting(s, rows_per_chunk, {one}, m, &info, nullptr, &gaps_untouched));
+          CHECK(info == 0);
+        }
+        for (int columns : {1, 3}) {
+          const int ldb = m + (columns == 1 ? 3 : 5);
+          CAPTURE(rows_per_chunk, columns, ldb, k);
+          const std::vector<std::vector<T>> b(rhs.begin(), rhs.begin() + columns);
+          int info = -1;
+          ref::ChunkPivotingStats stats;
+          bool gaps_untouched = false;
+          const std::vector<T> x = run_chunk_pivoting(s, rows_per_chunk, b, ldb, &info, &stats, &gaps_untouched);
+          CHECK(info == 0);
+          CHECK(gaps_untouched);
+          CHECK(stats.levels == k);
+          CHECK(stats.level_rows == plan);
+          ++runs;
+          reduced_runs += stats.levels >= 1;
+          deep_runs += stats.levels >= 2;
+          for (int j = 0; j < columns; ++j) {
+            CAPTURE(j);
+            const std::vector<T> xj = column(x, m, ldb, j);
+            const double e = ref::backward_error(m, s.dl.data(), s.d.data(), s.du.data(), xj.data(), b[j].data());
+            const double f = ref::relative_error(m, xj.data(), x_star[j].data());
+            CHECK(e <= pcr_tol(k));
+            CHECK(f <= forward_tol(cond, pcr_tol(k)));
+            worst[0].see(e / ((k + 1) * kEps));
+            worst[1].see(f / (cond * (k + 1) * kEps));
+            CHECK(all_same_bits(xj, alone[j]));
+          }
+        }
+      }
+    }
+  }
+  // The recursion was exercised, several levels deep.
+  CHECK(reduced_runs > 0);
+  CHECK(deep_runs > 0);
+  std::cout << "chunk pivoting " << type_name<T>() << ": " << runs << " runs, " << reduced_runs
+            << " with reduced levels, " << deep_runs << " with two or more\n";
+  print("chunk pivoting dominant " + type_name<T>() + ", worst ratios (eps units)", worst);
+}
+
+TEMPLATE_TEST_CASE("chunked diagonal pivoting on non-dominant systems, against partial pivoting",
+                   "[cpu][tridiag][pivoting][chunk]", double, std::complex<double>) {
+  // The systems of the SPIKE case (exact zeros, and exact and tiny zeros, on the diagonal) and
+  // uniform ones, against LU with partial pivoting's backward error on the same system (what the
+  // vendor's gtsv2 computes). Like SPIKE, the algorithm factors the chunks' interior blocks, not the
+  // matrix, so their conditioning sets its error, and it has no bound of the 2x-LU kind. Over 5,400
+  // systems per type and setting (P = 8, 16; m = 97, 1000, 4099; 3 seeds x 300 each), the worst
+  // eta / (eta(LU) + eps) without refinement was, double / complex<double>:
+  //   uniform 8.1e4 / 148,  exact zeros 1.9e5 / 233,  exact and tiny zeros 2.7e11 / 8.0e14,
+  // the median 0.4-150 (growing with m, the number of chunks), except with tiny zeros and P = 8,
+  // where it reached 1e6-5e7 at m = 4099: an interior of odd order whose every other diagonal entry
+  // is zero or tiny is singular or nearly, and with 7-row interiors about one chunk in 600 has that.
+  // The bounds below are about 500x the worst seen; with tiny zeros none holds but eta <= 1.
+  // Iterative refinement (r = b - A x solved the same way, added to x) is the remedy: uniform and
+  // exact-zero systems met SPIKE's rule (2 eta(LU) + 16 eps) after one step; with tiny zeros, one
+  // system of 18,576 still missed it after two steps (2e3 x, P = 8), none of 7,896 after three.
+  using T = TestType;
+  constexpr int kRefinements = 3;
+  const std::uint64_t seed = case_seed("chunk-pivoting-nondominant" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  struct Setting {
+    const char* name;
+    double zero_fraction, tiny_fraction, bound;
+  };
+  const std::vector<Setting> settings = {
+      {"uniform", 0.0, 0.0, 1e8},
+      {"exact zeros", 0.1, 0.0, 1e8},
+      {"exact and tiny zeros", 0.1, 0.1, std::numeric_limits<double>::infinity()},
+  };
+  constexpr int kReps = 8;
+  std::vector<Worst> worst, worst_refined = {{"1 step"}, {"2 steps"}, {"3 steps"}};
+  std::vector<std::vector<double>> ratios(settings.size());
+  for (const Setting& setting : settings) worst.push_back({setting.name});
+  int solved = 0, reported = 0;
+  for (std::size_t which = 0; which < settings.size(); ++which) {
+    const Setting& setting = settings[which];
+    for (int m : {97, 1000, 4099}) {
+      for (int rep = 0; rep < kReps; ++rep) {
+        CAPTURE(setting.name, m, rep);
+        const ref::System<T> s =
+            nonsingular_nondominant<T>(m, rng, setting.zero_fraction, setting.tiny_fraction, 1e-9);
+        int info = -1;
+        const std::vector<T> lu = run(s, ref::lu_partial_pivot<T>, &info);
+        REQUIRE(info == 0);
+        const double lu_eta = eta(s, lu);
+        for (int rows_per_chunk : {8, 16}) {
+          CAPTURE(rows_per_chunk);
+          const auto solve = [rows_per_chunk](int n, const T* dl, const T* d, const T* du, T* b) {
+            return ref::chunk_pivoting<T>(n, rows_per_chunk, 1, n, dl, d, du, b);
+          };
+          std::vector<T> x = run(s, solve, &info);
+          if (info != 0) {
+            // An exactly singular block, reported with a row of the system. At an interior row, that
+            // chunk's interior block must be singular indeed; a separator row stands for a block of
+            // a reduced level.
+            ++reported;
+            REQUIRE(info >= 1);
+            REQUIRE(info <= m);
+            // Chunks are counted from the end: chunk 0 is the short one.
+            const int row = info - 1;
+            const int padding = (m + rows_per_chunk - 1) / rows_per_chunk * rows_per_chunk - m;
+            const int chunk = (row + padding) / rows_per_chunk;
+            const int separator = (chunk + 1) * rows_per_chunk - padding - 1;
+            const int first = std::max(0, separator + 1 - rows_per_chunk);
+            CAPTURE(info, first, separator);
+            if (row != separator) {
+              const int n = separator - first;
+              std::vector<T> dl(s.dl.begin() + first, s.dl.begin() + separator);
+              std::vector<T> d(s.d.begin() + first, s.d.begin() + separator);
+              std::vector<T> du(s.du.begin() + first, s.du.begin() + separator);
+              std::vector<T> rhs(static_cast<std::size_t>(n), T(1));
+              CHECK(ref::dense_solve(n, dl.data(), d.data(), du.data(), rhs.data()) != 0);
+            }
+            continue;
+          }
+          ++solved;
+          const double e = eta(s, x);
+          CHECK(std::isfinite(e));
+          CHECK(e <= setting.bound * (lu_eta + kEps));
+          worst[which].see(e / (lu_eta + kEps));
+          ratios[which].push_back(e / (lu_eta + kEps));
+          // The remedy: r = b - A x, solved the same way, added to x.
+          for (int step = 0; step < kRefinements; ++step) {
+            std::vector<T> r(static_cast<std::size_t>(m));
+            for (int i = 0; i < m; ++i) {
+              T ax = s.d[i] * x[i];
+              if (i > 0) ax += s.dl[i] * x[i - 1];
+              if (i + 1 < m) ax += s.du[i] * x[i + 1];
+              r[static_cast<std::size_t>(i)] = s.b[i] - ax;
+            }
+            REQUIRE(solve(m, s.dl.data(), s.d.data(), s.du.data(), r.data()) == 0);
+            for (int i = 0; i < m; ++i) x[i] += r[static_cast<std::size_t>(i)];
+            worst_refined[static_cast<std::size_t>(step)].see(eta(s, x) / (lu_eta + kEps));
+          }
+          CHECK(eta(s, x) <= 2 * lu_eta + kOnePassTol);
+        }
+      }
+    }
+  }
+  CAPTURE(solved, reported);
+  CHECK(solved > 4 * reported);  // the accuracy branch carries the test
+  // Without refinement it is far from partial pivoting where pivots are tiny: why the GPU refines.
+  CHECK(worst[2].value > 1000);
+  print("chunk pivoting non-dominant " + type_name<T>() + ", worst eta / (eta(LU) + eps)", worst);
+  std::cout << "chunk pivoting non-dominant " << type_name<T>() << ", median eta / (eta(LU) + eps):";
+  for (std::size_t which = 0; which < settings.size(); ++which) {
+    std::vector<double>& r = ratios[which];
+    std::sort(r.begin(), r.end());
+    std::cout << " " << settings[which].name << " " << (r.empty() ? 0.0 : r[r.size() / 2]);
+  }
+  std::cout << "; " << solved << " solved, " << reported << " singular blocks reported\n";
+  print("chunk pivoting non-dominant " + type_name<T>() + ", refined, worst eta / (eta(LU) + eps)", worst_refined);
+}
+
+TEMPLATE_TEST_CASE("chunked diagonal pivoting's levels, singular blocks and arguments",
+                   "[cpu][tridiag][pivoting][chunk]", double, std::complex<double>) {
+  using T = TestType;
+  std::mt19937_64 rng(case_seed("chunk-pivoting-levels" + type_name<T>()));
+  auto solve = [&](int m, int rows_per_chunk) {
+    const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
+    std::vector<T> x = s.b;
+    ref::ChunkPivotingStats stats;
+    CHECK(ref::chunk_pivoting(m, rows_per_chunk, 1, m, s.dl.data(), s.d.data(), s.du.data(), x.data(), &stats) == 0);
+    CHECK(eta(s, x) <= pcr_tol(stats.levels));
+    return stats;
+  };
+  SECTION("levels worked out by hand") {
+    // 1000 rows in chunks of 16: 63 chunks, then 4, which one chunk holds.
+    ref::ChunkPivotingStats st = solve(1000, 16);
+    CHECK(st.levels == 2);
+    CHECK(st.level_rows == std::vector<int>{63, 4});
+    // 17 rows: a chunk of one separator alone (row 0), then a chunk of 16 (15 interior rows).
+    st = solve(17, 16);
+    CHECK(st.levels == 1);
+    CHECK(st.level_rows == std::vector<int>{2});
+    st = solve(16, 16);
+    CHECK(st.levels == 0);
+    CHECK(st.level_rows.empty());
+    // Chunks of 2: one interior row each, halving down to two rows.
+    st = solve(1000, 2);
+    CHECK(st.level_rows == std::vector<int>{500, 250, 125, 63, 32, 16, 8, 4, 2});
+    // 3 rows in chunks of 2: chunk 0 is the separator row 0 alone (n_0 = 0).
+    st = solve(3, 2);
+    CHECK(st.level_rows == std::vector<int>{2});
+    st = solve(65537, 8);
+    CHECK(st.level_rows == std::vector<int>{8193, 1025, 129, 17, 3});
+  }
+  SECTION("nothing to solve") {
+    ref::ChunkPivotingStats st;
+    st.levels = 7;
+    CHECK(ref::chunk_pivoting<T>(0, 2, 1, 0, nullptr, nullptr, nullptr, nullptr, &st) == 0);
+    CHECK(st.levels == 0);
+    std::vector<T> v(4, T(1));
+    CHECK(ref::chunk_pivoting<T>(4, 2, 0, 4, v.data(), v.data(), v.data(), nullptr, &st) == 0);
+    CHECK(st.levels == 0);
+  }
+  SECTION("exactly singular blocks are reported by a row of the system, and x is left alone") {
+    // A diagonal matrix with one zero: in an interior it is that interior's singular block; on a
+    // separator it becomes a zero on the reduced level's diagonal, reported as that separator.
+    const T nan = T(std::numeric_limits<double>::quiet_NaN());
+    const int m = 8;
+    for (int zero_row = 0; zero_row < m; ++zero_row) {
+      for (int rows_per_chunk : {2, 3, 4, 8}) {
+        CAPTURE(zero_row, rows_per_chunk);
+        std::vector<T> d = {T(1), T(2), T(3), T(4), T(5), T(6), T(7), T(8)};
+        d[static_cast<std::size_t>(zero_row)] = T(0);
+        std::vector<T> dl(m, T(0)), du(m, T(0));
+        dl[0] = nan;
+        du[m - 1] = nan;
+        std::vector<T> x(m, T(1));
+        CHECK(ref::chunk_pivoting(m, rows_per_chunk, 1, m, dl.data(), d.data(), du.data(), x.data()) == zero_row + 1);
+        CHECK(x == std::vector<T>(m, T(1)));
+      }
+    }
+  }
+  SECTION("a zero diagonal: every interior of odd order is singular") {
+    // A nonsingular matrix (even order, zero diagonal) that partial pivoting solves exactly, but
+    // whose interiors of P - 1 rows (P even) are zero-diagonal blocks of odd order, all singular:
+    // the first one is reported, at its last row, where its last pivot block (1 x 1, zero) starts.
+    // Chunks are counted from the end: with P = 16, chunk 0 is rows 0..7 (1000 = 62 * 16 + 8),
+    // whose interior of 7 rows is singular too.
+    const int m = 1000;
+    ref::System<T> s = nonsingular_nondominant<T>(m, rng, 0.0, 0.0, 1e-9);
+    std::fill(s.d.begin(), s.d.end(), T(0));
+    std::vector<T> x = s.b;
+    REQUIRE(ref::dense_solve(m, s.dl.data(), s.d.data(), s.du.data(), x.data()) == 0);
+    for (int rows_per_chunk : {2, 4, 8, 16}) {
+      CAPTURE(rows_per_chunk);
+      x = s.b;
+      const int first_chunk = m % rows_per_chunk == 0 ? rows_per_chunk : m % rows_per_chunk;
+      CHECK(ref::chunk_pivoting(m, rows_per_chunk, 1, m, s.dl.data(), s.d.data(), s.du.data(), x.data()) ==
+            first_chunk - 1);
+    }
+  }
+  SECTION("invalid arguments") {
+    std::vector<T> v(4, T(1));
+    CHECK_THROWS_AS(ref::chunk_pivoting(4, 1, 1, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+    CHECK_THROWS_AS(ref::chunk_pivoting(4, 2, -1, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+    CHECK_THROWS_AS(ref::chunk_pivoting(4, 2, 1, 3, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+    CHECK_THROWS_AS(ref::chunk_pivoting(-1, 2, 1, 4, v.data(), v.data(), v.data(), v.data()), std::invalid_argument);
+  }
 }
 
 TEMPLATE_TEST_CASE("zero pivots are reported with their 1-based row", "[cpu][tridiag][pivoting]", double,
