@@ -30,6 +30,11 @@ std::size_t columns_buffer(const Problem& problem) {
   return kernels::partition_columns_buffer_bytes(problem.m, problem.n, problem.element_bytes);
 }
 
+std::size_t pivoting_buffer(const Problem& problem) {
+  return kernels::pivoting_buffer_bytes(problem.m, problem.n, problem.element_bytes);
+}
+
+const NativeSolver kPivoting{"chunks by diagonal pivoting, separators reduced level by level", pivoting_buffer};
 const NativeSolver kPartitionColumns{"partition solver over the columns of B (one matrix)", columns_buffer};
 const NativeSolver kPartition{"partition solver (chunks in registers, separators by cyclic reduction)",
                               partition_buffer};
@@ -62,6 +67,7 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
   }
   if (problem.layout == Layout::kStrided) candidate = &kPartition;
   if (problem.layout == Layout::kSingleNopivot && problem.n >= 1) candidate = &kPartitionColumns;
+  if (problem.layout == Layout::kSingle && problem.n >= 1) candidate = &kPivoting;
   if (candidate == nullptr) {
     *reason = "no native solver for this problem yet";
     return nullptr;
@@ -108,7 +114,9 @@ template <class T>
 cusparseStatus_t run_columns(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
                              const T* du, T* B, void* buffer, cudaStream_t stream) {
   const cudaError_t launched =
-      kernels::partition_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+      &solver == &kPivoting
+          ? kernels::pivoting_solve<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream)
+          : kernels::partition_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
   return finish_launch(solver, problem, launched, stream);
 }
 

@@ -29,6 +29,15 @@ template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                                     cudaStream_t stream);
 
+// gtsv2 (pivoting): n columns of B against one matrix, no diagonal dominance asked. Chunks of
+// pivoting_rows rows, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2 blocks), the
+// chunks' separators reduced level by level through `buffer` (pivoting_buffer_bytes).
+int pivoting_rows(int element_bytes);
+std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes);
+template <class T>
+cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
+                           cudaStream_t stream);
+
 // Variable-size interleaved batches through the partition solver (padding rows never read nor
 // written; sizes outside [1, max_m] leave the system untouched); scratch, where a system is longer
 // than one block holds, is allocated on `stream`.
