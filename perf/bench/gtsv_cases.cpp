@@ -39,7 +39,7 @@ struct GtsvShape {
   Kind kind = Kind::kStrided;
   Precision precision = Precision::kF32;
   long long m = 0;
-  long long batch = 1;  // gtsv2: 1; gtsv2_nopivot: the columns of B (one matrix)
+  long long batch = 1;  // gtsv2, gtsv2_nopivot: the columns of B (one matrix)
   int algo = 0;         // gtsvInterleavedBatch
 };
 
@@ -156,7 +156,7 @@ class GtsvCase : public Case {
               "gtsvInterleavedBatch");
         break;
       case Kind::kGtsv2:
-        check(Entry<T>::gtsv2(api)(handle, m, 1, dl, d, du, x, m, work), side, "gtsv2");
+        check(Entry<T>::gtsv2(api)(handle, m, batch, dl, d, du, x, m, work), side, "gtsv2");
         break;
       case Kind::kGtsv2Nopivot:
         check(Entry<T>::nopivot(api)(handle, m, batch, dl, d, du, x, m, work), side, "gtsv2_nopivot");
@@ -181,10 +181,10 @@ class GtsvCase : public Case {
                       sizeof(Real) == sizeof(double)};
   }
 
-  // dl, d, du and x read, x written (sizeof(T) bytes each); gtsv2_nopivot's batch is its n
+  // dl, d, du and x read, x written (sizeof(T) bytes each); gtsv2's and gtsv2_nopivot's batch is their n
   // columns of B against one matrix of m rows.
   double bytes() const override {
-    if (shape_.kind == Kind::kGtsv2Nopivot) {
+    if (shape_.kind == Kind::kGtsv2Nopivot || shape_.kind == Kind::kGtsv2) {
       return (3.0 * static_cast<double>(shape_.m) + 2.0 * static_cast<double>(count_)) * sizeof(T);
     }
     return 5.0 * static_cast<double>(array_bytes_);
@@ -220,7 +220,7 @@ class GtsvCase : public Case {
               "gtsvInterleavedBatch_bufferSizeExt");
         break;
       case Kind::kGtsv2:
-        check(Entry<T>::gtsv2_size(api)(handle, m, 1, dl, d, du, x, m, &size), side, "gtsv2_bufferSizeExt");
+        check(Entry<T>::gtsv2_size(api)(handle, m, batch, dl, d, du, x, m, &size), side, "gtsv2_bufferSizeExt");
         break;
       case Kind::kGtsv2Nopivot:
         check(Entry<T>::nopivot_size(api)(handle, m, batch, dl, d, du, x, m, &size), side,
@@ -257,8 +257,8 @@ CaseSpec make_spec(const GtsvShape& shape, bool overhead = false, bool name_batc
       spec.params = "gtsvInterleavedBatch algo=" + std::to_string(shape.algo) + " m=" + m + " batch=" + batch;
       break;
     case Kind::kGtsv2:
-      spec.name = "gtsv2_" + precision + "_m" + m;
-      spec.params = "gtsv2 m=" + m + " n=1";
+      spec.name = "gtsv2_" + precision + "_m" + m + (shape.batch > 1 ? "_n" + batch : "");
+      spec.params = "gtsv2 m=" + m + " n=" + batch;
       break;
     case Kind::kGtsv2Nopivot:
       spec.name = "gtsv2_nopivot_" + precision + "_m" + m + (shape.batch > 1 ? "_n" + batch : "");
@@ -363,7 +363,12 @@ std::vector<CaseSpec> gtsv_full_cases(const Options& options) {
     }
   }
   for (const Precision precision : kPrecisions) {
-    for (const long long log2 : {16, 20, 24}) cases.push_back(make_spec(single(Kind::kGtsv2, precision, 1ll << log2)));
+    for (const long long m : {1000ll, 1ll << 16, 1ll << 20, 1ll << 24, 1ll << 26}) {
+      // cuSPARSE 12.6's Zgtsv2_bufferSizeExt overflows at m = 2^26 (it returns 2^64 - 1.0e9).
+      if (precision == Precision::kC64 && m > (1ll << 24)) continue;
+      cases.push_back(make_spec(single(Kind::kGtsv2, precision, m)));
+    }
+    for (const long long m : {1000ll, 1ll << 20}) cases.push_back(make_spec(batched(Kind::kGtsv2, precision, m, 16)));
   }
   return cases;
 }
