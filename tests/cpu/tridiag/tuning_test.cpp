@@ -92,3 +92,23 @@ TEST_CASE("tridiagonal tuning: gtsv2_nopivot natively for up to 16 right-hand si
     CHECK_FALSE(wins(nopivot(bytes, complex, 1 << 20, 1), 80, 2039));
   }
 }
+
+TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) stays with the vendor on every device class",
+          "[cpu][tridiag][tuning]") {
+  // The native gtsv2 is faster on dominant matrices but not as accurate as the vendor's on random
+  // non-dominant ones: no row may send it there.
+  for (const auto& [bytes, complex] : {std::pair{4, false}, {8, false}, {8, true}, {16, true}}) {
+    for (const int m : {3, 1000, 1 << 20, 1 << 26}) {
+      for (const int n : {1, 16}) {
+        CAPTURE(bytes, complex, m, n);
+        tridiag::Problem problem = interleaved(0, bytes, complex, m, 0);
+        problem.layout = tridiag::Layout::kSingle;
+        problem.algo = -1;
+        problem.n = n;
+        CHECK_FALSE(wins(problem, 90, kH100Gbs));
+        CHECK_FALSE(wins(problem, 90, kH200Gbs));
+        CHECK_FALSE(wins(problem, 90, tridiag::kAnyBandwidth));
+      }
+    }
+  }
+}
