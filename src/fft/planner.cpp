@@ -198,6 +198,42 @@ long long gcd(long long a, long long b) {
   return a;
 }
 
+// Makes a two-pass power-of-two plan a fused one (FftFused) where both passes fill a block of
+// fused_threads threads with whole sub-transforms that divide their tiles evenly, within the
+// shared memory; otherwise leaves it as it is.
+void fuse_passes(FftPlan* plan, std::size_t shared) {
+  FftFused fused;
+  fused.threads = fused_threads(plan->element_bytes);
+  std::vector<FftPass> passes = plan->passes;
+  long long tiles[2] = {0, 0};
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    FftPass& pass = passes[i];
+    const long long threads = pass.threads_per_transform;
+    if (pass.size < kMaxElementsPerThread || pass.size / kMaxElementsPerThread != threads ||
+        fused.threads % threads != 0) {
+      return;
+    }
+    const long long per_block = fused.threads / threads;
+    // The first pass's tiles take T consecutive columns, the last pass's T consecutive rows of
+    // one transform: T divides S (and L).
+    const long long group = pass.span_before == 1 ? pass.sub_transforms : gcd(pass.sub_transforms, pass.span_before);
+    if (group % per_block != 0) return;
+    pass.transforms_per_block = static_cast<int>(per_block);
+    pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, true);
+    pass.shared_bytes = static_cast<std::size_t>(pass.smem_stride) * plan->element_bytes * static_cast<std::size_t>(per_block);
+    if (pass.shared_bytes > shared) return;
+    pass.blocks = pass.sub_transforms * plan->batch / per_block;
+    tiles[i] = pass.sub_transforms / per_block;
+    fused.shared_bytes = std::max(fused.shared_bytes, pass.shared_bytes);
+  }
+  // One ticket counter of 32 bits (kernels/stockham_fused.cuh).
+  if (plan->batch * (tiles[0] + tiles[1]) >= (1LL << 31)) return;
+  fused.first_tiles = static_cast<int>(tiles[0]);
+  fused.last_tiles = static_cast<int>(tiles[1]);
+  fused.passes = std::move(passes);
+  plan->fused = std::move(fused);
+}
+
 }  // namespace
 
 FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, const DeviceLimits& limits) {
@@ -265,6 +301,15 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     sizes = {1LL << cluster_bits_a(bits), n >> cluster_bits_a(bits)};
   } else {
     sizes = balanced_split(n, passes, fits);
+  }
+  // A plan to be fused (fuse_passes) avoids a 2^9 pass beside a pass of another length: the
+  // compiler keeps more of such a pair's values live across the fused kernel's ticket loop than
+  // 64 registers hold (ptxas, sm_90: 2^8 x 2^9 spilled 356 B per thread, 2^9 x 2^10 468 B;
+  // 2^7 x 2^10, 2^9 x 2^9 and 2^8 x 2^11 none), so 2^17 and 2^19 move one bit outward.
+  const bool fusable = limits.fused && !cluster && passes == 2 && (1LL << bits) == n && batch <= kFusedMaxBatch &&
+                       static_cast<std::size_t>(n) * element <= kFusedMaxBytes;
+  if (fusable && sizes[0] != sizes[1] && (sizes[0] == 512 || sizes[1] == 512) && fits(sizes[1] * 2)) {
+    sizes = {sizes[0] / 2, sizes[1] * 2};
   }
 
   FftPlan plan;
@@ -347,8 +392,19 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
     if (c.shared_bytes <= shared && c.threads <= max_threads) plan.cluster = c;
   }
+  if (fusable) fuse_passes(&plan, shared);
   result.plan = std::move(plan);
   return result;
+}
+
+int fused_lag(const FftPlan& plan, long long resident_blocks, std::size_t l2_bytes) {
+  if (!plan.fused || plan.batch < 1) return 1;
+  const long long a = plan.fused->first_tiles;
+  const long long b = plan.fused->last_tiles;
+  const long long waiting = (std::max(resident_blocks, 0LL) + b + a + b - 1) / (a + b);
+  const auto transform_bytes = static_cast<std::size_t>(plan.n) * plan.element_bytes;
+  const auto footprint = static_cast<long long>(l2_bytes / 4 / transform_bytes);
+  return static_cast<int>(std::clamp(std::min(waiting, footprint), 1LL, plan.batch));
 }
 
 std::string FftPlan::to_string() const {
@@ -358,6 +414,11 @@ std::string FftPlan::to_string() const {
   if (cluster) {
     out << ", one cluster kernel: " << (1 << cluster->rank_bits) << " blocks of " << cluster->threads << " threads, "
         << cluster->shared_bytes << " B shared";
+  }
+  if (fused) {
+    out << ", fused: blocks of " << fused->threads << " threads, " << fused->shared_bytes << " B shared, "
+        << fused->first_tiles << " + " << fused->last_tiles << " tiles per transform (T " << fused->passes[0].transforms_per_block
+        << ", " << fused->passes[1].transforms_per_block << ")";
   }
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const FftPass& pass = passes[i];

@@ -51,6 +51,10 @@
 //    intermediate through distributed shared memory. Device memory then sees one read and one
 //    write, as a single pass, with four or two blocks per SM where a single 2^14 pass (fp32)
 //    held one; the passes stay valid for the host executor and describe the same arithmetic.
+//  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
+//    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
+//    intermediate a first pass writes into the output is read back from the L2 cache. Each
+//    pass's T is then fused_threads / threads_per_transform.
 #pragma once
 
 #include <cstddef>
@@ -71,10 +75,11 @@ struct DeviceLimits {
   int registers_per_thread = 0;  // 32-bit registers a thread may use
   bool clusters = false;         // thread-block clusters with distributed shared memory (sm_90 on)
   int multiprocessors = 0;       // SMs; 0 when unknown
+  bool fused = false;            // two-pass plans may run as one fused kernel (FftFused)
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
-  // clusters, 132 SMs.
-  static DeviceLimits h100() { return {227 * 1024, 1024, 255, true, 132}; }
+  // clusters, 132 SMs, fused plans.
+  static DeviceLimits h100() { return {227 * 1024, 1024, 255, true, 132, true}; }
 };
 
 // One kernel launch of the multi-pass FFT; see the mapping at the top of this file.
@@ -106,6 +111,19 @@ struct FftCluster {
   std::size_t shared_bytes = 0;
 };
 
+// A fused plan's kernel (fft/stockham_index.h, kernels/stockham_fused.cuh): the plan's two
+// passes, out of place, in one persistent launch whose blocks of `threads` threads take the tiles
+// of both passes in FusedSchedule order. `passes` are the plan's two passes as that kernel runs
+// them: the same sizes, radices, strides and twiddles, with transforms per block (and so shared
+// memory and block counts) chosen so that both fill a block of `threads`.
+struct FftFused {
+  int threads = 0;
+  std::size_t shared_bytes = 0;  // the larger of the two passes'
+  int first_tiles = 0;           // blocks of the first pass per transform
+  int last_tiles = 0;            // of the last pass
+  std::vector<FftPass> passes;
+};
+
 struct FftPlan {
   long long n = 0;
   long long batch = 1;
@@ -119,6 +137,9 @@ struct FftPlan {
   // Set when the two passes run as one cluster kernel (powers of two whose single pass would
   // leave one block per SM, or that take two passes; on devices with clusters).
   std::optional<FftCluster> cluster;
+  // Set when the two passes may run as one fused kernel (out of place only; an in-place
+  // execution runs the passes as two launches).
+  std::optional<FftFused> fused;
 
   std::string to_string() const;  // one line per pass, for logs and tests
 };
@@ -153,6 +174,26 @@ int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long 
 
 // The index shape of one of the plan's passes (fft/stockham_index.h).
 PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
+
+// Threads per block of a fused plan's kernel: 512 in fp32 and 256 in fp64, so that both leave
+// about 70 KB of shared memory per block (64 / 128 registers per thread allow two blocks per SM).
+// The largest batch fused: its kernel keeps a 4-byte counter per transform with the plan. The
+// largest transform fused: its intermediate must stay in the L2 cache (50 MB on an H100) for a
+// few transforms at once; on an H100, 2^22 fp32 (32 MB) and above measured slower fused than as
+// two launches.
+inline constexpr int fused_threads(std::size_t element_bytes) { return element_bytes > 8 ? 256 : 512; }
+inline constexpr long long kFusedMaxBatch = 1LL << 20;
+inline constexpr std::size_t kFusedMaxBytes = std::size_t{16} << 20;
+
+// The lag D of a fused plan's schedule (FusedSchedule) for a kernel of `resident_blocks` blocks
+// at once on a device with `l2_bytes` of L2 cache, in [1, batch]:
+//  - long enough that a transform's first-pass tiles are done when its last-pass tiles are handed
+//    out: between the two, D (a + b) - b tickets (a, b tiles per transform) should cover the
+//    resident blocks;
+//  - short enough that the intermediates in flight, about D transforms, keep to a quarter of the
+//    L2. Measured on an H100 (50 MB L2), fp32, lags 1..9: 2^17 best at 9, 2^18 at 5, 2^19 at 3,
+//    2^20 at 1 (1.27x, 1.19x, 1.15x, 1.07x the vendor); fp64 2^17 at 4-5, 2^19 and 2^20 at 1.
+int fused_lag(const FftPlan& plan, long long resident_blocks, std::size_t l2_bytes);
 
 // Most threads per block the kernels are built for, by element size.
 int kernel_max_threads(std::size_t element_bytes);

@@ -63,6 +63,54 @@ IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b
   return (k2 & ((1 << rows_b_log2) - 1)) * stride_b + n1 + (n1 >> shift);
 }
 
+// Fused plans (kernels/stockham_fused.cuh): the two passes of a power-of-two plan, out of place,
+// in one persistent kernel. The first pass writes its intermediate into the output, the last pass
+// transforms it there in place, and the intermediate of a transform is read back while it is still
+// in the L2 cache, so device memory sees about one read and one write per element instead of
+// two of each. The blocks take tiles (one block's work of either pass) by ticket from one
+// counter, in the order of this schedule: with `lag` D, step s = 0, 1, ... holds the first-pass
+// tiles of transform s (if s < batch) followed by the last-pass tiles of transform s - D (if
+// s >= D). A last-pass tile of transform t waits until the first-pass tiles of t are done; those
+// all hold smaller tickets, so they are taken by running blocks that wait on nothing: the kernel
+// needs no co-resident grid and cannot deadlock. D trades the time a last-pass tile may wait
+// against the L2 footprint (about D transforms of intermediate in flight).
+struct FusedSchedule {
+  long long batch = 0;
+  int first_tiles = 0;  // first-pass blocks per transform
+  int last_tiles = 0;   // last-pass blocks per transform
+  int lag = 1;          // D >= 1
+};
+IDGPU_HD long long fused_tickets(const FusedSchedule& s) {
+  return s.batch * (static_cast<long long>(s.first_tiles) + s.last_tiles);
+}
+// The tile of ticket `ticket` (< fused_tickets): pass 0 (first) or 1 (last), its transform, and
+// the tile's block index within that transform.
+IDGPU_HD void fused_tile(const FusedSchedule& s, long long ticket, int* pass, long long* transform, int* tile) {
+  const long long a = s.first_tiles;
+  const long long b = s.last_tiles;
+  const long long lead = s.lag < s.batch ? s.lag : s.batch;
+  if (ticket < lead * a) {  // steps 0 .. D-1: first-pass tiles only
+    *pass = 0;
+    *transform = ticket / a;
+    *tile = static_cast<int>(ticket % a);
+    return;
+  }
+  long long rest = ticket - lead * a;
+  const long long middle = (s.batch - lead) * (a + b);
+  if (rest < middle) {  // steps D .. batch-1: first pass of s, then last pass of s - D
+    const long long step = rest / (a + b);
+    const long long within = rest % (a + b);
+    *pass = within < a ? 0 : 1;
+    *transform = within < a ? lead + step : step;
+    *tile = static_cast<int>(within < a ? within : within - a);
+    return;
+  }
+  rest -= middle;  // steps batch .. batch+D-1: last-pass tiles only
+  *pass = 1;
+  *transform = s.batch - lead + rest / b;
+  *tile = static_cast<int>(rest % b);
+}
+
 // What the index functions need of a pass.
 struct PassShape {
   long long n = 0;     // transform length

@@ -68,19 +68,47 @@ void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign
 
 Complex not_a_number() { return {std::numeric_limits<double>::quiet_NaN(), 0.0}; }
 
-// One pass over the whole batch, block by block, as the kernel runs it.
-void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
-  const PassShape shape = pass_shape(plan, pass);
-  const std::vector<Complex> table = pass_twiddles(pass);
-  const TwiddleLayout layout = twiddle_layout(pass);
+// One pass of a plan, block by block as its kernel runs them.
+class PassRunner {
+ public:
+  PassRunner(const FftPlan& plan, const FftPass& pass, int sign)
+      : plan_(plan),
+        pass_(pass),
+        sign_(sign),
+        shape_(pass_shape(plan, pass)),
+        table_(pass_twiddles(pass)),
+        layout_(twiddle_layout(pass)),
+        smem_(static_cast<std::size_t>(shape_.per_block) * static_cast<std::size_t>(shape_.smem_stride)) {}
+
+  void run_all(const Complex* from, Complex* to) {
+    for (long long block = 0; block < pass_.blocks; ++block) run_block(block, from, to);
+  }
+
+  void run_block(long long block, const Complex* from, Complex* to);
+
+ private:
+  const FftPlan& plan_;
+  const FftPass& pass_;
+  int sign_;
+  PassShape shape_;
+  std::vector<Complex> table_;
+  TwiddleLayout layout_;
+  std::vector<Complex> smem_;
+};
+
+void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
+  const FftPass& pass = pass_;
+  const PassShape& shape = shape_;
+  const std::vector<Complex>& table = table_;
+  const TwiddleLayout& layout = layout_;
+  std::vector<Complex>& smem = smem_;
+  const int sign = sign_;
   const auto oriented = [sign](Complex w) { return sign < 0 ? w : std::conj(w); };
   const int size = shape.size;
   const int per_block = shape.per_block;
-  const long long total = pass.sub_transforms * plan.batch;
+  const long long total = pass.sub_transforms * plan_.batch;
   const long long lo_mask = (1LL << pass.twiddle_lo_bits) - 1;
-
-  std::vector<Complex> smem(static_cast<std::size_t>(per_block) * static_cast<std::size_t>(shape.smem_stride));
-  for (long long block = 0; block < pass.blocks; ++block) {
+  {
     const long long g0 = block * per_block;
     const int valid = static_cast<int>(std::min<long long>(per_block, total - g0));
     std::fill(smem.begin(), smem.end(), not_a_number());
@@ -104,6 +132,37 @@ void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex*
       int tr = 0, p = 0;
       staging_slot(shape, shape.span == 1, q, &tr, &p);
       to[frame.out_base + output_step(shape, tr, p)] = smem[smem_index(shape, tr, p)];
+    }
+  }
+}
+
+// A fused plan out of place as its kernel runs it (kernels/stockham_fused.cuh): tiles in ticket
+// order (FusedSchedule), the first pass from the input into the output, the last pass in place on
+// the output. A last-pass tile whose transform still has first-pass tiles to run is an error in
+// the schedule (the kernel would wait on a tile no block has taken).
+void run_fused(const FftPlan& plan, int sign, const Complex* from, Complex* to) {
+  const FftFused& fused = *plan.fused;
+  PassRunner first(plan, fused.passes[0], sign);
+  PassRunner last(plan, fused.passes[1], sign);
+  FusedSchedule schedule;
+  schedule.batch = plan.batch;
+  schedule.first_tiles = fused.first_tiles;
+  schedule.last_tiles = fused.last_tiles;
+  schedule.lag = plan.batch > 2 ? 2 : 1;
+  std::vector<int> first_done(static_cast<std::size_t>(plan.batch), 0);
+  const long long tickets = fused_tickets(schedule);
+  for (long long ticket = 0; ticket < tickets; ++ticket) {
+    int pass = 0, tile = 0;
+    long long transform = 0;
+    fused_tile(schedule, ticket, &pass, &transform, &tile);
+    if (pass == 0) {
+      first.run_block(transform * fused.first_tiles + tile, from, to);
+      ++first_done[static_cast<std::size_t>(transform)];
+    } else {
+      if (first_done[static_cast<std::size_t>(transform)] != fused.first_tiles) {
+        throw std::logic_error("fft reference: a fused last-pass tile before its transform's first pass");
+      }
+      last.run_block(transform * fused.last_tiles + tile, to, to);
     }
   }
 }
@@ -195,6 +254,13 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
     return;
   }
   const bool in_place = input == output;
+  if (plan.fused && !in_place) {
+    if (plan.passes.size() != 2 || plan.fused->passes.size() != 2) {
+      throw std::invalid_argument("fft reference: a fused plan has two passes");
+    }
+    run_fused(plan, sign, input, output);
+    return;
+  }
   // The plan's work area, or (in place, two passes) the temporary the native plan takes instead.
   std::vector<Complex> work(static_cast<std::size_t>(plan.n * plan.batch));
   const auto buffer = [&](Buffer which) -> Complex* {
@@ -206,7 +272,7 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
   };
   const std::vector<PassBuffers> turns = pass_buffers(plan.passes.size(), in_place);
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
-    run_pass(plan, plan.passes[i], sign, buffer(turns[i].from), buffer(turns[i].to));
+    PassRunner(plan, plan.passes[i], sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
   }
 }
 

@@ -289,8 +289,10 @@ TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner]
                            : bits <= one_pass_bits                                       ? 1
                                                                                          : 3;
       CHECK(static_cast<int>(plan.passes.size()) == expected);
-      // Balanced: every pass at least 2^floor(bits / passes).
-      for (const fft::FftPass& pass : plan.passes) CHECK(pass.size >= (1LL << (bits / expected)));
+      // Balanced: every pass at least 2^floor(bits / passes), one bit less where a fused plan
+      // moves off a 2^9 pass (fft/planner.cpp).
+      const int slack = plan.fused ? 1 : 0;
+      for (const fft::FftPass& pass : plan.passes) CHECK(pass.size >= (1LL << (bits / expected - slack)));
       CHECK(plan.work_bytes == (expected <= 2 ? 0 : static_cast<std::size_t>(n) * plan.element_bytes));
     }
   }
@@ -377,6 +379,115 @@ TEST_CASE("planner: cluster plans and their exchange", "[fft][planner][cpu]") {
   CHECK_FALSE(must_plan(1LL << 13, 1, fft::Precision::kSingle, h100).cluster.has_value());
   CHECK_FALSE(must_plan(1LL << 17, 1, fft::Precision::kSingle, h100).cluster.has_value());
   CHECK_FALSE(must_plan(3LL << 13, 1, fft::Precision::kSingle, h100).cluster.has_value());
+}
+
+TEST_CASE("fused schedule: every tile once, each last-pass tile after its transform's first pass", "[fft][planner][cpu]") {
+  for (long long batch : {1LL, 2LL, 3LL, 7LL, 64LL}) {
+    for (int a : {1, 3, 16}) {
+      for (int b : {1, 5, 16}) {
+        for (int lag : {1, 2, 3, 100}) {
+          CAPTURE(batch, a, b, lag);
+          const fft::FusedSchedule schedule{batch, a, b, lag};
+          const long long tickets = fft::fused_tickets(schedule);
+          REQUIRE(tickets == batch * (a + b));
+          std::vector<int> seen(static_cast<std::size_t>(tickets), 0);
+          std::vector<int> first_done(static_cast<std::size_t>(batch), 0);
+          std::vector<int> last_done(static_cast<std::size_t>(batch), 0);
+          long long next_first = 0;  // first-pass tiles come transform after transform
+          const long long lead = std::min<long long>(lag, batch);
+          bool ordered = true, complete = true, bounded = true, in_range = true;
+          for (long long ticket = 0; ticket < tickets; ++ticket) {
+            int pass = -1, tile = -1;
+            long long transform = -1;
+            fft::fused_tile(schedule, ticket, &pass, &transform, &tile);
+            const int tiles = pass == 0 ? a : b;
+            if ((pass != 0 && pass != 1) || transform < 0 || transform >= batch || tile < 0 || tile >= tiles) {
+              in_range = false;
+              continue;
+            }
+            ++seen[static_cast<std::size_t>(transform * (a + b) + (pass == 0 ? 0 : a) + tile)];
+            if (pass == 0) {
+              if (first_done[static_cast<std::size_t>(transform)] == a) ordered = false;
+              if (transform != next_first) ordered = false;
+              if (++first_done[static_cast<std::size_t>(transform)] == a) ++next_first;
+            } else {
+              complete = complete && first_done[static_cast<std::size_t>(transform)] == a;
+              ++last_done[static_cast<std::size_t>(transform)];
+            }
+            // Transforms with a first-pass tile taken and a last-pass tile not yet taken: at most
+            // lag + 1 (the L2 footprint the lag is chosen for).
+            long long open = 0;
+            for (long long t = 0; t < batch; ++t) {
+              open += first_done[static_cast<std::size_t>(t)] > 0 && last_done[static_cast<std::size_t>(t)] < b;
+            }
+            bounded = bounded && open <= lead + 1;
+          }
+          CHECK(in_range);
+          CHECK(ordered);
+          CHECK(complete);
+          CHECK(bounded);
+          CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("planner: fused plans for the two-pass powers of two", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  for (auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    const bool single = precision == fft::Precision::kSingle;
+    for (int bits = 4; bits <= 27; ++bits) {
+      const long long n = 1LL << bits;
+      const long long batch = std::max(1LL, (1LL << 26) / n);
+      CAPTURE(bits, static_cast<int>(precision), batch);
+      const fft::FftPlan plan = must_plan(n, batch, precision, h100);
+      INFO(plan.to_string());
+      // Fused: every two-pass plan that is not a cluster one, up to 16 MB per transform (fp32
+      // 2^21, fp64 2^20).
+      const bool expected = plan.passes.size() == 2 && !plan.cluster && bits <= (single ? 21 : 20);
+      CHECK(plan.fused.has_value() == expected);
+      if (!plan.fused) continue;
+      // No 2^9 pass beside a pass of another length (their fused kernel spills).
+      const long long first = plan.passes[0].size, last = plan.passes[1].size;
+      CHECK((first == last || (first != 512 && last != 512)));
+      const fft::FftFused& fused = *plan.fused;
+      CHECK(fused.threads == fft::fused_threads(plan.element_bytes));
+      REQUIRE(fused.passes.size() == 2);
+      std::size_t shared = 0;
+      for (std::size_t i = 0; i < 2; ++i) {
+        const fft::FftPass& mine = fused.passes[i];
+        const fft::FftPass& planned = plan.passes[i];
+        // The same pass, only its blocks cut differently.
+        CHECK(mine.size == planned.size);
+        CHECK(mine.radices == planned.radices);
+        CHECK(mine.span_before == planned.span_before);
+        CHECK(mine.threads_per_transform == planned.threads_per_transform);
+        CHECK(mine.twiddle_lo_bits == planned.twiddle_lo_bits);
+        CHECK(mine.threads_per_transform * mine.transforms_per_block == fused.threads);
+        CHECK(mine.sub_transforms % mine.transforms_per_block == 0);
+        CHECK(mine.blocks * mine.transforms_per_block == mine.sub_transforms * batch);
+        shared = std::max(shared, mine.shared_bytes);
+      }
+      CHECK(fused.shared_bytes == shared);
+      CHECK(fused.first_tiles * fused.passes[0].transforms_per_block == fused.passes[0].sub_transforms);
+      CHECK(fused.last_tiles * fused.passes[1].transforms_per_block == fused.passes[1].sub_transforms);
+      // The fused passes hold every invariant of a plan's passes.
+      fft::FftPlan as_run = plan;
+      as_run.passes = fused.passes;
+      as_run.fused.reset();
+      check_plan(as_run, h100);
+    }
+  }
+  // Not fused: mixed sizes, batches beyond the counters, devices without the kernel.
+  CHECK_FALSE(must_plan(3LL << 18, 4, fft::Precision::kSingle, h100).fused.has_value());
+  const fft::FftPlan many = must_plan(1LL << 17, fft::kFusedMaxBatch + 1, fft::Precision::kSingle, h100);
+  CHECK_FALSE(many.fused.has_value());
+  CHECK(many.passes[0].size * 2 == many.passes[1].size);  // the balanced split, 2^8 x 2^9
+  CHECK_FALSE(must_plan(1LL << 22, 2, fft::Precision::kSingle, h100).fused.has_value());
+  fft::DeviceLimits without = h100;
+  without.fused = false;
+  CHECK_FALSE(must_plan(1LL << 20, 4, fft::Precision::kSingle, without).fused.has_value());
 }
 
 TEST_CASE("planner: mixed radices up to 2^27", "[fft][planner][cpu]") {
@@ -556,6 +667,35 @@ TEST_CASE("executor: 2^20 in two passes against a long-double radix-2 FFT", "[ff
   CHECK(relative_error(back, scaled(x, static_cast<long double>(n))) < kTolerance);
 }
 
+TEST_CASE("executor: fused plans in ticket order against a long-double radix-2 FFT", "[fft][executor][cpu]") {
+  // Out of place the tiles run in the kernel's ticket order, the first pass into the (poisoned)
+  // output and the last pass in place there; a tile reading an element no earlier tile wrote
+  // spoils the result. In place the passes run as two launches; both must give the same bits.
+  std::uint64_t salt = 3000;
+  for (auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (int bits : {17, 18, 19}) {
+      const long long n = 1LL << bits;
+      const long long batch = bits == 17 ? 3 : 1;
+      CAPTURE(bits, static_cast<int>(precision), batch);
+      const fft::FftPlan plan = must_plan(n, batch, precision, fft::DeviceLimits::h100());
+      INFO(plan.to_string());
+      REQUIRE(plan.fused.has_value());
+      const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
+      const int sign = bits % 2 == 0 ? -1 : +1;
+      std::vector<Complex> y = poisoned(x.size());
+      fft::reference::execute(plan, sign, x.data(), y.data());
+      for (long long b = 0; b < batch; ++b) {
+        const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
+        const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
+        CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
+      }
+      std::vector<Complex> z = x;
+      fft::reference::execute(plan, sign, z.data(), z.data());
+      CHECK(z == y);
+    }
+  }
+}
+
 TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][executor][cpu]") {
   // The kernel's data flow (stage A per column, twiddle, exchange, stage B per row) with the
   // plan's strides; poisoned buffers make a slot the exchange misses spoil the result.
@@ -638,4 +778,27 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     REQUIRE(reason != nullptr);
     CHECK(std::string(reason).find("vendor") != std::string::npos);
   }
+}
+
+TEST_CASE("fused lag: the resident blocks' wait against a quarter of the L2", "[fft][planner][cpu]") {
+  // An H100: 132 SMs x 2 fused blocks, 50 MB of L2; the lags measured best there.
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const long long resident = 264;
+  const std::size_t l2 = 50u << 20;
+  const auto lag = [&](int bits, fft::Precision precision) {
+    const long long n = 1LL << bits;
+    const long long points = precision == fft::Precision::kSingle ? 1LL << 26 : 1LL << 25;
+    const fft::FftPlan plan = must_plan(n, points / n, precision, h100);
+    REQUIRE(plan.fused.has_value());
+    return fft::fused_lag(plan, resident, l2);
+  };
+  CHECK(lag(17, fft::Precision::kSingle) == 9);   // waiting: (264 + 16) / 32 -> 9; L2: 12.5 of 1 MB
+  CHECK(lag(18, fft::Precision::kSingle) == 5);   // (264 + 32) / 64 -> 5; 6 of 2 MB
+  CHECK(lag(19, fft::Precision::kSingle) == 3);   // (264 + 64) / 128 -> 3; 3 of 4 MB
+  CHECK(lag(20, fft::Precision::kSingle) == 1);   // (264 + 128) / 256 -> 2; 1 of 8 MB
+  CHECK(lag(19, fft::Precision::kDouble) == 1);   // 1 of 8 MB
+  // Never below 1 nor above the batch.
+  const fft::FftPlan one = must_plan(1LL << 17, 1, fft::Precision::kSingle, h100);
+  CHECK(fft::fused_lag(one, resident, l2) == 1);
+  CHECK(fft::fused_lag(one, 0, 0) == 1);
 }
