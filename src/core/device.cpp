@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 
@@ -63,6 +64,12 @@ bool current_device_block_limits(std::size_t* shared_bytes, int* threads, int* m
   *threads = attribute(cudaDevAttrMaxThreadsPerBlock, device);
   *multiprocessors = attribute(cudaDevAttrMultiProcessorCount, device);
   return *shared_bytes > 0 && *threads > 0;
+}
+
+std::size_t current_device_l2_bytes() {
+  const int device = current_device();
+  if (device < 0) return 0;
+  return static_cast<std::size_t>(std::max(attribute(cudaDevAttrL2CacheSize, device), 0));
 }
 
 }  // namespace idgpu

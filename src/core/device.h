@@ -17,4 +17,7 @@ int current_device_memory_gbs();
 // of the current device; false when there is no device.
 bool current_device_block_limits(std::size_t* shared_bytes, int* threads, int* multiprocessors);
 
+// Size of the current device's L2 cache in bytes; 0 when there is no device.
+std::size_t current_device_l2_bytes();
+
 }  // namespace idgpu

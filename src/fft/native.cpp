@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -27,11 +29,13 @@ bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(po
 
 class StockhamPlan final : public NativePlan {
  public:
-  StockhamPlan(FftPlan plan, void* tables, std::vector<kernels::PassLaunch> launches)
-      : plan_(std::move(plan)), tables_(tables), launches_(std::move(launches)) {
+  StockhamPlan(FftPlan plan, void* tables, std::vector<kernels::PassLaunch> launches,
+               std::optional<kernels::FusedLaunch> fused)
+      : plan_(std::move(plan)), tables_(tables), launches_(std::move(launches)), fused_(fused) {
     name_ = "Stockham C2C, " + (plan_.cluster ? std::string("one cluster kernel")
                                               : std::to_string(plan_.passes.size()) +
                                                     (plan_.passes.size() == 1 ? " pass" : " passes"));
+    if (fused_) name_ += " (fused out of place)";
   }
   StockhamPlan(const StockhamPlan&) = delete;
   StockhamPlan& operator=(const StockhamPlan&) = delete;
@@ -46,6 +50,7 @@ class StockhamPlan final : public NativePlan {
     if (args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
+    if (fused_ && !in_place) return execute_fused(args);
     const std::vector<PassBuffers> turns = pass_buffers(plan_.passes.size(), in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
@@ -101,6 +106,29 @@ class StockhamPlan final : public NativePlan {
   }
 
  private:
+  // The two passes as one fused kernel (out of place).
+  cufftResult execute_fused(const ExecArgs& args) const {
+    kernels::FusedLaunch launch = *fused_;
+    launch.first.input = args.input;
+    launch.first.output = args.output;
+    launch.last.input = args.output;
+    launch.last.output = args.output;
+    const bool inverse = args.direction == CUFFT_INVERSE;
+    cudaError_t status = plan_.precision == Precision::kSingle ? kernels::launch_fused_f32(launch, inverse, args.stream)
+                                                               : kernels::launch_fused_f64(launch, inverse, args.stream);
+    return finish_launch(status, args.stream);
+  }
+
+  cufftResult finish_launch(cudaError_t status, cudaStream_t stream) const {
+    if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(stream);
+    if (status != cudaSuccess) {
+      log::kernel().error("{} (n={}, batch={}): {}", name_, plan_.n, plan_.batch, cudaGetErrorString(status));
+      cudaGetLastError();
+      return CUFFT_EXEC_FAILED;
+    }
+    return CUFFT_SUCCESS;
+  }
+
   // The two passes as one cluster kernel: no work area, in place or not.
   cufftResult execute_cluster(const ExecArgs& args) const {
     const FftCluster& c = *plan_.cluster;
@@ -121,28 +149,26 @@ class StockhamPlan final : public NativePlan {
     launch.input = args.input;
     launch.output = args.output;
     const bool inverse = args.direction == CUFFT_INVERSE;
-    cudaError_t status = plan_.precision == Precision::kSingle
-                             ? kernels::launch_cluster_f32(launch, inverse, args.stream)
-                             : kernels::launch_cluster_f64(launch, inverse, args.stream);
-    if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(args.stream);
-    if (status != cudaSuccess) {
-      log::kernel().error("{} (n={}, batch={}): {}", name_, plan_.n, plan_.batch, cudaGetErrorString(status));
-      cudaGetLastError();
-      return CUFFT_EXEC_FAILED;
-    }
-    return CUFFT_SUCCESS;
+    const cudaError_t status = plan_.precision == Precision::kSingle
+                                   ? kernels::launch_cluster_f32(launch, inverse, args.stream)
+                                   : kernels::launch_cluster_f64(launch, inverse, args.stream);
+    return finish_launch(status, args.stream);
   }
 
   FftPlan plan_;
   void* tables_;
   std::vector<kernels::PassLaunch> launches_;
+  std::optional<kernels::FusedLaunch> fused_;
   std::string name_;
 };
 
 // The twiddle tables of every pass in one device allocation, in the plan's precision; the
 // launches get their pointers. Null (with the CUDA error logged) when allocation fails.
+// `zeroed_bytes` more, zero, follow the tables at a 256-byte boundary (the fused kernel's
+// counters); *zeroed points there.
 template <class Stored>
-void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launches) {
+void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launches, std::size_t zeroed_bytes = 0,
+                    void** zeroed = nullptr) {
   std::vector<Stored> host;
   std::vector<TwiddleLayout> layouts;
   std::vector<std::size_t> bases;
@@ -162,6 +188,12 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
       host.push_back(value);
     }
   }
+  std::size_t zeroed_at = 0;
+  if (zeroed_bytes > 0) {
+    constexpr std::size_t kAlign = 256 / sizeof(Stored);
+    zeroed_at = (host.size() + kAlign - 1) / kAlign * kAlign;
+    host.resize(zeroed_at + (zeroed_bytes + sizeof(Stored) - 1) / sizeof(Stored), Stored{});
+  }
   void* device = nullptr;
   cudaError_t status = cudaMalloc(&device, host.size() * sizeof(Stored));
   if (status == cudaSuccess) {
@@ -174,6 +206,7 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     return nullptr;
   }
   const Stored* base = static_cast<const Stored*>(device);
+  if (zeroed != nullptr) *zeroed = zeroed_bytes > 0 ? static_cast<Stored*>(device) + zeroed_at : nullptr;
   for (std::size_t i = 0; i < launches->size(); ++i) {
     kernels::PassLaunch& launch = (*launches)[i];
     launch.stage_twiddles = base + bases[i] + layouts[i].stage;
@@ -183,21 +216,69 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
   return device;
 }
 
+kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
+  kernels::PassLaunch launch;
+  launch.shape = pass_shape(plan, pass);
+  launch.stages = static_cast<int>(pass.radices.size());
+  for (int s = 0; s < launch.stages; ++s) launch.radices[s] = pass.radices[s];
+  launch.threads_per_transform = pass.threads_per_transform;
+  launch.total = pass.sub_transforms * plan.batch;
+  launch.blocks = pass.blocks;
+  launch.shared_bytes = static_cast<unsigned>(pass.shared_bytes);
+  launch.lo_bits = pass.twiddle_lo_bits;
+  return launch;
+}
+
 std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
   std::vector<kernels::PassLaunch> launches;
-  for (const FftPass& pass : plan.passes) {
-    kernels::PassLaunch launch;
-    launch.shape = pass_shape(plan, pass);
-    launch.stages = static_cast<int>(pass.radices.size());
-    for (int s = 0; s < launch.stages; ++s) launch.radices[s] = pass.radices[s];
-    launch.threads_per_transform = pass.threads_per_transform;
-    launch.total = pass.sub_transforms * plan.batch;
-    launch.blocks = pass.blocks;
-    launch.shared_bytes = static_cast<unsigned>(pass.shared_bytes);
-    launch.lo_bits = pass.twiddle_lo_bits;
-    launches.push_back(launch);
-  }
+  for (const FftPass& pass : plan.passes) launches.push_back(launch_for(plan, pass));
   return launches;
+}
+
+// Experiment switches, read once: IDGPU_FFT_FUSED=0 runs fused plans as two launches;
+// IDGPU_FFT_FUSED_LAG=D overrides the schedule's lag.
+int environment_int(const char* name, int fallback) {
+  const char* text = std::getenv(name);
+  return text != nullptr && *text != '\0' ? std::atoi(text) : fallback;
+}
+bool fused_enabled() {
+  static const bool enabled = environment_int("IDGPU_FFT_FUSED", 1) != 0;
+  return enabled;
+}
+int fused_lag_override() {
+  static const int lag = environment_int("IDGPU_FFT_FUSED_LAG", 0);
+  return lag;
+}
+
+// The fused kernel's launch for a plan with FftFused, its twiddles those of the plan's passes
+// (the tables do not depend on transforms per block): nothing when no kernel is compiled for the
+// pass lengths. Its lag is fused_lag's (fft/planner.h).
+std::optional<kernels::FusedLaunch> fused_launch_for(const FftPlan& plan,
+                                                     const std::vector<kernels::PassLaunch>& launches) {
+  const FftFused& fused = *plan.fused;
+  kernels::FusedLaunch launch;
+  launch.first = launch_for(plan, fused.passes[0]);
+  launch.last = launch_for(plan, fused.passes[1]);
+  for (kernels::PassLaunch* pass : {&launch.first, &launch.last}) {
+    const kernels::PassLaunch& planned = pass == &launch.first ? launches[0] : launches[1];
+    pass->stage_twiddles = planned.stage_twiddles;
+    pass->lo_twiddles = planned.lo_twiddles;
+    pass->hi_twiddles = planned.hi_twiddles;
+  }
+  launch.threads = static_cast<unsigned>(fused.threads);
+  launch.shared_bytes = static_cast<unsigned>(fused.shared_bytes);
+  launch.schedule.batch = plan.batch;
+  launch.schedule.first_tiles = fused.first_tiles;
+  launch.schedule.last_tiles = fused.last_tiles;
+  const int resident = plan.precision == Precision::kSingle ? kernels::fused_resident_blocks_f32(launch)
+                                                            : kernels::fused_resident_blocks_f64(launch);
+  if (resident <= 0) return std::nullopt;
+  const long long tickets = fused_tickets(launch.schedule);
+  launch.grid = static_cast<unsigned>(std::min<long long>(resident, tickets));
+  const int lag = fused_lag_override() > 0 ? fused_lag_override()
+                                          : fused_lag(plan, resident, current_device_l2_bytes());
+  launch.schedule.lag = static_cast<int>(std::clamp<long long>(lag, 1, plan.batch));
+  return launch;
 }
 
 // IDGPU_FFT_MEASURE=1, for a plan the tuning table does not cover (another device class, another
@@ -384,14 +465,27 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
-    void* tables = d.precision == Precision::kSingle ? upload_tables<float2>(*planned.plan, &launches)
-                                                     : upload_tables<double2>(*planned.plan, &launches);
+    if (!fused_enabled()) planned.plan->fused.reset();
+    // The fused kernel's counters (kernels/stockham_fused.cuh) follow the tables.
+    const std::size_t counter_bytes =
+        planned.plan->fused ? static_cast<std::size_t>(2 + planned.plan->batch) * sizeof(unsigned) : 0;
+    void* counters = nullptr;
+    void* tables = d.precision == Precision::kSingle
+                       ? upload_tables<float2>(*planned.plan, &launches, counter_bytes, &counters)
+                       : upload_tables<double2>(*planned.plan, &launches, counter_bytes, &counters);
     if (tables == nullptr) {
       *reason = "native FFT: twiddle tables could not be allocated";
       return nullptr;
     }
+    std::optional<kernels::FusedLaunch> fused;
+    if (planned.plan->fused) fused = fused_launch_for(*planned.plan, launches);
+    if (fused) {
+      fused->counters = static_cast<unsigned*>(counters);
+      log::plan().debug("native FFT plan: fused kernel of {} blocks, lag {}", fused->grid, fused->schedule.lag);
+    }
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
-    auto native = std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches));
+    auto native =
+        std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), fused);
     if (measure && !measurement().native_faster(*native, d, n, batch, reason)) return nullptr;
     return native;
   }

@@ -333,6 +333,31 @@ TEST_CASE("native C2C and Z2Z: cluster kernel lengths", "[fft][cluster]") {
   }
 }
 
+// The lengths that run as one fused kernel out of place (fft/planner.h, FftFused): one transform
+// (whose last-pass tiles all wait on its first pass), an odd batch, and 2^22 points per call,
+// both directions; in place they run as two launches (covered above and by every round trip).
+TEST_CASE("native C2C and Z2Z: fused two-pass lengths", "[fft][fused]") {
+  std::uint64_t seed = 700;
+  for (int bits = 17; bits <= 22; ++bits) {
+    const long long n = 1LL << bits;
+    run_case<cufftComplex>(n, 1, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
+    if (bits <= 21) {
+      run_case<cufftComplex>(n, 3, CUFFT_INVERSE, false, Maker::kMakeMany64, ++seed);
+      run_case<cufftComplex>(n, (1LL << 22) / n, bits % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, false,
+                             Maker::kPlanMany, ++seed);
+    }
+  }
+  for (int bits = 17; bits <= 21; ++bits) {
+    const long long n = 1LL << bits;
+    run_case<cufftDoubleComplex>(n, 1, CUFFT_INVERSE, false, Maker::kOwnWorkArea, ++seed);
+    if (bits <= 20) {
+      run_case<cufftDoubleComplex>(n, 3, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
+      run_case<cufftDoubleComplex>(n, (1LL << 21) / n, bits % 2 == 0 ? CUFFT_INVERSE : CUFFT_FORWARD, false,
+                                   Maker::kMakeMany64, ++seed);
+    }
+  }
+}
+
 TEST_CASE("native C2C and Z2Z: mixed radices", "[fft][mixed]") {
   run_sizes<cufftComplex>(kMixed, 1LL << 22, 300);
   run_sizes<cufftDoubleComplex>(kMixed, 1LL << 21, 400);

@@ -81,3 +81,26 @@ cudaError_t launch_cluster_f32(const ClusterLaunch& launch, bool inverse, cudaSt
 cudaError_t launch_cluster_f64(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 
 }  // namespace idgpu::fft::kernels
+
+namespace idgpu::fft::kernels {
+
+// One launch of a fused plan (fft/planner.h FftFused, kernels/stockham_fused.cuh): both passes,
+// out of place, in one persistent kernel of `grid` blocks.
+struct FusedLaunch {
+  PassLaunch first;  // the caller's input to the caller's output
+  PassLaunch last;   // the output, in place
+  FusedSchedule schedule;
+  unsigned* counters = nullptr;  // 2 + batch counters, zero between launches (the kernel leaves them so)
+  unsigned grid = 0;
+  unsigned threads = 0;
+  unsigned shared_bytes = 0;
+};
+
+// Blocks of the fused kernel for the launch's pass lengths that the current device holds at
+// once; 0 when no kernel is compiled for them (the passes then run as two launches).
+int fused_resident_blocks_f32(const FusedLaunch& launch);
+int fused_resident_blocks_f64(const FusedLaunch& launch);
+cudaError_t launch_fused_f32(const FusedLaunch& launch, bool inverse, cudaStream_t stream);
+cudaError_t launch_fused_f64(const FusedLaunch& launch, bool inverse, cudaStream_t stream);
+
+}  // namespace idgpu::fft::kernels

@@ -180,20 +180,47 @@ __device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long 
   }
 }
 
-template <class Real, bool Inverse, int LogN, int Kind>
-__global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_constant__ PassLaunch p) {
+// How a block meets device memory. kCached: plain loads and stores. kFusedTile (a tile of the
+// fused kernel, kernels/stockham_fused.cuh): the first pass streams its input (ld.global.cs:
+// read once, evicted first) so that the L2 keeps the intermediate it writes; the last pass reads
+// that intermediate from the L2 (ld.global.cg: another SM wrote it during this kernel, so this
+// SM's L1 may not hold it) and streams its output (st.global.cs).
+enum Pow2Cache : int { kCached = 0, kFusedTile = 1 };
+
+template <int Cache, class C>
+__device__ __forceinline__ C load_first(const C* from) {
+  if constexpr (Cache == kFusedTile) return __ldcs(from);
+  return *from;
+}
+template <int Cache, class C>
+__device__ __forceinline__ C load_column(const C* from) {
+  if constexpr (Cache == kFusedTile) return __ldcg(from);
+  return *from;
+}
+template <int Cache, class C>
+__device__ __forceinline__ void store_column(C* to, C value) {
+  if constexpr (Cache == kFusedTile) {
+    __stcs(to, value);
+  } else {
+    *to = value;
+  }
+}
+
+// Block `block` of a pass (the body of stockham_pow2, and a tile of the fused kernel), with the
+// block's dynamic shared memory; `thread` is threadIdx.x.
+template <class Real, bool Inverse, int LogN, int Kind, int Cache = kCached>
+__device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block, unsigned char* shared_raw,
+                                           int thread) {
   using Pass = Pow2Pass<Real, Inverse, LogN, Kind>;
   using C = typename Pass::C;
   constexpr int kE = Pass::kE;
   constexpr int kThreads = Pass::kThreads;
-  extern __shared__ __align__(16) unsigned char shared_raw[];
   C* sm = reinterpret_cast<C*>(shared_raw);
   const PassShape& s = p.shape;
-  const long long g0 = static_cast<long long>(blockIdx.x) << s.per_block_log2;
+  const long long g0 = block << s.per_block_log2;
   const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
   const BlockFrame frame = block_frame(s, g0);
   // Sub-transform and rank: along the sub-transform on contiguous sides, across on column sides.
-  const int thread = static_cast<int>(threadIdx.x);
   constexpr bool kAlong = Kind == kSingle || Kind == kStaged;  // threads along the sub-transform
   const int tr = kAlong ? thread >> Pass::kLogThreads : thread & (s.per_block - 1);
   const int tid = kAlong ? thread & (kThreads - 1) : thread >> s.per_block_log2;
@@ -240,8 +267,13 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
     } else {
       // Element e of sub-transform tr is at tr + e S (fits 32 bits: below n).
       const int stride = static_cast<int>(s.sub);
+      if constexpr (Kind == kFirst) {
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = in[tr + (tid + k * kThreads) * stride];
+        for (int k = 0; k < kE; ++k) v[k] = load_first<Cache>(&in[tr + (tid + k * kThreads) * stride]);
+      } else {
+#pragma unroll
+        for (int k = 0; k < kE; ++k) v[k] = load_column<Cache>(&in[tr + (tid + k * kThreads) * stride]);
+      }
       if constexpr (Kind == kColumn) {
         if constexpr (sizeof(Real) == 4) {
           column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
@@ -272,9 +304,15 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_con
     } else {
       const int stride = static_cast<int>(s.span);
 #pragma unroll
-      for (int k = 0; k < kE; ++k) out[tr + (tid + k * kThreads) * stride] = v[k];
+      for (int k = 0; k < kE; ++k) store_column<Cache>(&out[tr + (tid + k * kThreads) * stride], v[k]);
     }
   }
+}
+
+template <class Real, bool Inverse, int LogN, int Kind>
+__global__ void __maxnreg__(kPow2Registers<Real>) stockham_pow2(const __grid_constant__ PassLaunch p) {
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  pow2_block<Real, Inverse, LogN, Kind>(p, blockIdx.x, shared_raw, static_cast<int>(threadIdx.x));
 }
 
 // Host side: which compiled kernel, if any, serves a pass.
