@@ -40,13 +40,20 @@ struct TuningRow {
 constexpr TuningRow kRows[] = {
     // H100: n = 2^15, 2^16 the cluster kernel (one pass over device memory), 1.30-1.31x in three
     // runs and 1.39x in five (76% / 64% of copy bandwidth against the vendor's 58% / 46%);
-    // n = 2^17, 2^18 two passes, 1.03-1.06x in five runs.
-    {kH100, Precision::kSingle, true, 1LL << 15, 1LL << 18, 1LL << 26,
-     "H100: fp32 C2C 2^15..2^18 at 2^26 points, 1.03-1.39x the vendor"},
+    // n = 2^17 .. 2^20 the fused kernel (two passes, the intermediate read back from the L2),
+    // 1.27x, 1.19x, 1.15x, 1.07x in three runs (59%, 55%, 52%, 48% of copy bandwidth against the
+    // vendor's 45-47%; as two launches 0.94-1.04x). 2^21 fused lost (0.93x).
+    {kH100, Precision::kSingle, true, 1LL << 15, 1LL << 20, 1LL << 26,
+     "H100: fp32 C2C 2^15..2^20 at 2^26 points, 1.07-1.39x the vendor"},
     // H100, Z2Z: the cluster kernel at n = 2^14 1.25-1.27x, 2^15 1.21-1.23x in four runs (60-65%
     // of copy bandwidth against the vendor's 49-52%). 2^16 (clusters of 16 blocks) tied.
     {kH100, Precision::kDouble, true, 1LL << 14, 1LL << 15, 1LL << 25,
      "H100: fp64 Z2Z 2^14..2^15 at 2^25 points, 1.21-1.27x the vendor"},
+    // H100, Z2Z, the fused kernel: 2^17 1.31x, 2^18 1.09-1.14x, 2^19 1.05x in three runs (63%,
+    // 53%, 47% of copy bandwidth against the vendor's 45-48%). 2^16 (the cluster kernel, 0.97x)
+    // and 2^20 (1.02-1.03x, a tie) stay with the vendor.
+    {kH100, Precision::kDouble, true, 1LL << 17, 1LL << 19, 1LL << 25,
+     "H100: fp64 Z2Z 2^17..2^19 at 2^25 points, 1.05-1.31x the vendor"},
     // H200, three runs: the cluster kernel at n = 2^15 1.17x, 2^16 1.09-1.10x, two passes at
     // 2^17 1.03x; 2^18 tied (1.00x). The vendor gains more from the faster memory than the
     // cluster kernel, whose blocks wait on cluster barriers rather than on DRAM.
