@@ -733,7 +733,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     return fft::native_fft_wins(n, batch, precision, device, &reason);
   };
   // The measured rows. H100: fp32 powers of two 2^15..2^20 at 2^26 points per call, fp64
-  // 2^14..2^15 and 2^17..2^19 at 2^25. H200: fp32 16..32 and 2^15..2^17, fp64 2^14.
+  // 2^14..2^15 and 2^17..2^19 at 2^25. H200: fp32 16..32 and 2^15..2^16, fp64 2^14, 2^17, 2^20.
   for (long long n : {16LL, 32LL}) {
     CAPTURE(n);
     CHECK(wins(n, points / n, fft::Precision::kSingle, h200));
@@ -744,12 +744,13 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   for (int bits = 15; bits <= 20; ++bits) {
     CAPTURE(bits);
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100));
-    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200) == (bits <= 17));
+    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200) == (bits <= 16));
   }
-  for (int bits = 14; bits <= 19; ++bits) {
+  for (int bits = 14; bits <= 20; ++bits) {
     CAPTURE(bits);
-    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100) == (bits != 16));
-    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h200) == (bits == 14));
+    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100) == (bits != 16 && bits != 20));
+    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h200) ==
+          (bits == 14 || bits == 17 || bits == 20));
   }
   // Outside them the vendor keeps the plan, with a reason.
   const struct {
@@ -761,7 +762,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {1LL << 14, points >> 14, fft::Precision::kSingle, h100},  // below the range
       {1LL << 21, points >> 21, fft::Precision::kSingle, h100},  // above it
       {1LL << 20, points >> 21, fft::Precision::kDouble, h100},  // fp64 2^20: a tie
-      {1LL << 18, points >> 18, fft::Precision::kSingle, h200},  // H200: a tie at 2^18
+      {1LL << 17, points >> 17, fft::Precision::kSingle, h200},  // H200: a tie at 2^17
       {3LL << 15, points / (3LL << 15), fft::Precision::kSingle, h100},  // not a power of two
       {1LL << 13, points >> 14, fft::Precision::kDouble, h100},  // fp64 below its range
       {1LL << 16, points >> 17, fft::Precision::kDouble, h100},  // fp64 2^16: a tie, not a win
