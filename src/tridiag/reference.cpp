@@ -881,9 +881,10 @@ int wang_mou(int m, int first_stage_levels, int later_stage_levels, const T* dl,
   int zero = 0;
   for (int i = 0; i < m; ++i) {
     if (d[i] == T(0)) ++zero;
-    a[static_cast<std::size_t>(i)] = i > 0 ? dl[i] / d[i] : T(0);
-    c[static_cast<std::size_t>(i)] = i + 1 < m ? du[i] / d[i] : T(0);
-    r[static_cast<std::size_t>(i)] = x[i] / d[i];
+    const T inv = T(1) / d[i];
+    a[static_cast<std::size_t>(i)] = i > 0 ? dl[i] * inv : T(0);
+    c[static_cast<std::size_t>(i)] = i + 1 < m ? du[i] * inv : T(0);
+    r[static_cast<std::size_t>(i)] = x[i] * inv;
   }
   int levels = 0;
   while ((1LL << levels) < m) ++levels;
@@ -903,12 +904,14 @@ int wang_mou(int m, int first_stage_levels, int later_stage_levels, const T* dl,
       const T det = T(1) - c[l] * a[rr];
       if (det == T(0)) ++zero;
       // x_{mid+1} = P + Q x_{first-1} + R x_{last+1};  x_mid = S + U x_{first-1} + V x_{last+1}.
-      const T p_ = (r[rr] - a[rr] * r[l]) / det;
-      const T q_ = a[rr] * a[l] / det;
-      const T r_ = -c[rr] / det;
-      const T s_ = (r[l] - c[l] * r[rr]) / det;
-      const T u_ = -a[l] / det;
-      const T v_ = c[l] * c[rr] / det;
+      // One reciprocal of the determinant, then products (as the GPU kernel computes them).
+      const T inv = T(1) / det;
+      const T p_ = (r[rr] - a[rr] * r[l]) * inv;
+      const T q_ = a[rr] * a[l] * inv;
+      const T r_ = -c[rr] * inv;
+      const T s_ = (r[l] - c[l] * r[rr]) * inv;
+      const T u_ = -a[l] * inv;
+      const T v_ = c[l] * c[rr] * inv;
       for (int i = first; i <= mid; ++i) {
         const std::size_t k = static_cast<std::size_t>(i);
         const T ci = c[k];
@@ -926,6 +929,122 @@ int wang_mou(int m, int first_stage_levels, int later_stage_levels, const T* dl,
     }
   }
   for (int i = 0; i < m; ++i) x[i] = r[static_cast<std::size_t>(i)];
+  return zero;
+}
+
+namespace {
+
+// One row of a Wang-Mou block: x_i + a x_{first-1} + c x_{last+1} = r.
+template <class T>
+struct MergedRow {
+  T a, c, r;
+};
+
+// Merges rows[0, count) from `first_level` on (blocks of 2^(first_level - 1) rows already merged)
+// until one block holds them all; wang_mou()'s merge, operation for operation. Returns the number
+// of zero determinants.
+template <class T>
+int merge_tile(std::vector<MergedRow<T>>& rows, int first_level) {
+  const int count = static_cast<int>(rows.size());
+  int zero = 0;
+  for (int level = first_level; (1 << (level - 1)) < count; ++level) {
+    const int half = 1 << (level - 1);
+    for (int first = 0; first + half < count; first += 2 * half) {
+      const int mid = first + half - 1;
+      const int last = std::min(first + 2 * half, count) - 1;
+      const MergedRow<T> left = rows[static_cast<std::size_t>(mid)];
+      const MergedRow<T> right = rows[static_cast<std::size_t>(mid + 1)];
+      const T det = T(1) - left.c * right.a;
+      if (det == T(0)) ++zero;
+      const T inv = T(1) / det;
+      const T p_ = (right.r - right.a * left.r) * inv;
+      const T q_ = right.a * left.a * inv;
+      const T r_ = -right.c * inv;
+      const T s_ = (left.r - left.c * right.r) * inv;
+      const T u_ = -left.a * inv;
+      const T v_ = left.c * right.c * inv;
+      for (int i = first; i <= mid; ++i) {
+        MergedRow<T>& row = rows[static_cast<std::size_t>(i)];
+        const T ci = row.c;
+        row.r = row.r - ci * p_;
+        row.a = row.a + ci * q_;
+        row.c = ci * r_;
+      }
+      for (int j = mid + 1; j <= last; ++j) {
+        MergedRow<T>& row = rows[static_cast<std::size_t>(j)];
+        const T aj = row.a;
+        row.r = row.r - aj * s_;
+        row.a = aj * u_;
+        row.c = row.c + aj * v_;
+      }
+    }
+  }
+  return zero;
+}
+
+}  // namespace
+
+template <class T>
+int wang_mou_tiled(int m, int tile_rows, const T* dl, const T* d, const T* du, T* x, WangMouTiledStats* stats) {
+  check_size(m);
+  // A tile of 2 rows would pass both on: the lists would never shrink.
+  if (tile_rows < 4 || (tile_rows & (tile_rows - 1)) != 0) {
+    throw std::invalid_argument("wang_mou_tiled: tile_rows must be a power of two >= 4");
+  }
+  WangMouTiledStats local;
+  WangMouTiledStats& st = stats != nullptr ? *stats : local;
+  st = WangMouTiledStats{};
+  if (m == 0) return 0;
+  int zero = 0;
+  // Stage 0's list: the normalised rows (dl[0] and du[m-1] never read).
+  std::vector<std::vector<MergedRow<T>>> lists(1);
+  lists[0].resize(static_cast<std::size_t>(m));
+  for (int i = 0; i < m; ++i) {
+    if (d[i] == T(0)) ++zero;
+    const T inv = T(1) / d[i];
+    lists[0][static_cast<std::size_t>(i)] = {i > 0 ? dl[i] * inv : T(0), i + 1 < m ? du[i] * inv : T(0), x[i] * inv};
+  }
+  // A tile of list k merged, from its inputs.
+  const auto merged_tile = [&](std::size_t k, std::size_t tile, int* zeros) {
+    const std::vector<MergedRow<T>>& list = lists[k];
+    const std::size_t begin = tile * static_cast<std::size_t>(tile_rows);
+    const std::size_t end = std::min(list.size(), begin + static_cast<std::size_t>(tile_rows));
+    std::vector<MergedRow<T>> rows(list.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   list.begin() + static_cast<std::ptrdiff_t>(end));
+    const int found = merge_tile(rows, k == 0 ? 1 : 2);
+    if (zeros != nullptr) *zeros += found;
+    return rows;
+  };
+  // Up: each list longer than a tile yields the next, its tiles' first and last rows.
+  while (lists.back().size() > static_cast<std::size_t>(tile_rows)) {
+    const std::size_t k = lists.size() - 1;
+    const std::size_t tiles = (lists[k].size() + tile_rows - 1) / tile_rows;
+    std::vector<MergedRow<T>> next;
+    for (std::size_t tile = 0; tile < tiles; ++tile) {
+      const std::vector<MergedRow<T>> rows = merged_tile(k, tile, &zero);
+      next.push_back(rows.front());
+      if (rows.size() > 1) next.push_back(rows.back());
+      ++st.tiles;
+    }
+    lists.push_back(std::move(next));
+  }
+  for (const auto& list : lists) st.list_rows.push_back(static_cast<long long>(list.size()));
+  // Down: the top list in one tile, then every list's tiles with their outside unknowns known.
+  std::vector<T> solved;  // the solution of list k + 1
+  for (std::size_t k = lists.size(); k-- > 0;) {
+    const std::size_t tiles = (lists[k].size() + tile_rows - 1) / tile_rows;
+    std::vector<T> out(lists[k].size());
+    for (std::size_t tile = 0; tile < tiles; ++tile) {
+      const std::vector<MergedRow<T>> rows = merged_tile(k, tile, k + 1 == lists.size() ? &zero : nullptr);
+      const T before = tile > 0 ? solved[2 * tile - 1] : T(0);
+      const T after = tile + 1 < tiles ? solved[2 * tile + 2] : T(0);
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        out[tile * static_cast<std::size_t>(tile_rows) + i] = rows[i].r - rows[i].a * before - rows[i].c * after;
+      }
+    }
+    solved = std::move(out);
+  }
+  for (int i = 0; i < m; ++i) x[i] = solved[static_cast<std::size_t>(i)];
   return zero;
 }
 
@@ -1721,6 +1840,7 @@ double relative_error(int m, const T* x, const T* y) {
   template int partition<T>(int, int, int, const T*, const T*, const T*, T*, PartitionStats*, int);                   \
   template int lu_partial_pivot<T>(int, const T*, const T*, const T*, T*);                                       \
   template int wang_mou<T>(int, int, int, const T*, const T*, const T*, T*, WangMouStats*);                      \
+  template int wang_mou_tiled<T>(int, int, const T*, const T*, const T*, T*, WangMouTiledStats*);                \
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \
   template int diagonal_pivoting<T>(int, const T*, const T*, const T*, T*);                                      \
   template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \

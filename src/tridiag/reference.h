@@ -182,6 +182,28 @@ template <class T>
 int wang_mou(int m, int first_stage_levels, int later_stage_levels, const T* dl, const T* d, const T* du, T* x,
              WangMouStats* stats = nullptr);
 
+// The multi-stage form the GPU runs (kernels/wang_mou.cu), for one right-hand side. Stage 1 cuts
+// the m rows into tiles of `tile_rows` rows (a power of two >= 4) and merges each tile completely,
+// levels 1 .. ceil(log2 tile_rows), as wang_mou() does inside it; each tile is then one block whose
+// rows all read x_i + a'_i x_{first-1} + c'_i x_{last+1} = r'_i. Only a merge's interface rows (the
+// left block's last and the right block's first) enter its coefficients, and the interface rows of
+// every later merge are tile boundaries, so the later levels need only each tile's first and last
+// rows: they form the next stage's list (2 rows per tile, 1 for a last tile of 1 row), whose
+// consecutive pairs are already merged blocks. That list is tiled and merged the same way from
+// level 2 on, recursively, until one tile holds it and is merged completely: its rows have no
+// outside unknowns left, x = r'. Going back down, every tile is merged again from its inputs
+// (identical arithmetic, so identical coefficients) and each row substitutes the two outside
+// unknowns, now solved: x_i = r'_i - a'_i x_{first-1} - c'_i x_{last+1} (0 where outside the
+// system). The merge arithmetic is wang_mou()'s, operation for operation; what differs is the
+// substitution that replaces the merges above the tile for its interior rows.
+struct WangMouTiledStats {
+  std::vector<long long> list_rows;  // rows of each stage's list: m, then the boundary lists
+  int tiles = 0;                     // tiles merged on the way up, every stage (each merged twice)
+};
+template <class T>
+int wang_mou_tiled(int m, int tile_rows, const T* dl, const T* d, const T* du, T* x,
+                   WangMouTiledStats* stats = nullptr);
+
 // ---------------------------------------------------------------------------------------------
 // Pivoting solvers
 // ---------------------------------------------------------------------------------------------

@@ -731,6 +731,53 @@ TEMPLATE_TEST_CASE("Wang-Mou matches the oracle on diagonally dominant systems, 
   }
 }
 
+TEMPLATE_TEST_CASE("Wang-Mou in the GPU's tiled multi-stage form matches the oracle", "[cpu][tridiag][wang-mou]",
+                   double, std::complex<double>) {
+  // wang_mou_tiled: tiles merged completely, their first and last rows merged as the next stage's
+  // list, recursively, then the outside unknowns substituted into every row. Small tiles make the
+  // lists deep (tile 4: about log2 m stages), sizes one past a multiple of the tile leave a last
+  // tile of one row. The bound is wang_mou()'s: ceil(log2 m) merge levels plus one substitution
+  // per stage. One tile holding the system is wang_mou() itself, value for value.
+  using T = TestType;
+  const std::uint64_t seed = case_seed("wang-mou-tiled" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<int> sizes = kSizes;
+  for (int extra : {9, 17, 65, 257, 4097, 4099}) sizes.push_back(extra);
+  for (int m : sizes) {
+    CAPTURE(m);
+    const ref::System<T> s = ref::random_dominant_system<T>(m, rng);
+    const std::vector<T> x_star = oracle(s);
+    const double cond = ref::condition_number_inf(m, s.dl.data(), s.d.data(), s.du.data());
+    std::vector<T> whole = s.b;
+    REQUIRE(ref::wang_mou(m, 64, 64, s.dl.data(), s.d.data(), s.du.data(), whole.data()) == 0);
+    for (int tile : {4, 8, 64, 1024, 4096}) {
+      CAPTURE(tile);
+      ref::WangMouTiledStats stats;
+      std::vector<T> x = s.b;
+      CHECK(ref::wang_mou_tiled(m, tile, s.dl.data(), s.d.data(), s.du.data(), x.data(), &stats) == 0);
+      // The lists: m first, each next one two rows per tile (one for a last tile of one row), the
+      // last one within a tile; every tile of every list but the top one merged once on the way up.
+      REQUIRE(!stats.list_rows.empty());
+      CHECK(stats.list_rows.front() == m);
+      long long tiles = 0;
+      for (std::size_t k = 0; k + 1 < stats.list_rows.size(); ++k) {
+        const long long rows = stats.list_rows[k];
+        const long long count = (rows + tile - 1) / tile;
+        tiles += count;
+        CHECK(rows > tile);
+        CHECK(stats.list_rows[k + 1] == 2 * count - (rows % tile == 1 ? 1 : 0));
+      }
+      CHECK(stats.list_rows.back() <= std::max(tile, 1));
+      CHECK(stats.tiles == tiles);
+      const int levels = ceil_log2(m) + static_cast<int>(stats.list_rows.size());
+      CHECK(eta(s, x) <= pcr_tol(levels));
+      CHECK(ref::relative_error(m, x.data(), x_star.data()) <= forward_tol(cond, pcr_tol(levels)));
+      if (tile >= m) CHECK(x == whole);
+    }
+  }
+}
+
 TEMPLATE_TEST_CASE("diagonal pivoting and SPIKE where Thomas breaks down", "[cpu][tridiag][pivoting][spike]",
                    double, std::complex<double>) {
   // The stable building blocks of a native gtsv2: diagonal pivoting (1 x 1 / 2 x 2 blocks, no row
