@@ -56,6 +56,21 @@ IDGPU_EXPORT idgpuStatus_t idgpuGetPolicy(idgpuPolicy_t* policy) {
   return IDGPU_STATUS_SUCCESS;
 }
 
+IDGPU_EXPORT idgpuStatus_t idgpuSetTridiagSolver(idgpuTridiagSolver_t solver) {
+  if (solver != IDGPU_TRIDIAG_SOLVER_AUTO && solver != IDGPU_TRIDIAG_SOLVER_PARTITION &&
+      solver != IDGPU_TRIDIAG_SOLVER_WANG_MOU && solver != IDGPU_TRIDIAG_SOLVER_PCR_THOMAS) {
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  idgpu::set_tridiag_solver(static_cast<idgpu::TridiagSolver>(solver));
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuGetTridiagSolver(idgpuTridiagSolver_t* solver) {
+  if (solver == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  *solver = static_cast<idgpuTridiagSolver_t>(idgpu::tridiag_solver());
+  return IDGPU_STATUS_SUCCESS;
+}
+
 IDGPU_EXPORT int idgpuGetCallStatsCount(void) { return static_cast<int>(idgpu::kApiCount); }
 
 IDGPU_EXPORT idgpuStatus_t idgpuGetCallStats(int index, idgpuCallStats_t* stats) {

@@ -59,6 +59,21 @@ const char *idgpuGetVersionString(void);
 idgpuStatus_t idgpuSetPolicy(idgpuPolicy_t policy);
 idgpuStatus_t idgpuGetPolicy(idgpuPolicy_t *policy);
 
+/* Which native algorithm cusparse?gtsv2_nopivot runs when the dispatch serves it natively: the
+ * one measured fastest on the device class (AUTO, the default: the partition solver), or one of the
+ * others, for comparison. Every one solves the same systems (diagonally dominant, no pivoting) to
+ * the same accuracy. IDGPU_TRIDIAG_SOLVER=auto|partition|wang-mou|pcr-thomas sets the initial
+ * value. Whether a call runs natively at all is still the policy's decision. */
+typedef enum idgpuTridiagSolver_t {
+  IDGPU_TRIDIAG_SOLVER_AUTO = 0,
+  IDGPU_TRIDIAG_SOLVER_PARTITION = 1, /* chunks in registers, separators reduced by cyclic reduction */
+  IDGPU_TRIDIAG_SOLVER_WANG_MOU = 2,  /* multi-stage Wang-Mou divide and conquer (Dieguez et al.) */
+  IDGPU_TRIDIAG_SOLVER_PCR_THOMAS = 3 /* k steps of tiled PCR, then p-Thomas (Kim et al.) */
+} idgpuTridiagSolver_t;
+
+idgpuStatus_t idgpuSetTridiagSolver(idgpuTridiagSolver_t solver);
+idgpuStatus_t idgpuGetTridiagSolver(idgpuTridiagSolver_t *solver);
+
 /* The functions with statistics are numbered 0 .. idgpuGetCallStatsCount()-1. */
 int idgpuGetCallStatsCount(void);
 idgpuStatus_t idgpuGetCallStats(int index, idgpuCallStats_t *stats);

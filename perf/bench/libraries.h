@@ -77,7 +77,8 @@ namespace idgpu_bench {
   X(idgpuGetVendorLibraryPath)         \
   X(idgpuWriteReport)                  \
   X(idgpuResetCallStats)               \
-  X(idgpuGetPolicy)
+  X(idgpuGetPolicy)                    \
+  X(idgpuGetTridiagSolver)
 
 #define IDGPU_BENCH_POINTER_(name) decltype(&::name) name = nullptr;
 

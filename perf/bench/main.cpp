@@ -416,10 +416,14 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
                 cusparse_version);
     idgpuPolicy_t policy = IDGPU_POLICY_AUTO;
     if (libraries.idgpu_api.idgpuGetPolicy != nullptr) libraries.idgpu_api.idgpuGetPolicy(&policy);
-    std::printf("idgpu:           %s (version %s, policy %s)\n", libraries.idgpu.path.c_str(),
+    idgpuTridiagSolver_t solver = IDGPU_TRIDIAG_SOLVER_AUTO;
+    if (libraries.idgpu_api.idgpuGetTridiagSolver != nullptr) libraries.idgpu_api.idgpuGetTridiagSolver(&solver);
+    const char* solver_names[] = {"auto", "partition", "wang-mou", "pcr-thomas"};
+    std::printf("idgpu:           %s (version %s, policy %s, gtsv2_nopivot solver %s)\n", libraries.idgpu.path.c_str(),
                 libraries.idgpu_api.idgpuGetVersionString != nullptr ? libraries.idgpu_api.idgpuGetVersionString()
                                                                      : "?",
-                policy == IDGPU_POLICY_VENDOR ? "vendor" : policy == IDGPU_POLICY_NATIVE ? "native" : "auto");
+                policy == IDGPU_POLICY_VENDOR ? "vendor" : policy == IDGPU_POLICY_NATIVE ? "native" : "auto",
+                solver >= 0 && solver < 4 ? solver_names[solver] : "?");
     std::printf("seed 0x%llx, %d runs (median), %d warm-up, rotation sets >= %.0fx L2, timed calls on a non-default "
                 "stream\n",
                 static_cast<unsigned long long>(cli.options.seed), cli.options.runs, cli.options.warmup,

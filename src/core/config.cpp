@@ -32,6 +32,13 @@ Policy parse_policy(const char* value) {
   return Policy::kAuto;
 }
 
+TridiagSolver parse_tridiag_solver(const char* value) {
+  if (equals(value, "partition")) return TridiagSolver::kPartition;
+  if (equals(value, "wang-mou")) return TridiagSolver::kWangMou;
+  if (equals(value, "pcr-thomas")) return TridiagSolver::kPcrThomas;
+  return TridiagSolver::kAuto;
+}
+
 bool parse_flag(const char* value) {
   return value != nullptr && *value != '\0' && !equals(value, "0") && !equals(value, "off") &&
          !equals(value, "false");
@@ -54,13 +61,15 @@ __attribute__((noinline, cold)) void load_hot() {
 }  // namespace
 
 Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
-                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure) {
+                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure,
+                    const char* tridiag_solver) {
   Config parsed;
   parsed.log_level = parse_log_level(log);
   parsed.report = parse_report(report);
   parsed.initial_policy = parse_policy(policy);
   parsed.sync_check = parse_flag(sync_check);
   parsed.fft_measure = parse_flag(fft_measure);
+  parsed.tridiag_solver = parse_tridiag_solver(tridiag_solver);
   parsed.vendor_cufft = vendor_cufft != nullptr ? vendor_cufft : "";
   parsed.vendor_cusparse = vendor_cusparse != nullptr ? vendor_cusparse : "";
   return parsed;
@@ -73,7 +82,8 @@ __attribute__((noinline, cold)) const Config* load_config() {
   static const Config loaded =
       parse_config(std::getenv("IDGPU_LOG"), std::getenv("IDGPU_REPORT"), std::getenv("IDGPU_POLICY"),
                    std::getenv("IDGPU_SYNC_CHECK"), std::getenv("IDGPU_VENDOR_CUFFT"),
-                   std::getenv("IDGPU_VENDOR_CUSPARSE"), std::getenv("IDGPU_FFT_MEASURE"));
+                   std::getenv("IDGPU_VENDOR_CUSPARSE"), std::getenv("IDGPU_FFT_MEASURE"),
+                   std::getenv("IDGPU_TRIDIAG_SOLVER"));
   return &loaded;
 }
 
@@ -94,6 +104,25 @@ Policy policy() { return static_cast<Policy>(hot().policy.load(std::memory_order
 void set_policy(Policy policy) {
   hot();
   g_hot.policy.store(static_cast<int>(policy), std::memory_order_relaxed);
+}
+
+namespace {
+// -1 until the first read or write, then the current TridiagSolver.
+std::atomic<int> g_tridiag_solver{-1};
+}  // namespace
+
+TridiagSolver tridiag_solver() {
+  int value = g_tridiag_solver.load(std::memory_order_relaxed);
+  if (value < 0) {
+    int unset = -1;
+    value = static_cast<int>(config().tridiag_solver);
+    if (!g_tridiag_solver.compare_exchange_strong(unset, value, std::memory_order_relaxed)) value = unset;
+  }
+  return static_cast<TridiagSolver>(value);
+}
+
+void set_tridiag_solver(TridiagSolver solver) {
+  g_tridiag_solver.store(static_cast<int>(solver), std::memory_order_relaxed);
 }
 
 const char* to_string(Policy policy) {

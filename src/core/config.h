@@ -12,6 +12,9 @@ enum class Policy : int { kAuto = 0, kVendor = 1, kNative = 2 };
 
 enum class LogLevel : int { kTrace = 0, kDebug = 1, kInfo = 2, kWarn = 3, kError = 4, kOff = 6 };
 
+// IDGPU_TRIDIAG_SOLVER: which native algorithm gtsv2_nopivot runs (idgpuTridiagSolver_t's values).
+enum class TridiagSolver : int { kAuto = 0, kPartition = 1, kWangMou = 2, kPcrThomas = 3 };
+
 // IDGPU_REPORT: nothing, call counts at exit, or counts plus GPU time per function.
 enum class ReportMode : int { kOff = 0, kCounts = 1, kTiming = 2 };
 
@@ -20,6 +23,7 @@ struct Config {
   ReportMode report = ReportMode::kOff;   // IDGPU_REPORT=0|1|timing
   Policy initial_policy = Policy::kAuto;  // IDGPU_POLICY=auto|vendor|native
   bool sync_check = false;                // IDGPU_SYNC_CHECK=1: synchronise and check after each launch
+  TridiagSolver tridiag_solver = TridiagSolver::kAuto;  // IDGPU_TRIDIAG_SOLVER=auto|partition|wang-mou|pcr-thomas
   bool fft_measure = false;               // IDGPU_FFT_MEASURE=1: time native vs vendor FFT plans the
                                           // tuning table does not cover, at plan time
   std::string vendor_cufft;               // IDGPU_VENDOR_CUFFT: path of the real libcufft
@@ -28,7 +32,8 @@ struct Config {
 
 // Parses one environment snapshot; exposed so the CPU tests can check the parsing.
 Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
-                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure = nullptr);
+                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure = nullptr,
+                    const char* tridiag_solver = nullptr);
 
 const Config& config();
 
@@ -48,5 +53,10 @@ Policy policy();
 void set_policy(Policy policy);
 
 const char* to_string(Policy policy);
+
+// The gtsv2_nopivot algorithm, from IDGPU_TRIDIAG_SOLVER, changed at run time through
+// idgpuSetTridiagSolver (read only where a call is served natively).
+TridiagSolver tridiag_solver();
+void set_tridiag_solver(TridiagSolver solver);
 
 }  // namespace idgpu

@@ -30,12 +30,22 @@ std::size_t columns_buffer(const Problem& problem) {
   return kernels::partition_columns_buffer_bytes(problem.m, problem.n, problem.element_bytes);
 }
 
+std::size_t wang_mou_buffer(const Problem& problem) {
+  return kernels::wang_mou_buffer_bytes(problem.m, problem.n, problem.element_bytes);
+}
+
+std::size_t pcr_thomas_buffer(const Problem& problem) {
+  return kernels::pcr_thomas_buffer_bytes(problem.m, problem.n, problem.element_bytes);
+}
+
 std::size_t pivoting_buffer(const Problem& problem) {
   return kernels::pivoting_buffer_bytes(problem.m, problem.n, problem.element_bytes);
 }
 
 const NativeSolver kPivoting{"chunks by diagonal pivoting, separators reduced level by level", pivoting_buffer};
 const NativeSolver kPartitionColumns{"partition solver over the columns of B (one matrix)", columns_buffer};
+const NativeSolver kWangMou{"multi-stage Wang-Mou over the columns of B (one matrix)", wang_mou_buffer};
+const NativeSolver kPcrThomas{"k-step tiled PCR and p-Thomas over the columns of B (one matrix)", pcr_thomas_buffer};
 const NativeSolver kPartition{"partition solver (chunks in registers, separators by cyclic reduction)",
                               partition_buffer};
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
@@ -66,7 +76,14 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
     candidate = problem.algo == 0 ? &kPartition : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
   }
   if (problem.layout == Layout::kStrided) candidate = &kPartition;
-  if (problem.layout == Layout::kSingleNopivot && problem.n >= 1) candidate = &kPartitionColumns;
+  if (problem.layout == Layout::kSingleNopivot && problem.n >= 1) {
+    // The partition solver measured fastest everywhere (src/tridiag/tuning.cpp); the others on request.
+    switch (tridiag_solver()) {
+      case TridiagSolver::kWangMou: candidate = &kWangMou; break;
+      case TridiagSolver::kPcrThomas: candidate = &kPcrThomas; break;
+      default: candidate = &kPartitionColumns; break;
+    }
+  }
   if (problem.layout == Layout::kSingle && problem.n >= 1) candidate = &kPivoting;
   if (candidate == nullptr) {
     *reason = "no native solver for this problem yet";
@@ -113,10 +130,16 @@ cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem,
 template <class T>
 cusparseStatus_t run_columns(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
                              const T* du, T* B, void* buffer, cudaStream_t stream) {
-  const cudaError_t launched =
-      &solver == &kPivoting
-          ? kernels::pivoting_solve<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream)
-          : kernels::partition_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+  cudaError_t launched = cudaSuccess;
+  if (&solver == &kPivoting) {
+    launched = kernels::pivoting_solve<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+  } else if (&solver == &kWangMou) {
+    launched = kernels::wang_mou_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+  } else if (&solver == &kPcrThomas) {
+    launched = kernels::pcr_thomas_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+  } else {
+    launched = kernels::partition_solve_columns<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);
+  }
   return finish_launch(solver, problem, launched, stream);
 }
 

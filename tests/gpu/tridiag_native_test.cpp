@@ -952,6 +952,22 @@ TEST_CASE("gtsv2_nopivot, one matrix and n right-hand sides", "[gpu][gtsv][nopiv
   run_columns_grid<cuDoubleComplex>(ColumnsApi::kNopivot, 1LL << 22);
 }
 
+// The other two native gtsv2_nopivot algorithms, which the dispatch runs on request
+// (idgpuSetTridiagSolver): the multi-stage Wang-Mou solver and k-step tiled PCR + p-Thomas, on the
+// same grid and held to the same rule as the partition solver above.
+TEST_CASE("gtsv2_nopivot by Wang-Mou and by tiled PCR + p-Thomas", "[gpu][gtsv][nopivot][nopivot-algos]") {
+  for (const idgpuTridiagSolver_t solver : {IDGPU_TRIDIAG_SOLVER_WANG_MOU, IDGPU_TRIDIAG_SOLVER_PCR_THOMAS}) {
+    CAPTURE(static_cast<int>(solver));
+    std::printf("solver %s\n", solver == IDGPU_TRIDIAG_SOLVER_WANG_MOU ? "wang-mou" : "pcr-thomas");
+    REQUIRE(idgpuSetTridiagSolver(solver) == IDGPU_STATUS_SUCCESS);
+    run_columns_grid<float>(ColumnsApi::kNopivot, 1LL << 24);
+    run_columns_grid<double>(ColumnsApi::kNopivot, 1LL << 24);
+    run_columns_grid<cuComplex>(ColumnsApi::kNopivot, 1LL << 22);
+    run_columns_grid<cuDoubleComplex>(ColumnsApi::kNopivot, 1LL << 22);
+  }
+  REQUIRE(idgpuSetTridiagSolver(IDGPU_TRIDIAG_SOLVER_AUTO) == IDGPU_STATUS_SUCCESS);
+}
+
 // Our gtsv2 (chunked diagonal pivoting) is as accurate as the vendor's on dominant matrices, but
 // not on random non-dominant ones, where some of its small interior blocks are singular or nearly
 // so: the dispatch leaves gtsv2 with the vendor (no tuning row sends it to ours), which this test

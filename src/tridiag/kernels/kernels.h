@@ -29,6 +29,26 @@ template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                                     cudaStream_t stream);
 
+// gtsv2_nopivot by the multi-stage Wang-Mou divide and conquer (Dieguez et al.'s MS-ID-TS; the
+// host reference is reference::wang_mou_tiled): tiles of wang_mou_tile_rows rows merged level by
+// level in one block each, the tiles' first and last rows merged the same way in the next stage,
+// recursively, then every tile re-merged with its two outside unknowns known. buffer:
+// wang_mou_buffer_bytes(m, n, ...), the first and last rows of every tile of every stage.
+int wang_mou_tile_rows(int n, int element_bytes);
+std::size_t wang_mou_buffer_bytes(int m, int n, int element_bytes);
+template <class T>
+cudaError_t wang_mou_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
+                                   cudaStream_t stream);
+
+// gtsv2_nopivot by k steps of tiled PCR, which split the system into 2^k interleaved subsystems,
+// then p-Thomas, one thread per subsystem ("A Scalable Tridiagonal Solver for GPUs", Kim et al.;
+// the host reference is reference::tiled_pcr_thomas). buffer: pcr_thomas_buffer_bytes(m, n, ...).
+int pcr_thomas_steps(int m, int element_bytes);
+std::size_t pcr_thomas_buffer_bytes(int m, int n, int element_bytes);
+template <class T>
+cudaError_t pcr_thomas_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
+                                     cudaStream_t stream);
+
 // gtsv2 (pivoting): n columns of B against one matrix, no diagonal dominance asked. Chunks of
 // pivoting_rows rows, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2 blocks), the
 // chunks' separators reduced level by level through `buffer` (pivoting_buffer_bytes).

@@ -121,6 +121,28 @@ TEST_CASE("the dispatch policy can be set, read back and refuses unknown values"
   CHECK(idgpuSetPolicy(IDGPU_POLICY_AUTO) == IDGPU_STATUS_SUCCESS);
 }
 
+TEST_CASE("the gtsv2_nopivot algorithm can be set, read back and refuses unknown values", "[cpu][capi]") {
+  idgpuTridiagSolver_t solver = static_cast<idgpuTridiagSolver_t>(-1);
+  REQUIRE(idgpuGetTridiagSolver(&solver) == IDGPU_STATUS_SUCCESS);
+  CHECK(solver == IDGPU_TRIDIAG_SOLVER_AUTO);  // IDGPU_TRIDIAG_SOLVER is unset for this test
+  for (idgpuTridiagSolver_t wanted : {IDGPU_TRIDIAG_SOLVER_PARTITION, IDGPU_TRIDIAG_SOLVER_WANG_MOU,
+                                      IDGPU_TRIDIAG_SOLVER_PCR_THOMAS, IDGPU_TRIDIAG_SOLVER_AUTO}) {
+    CAPTURE(wanted);
+    CHECK(idgpuSetTridiagSolver(wanted) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(idgpuGetTridiagSolver(&solver) == IDGPU_STATUS_SUCCESS);
+    CHECK(solver == wanted);
+  }
+  REQUIRE(idgpuSetTridiagSolver(IDGPU_TRIDIAG_SOLVER_WANG_MOU) == IDGPU_STATUS_SUCCESS);
+  for (int bad : {-1, 4, 100}) {
+    CAPTURE(bad);
+    CHECK(idgpuSetTridiagSolver(static_cast<idgpuTridiagSolver_t>(bad)) == IDGPU_STATUS_INVALID_VALUE);
+    REQUIRE(idgpuGetTridiagSolver(&solver) == IDGPU_STATUS_SUCCESS);
+    CHECK(solver == IDGPU_TRIDIAG_SOLVER_WANG_MOU);  // unchanged
+  }
+  CHECK(idgpuGetTridiagSolver(nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuSetTridiagSolver(IDGPU_TRIDIAG_SOLVER_AUTO) == IDGPU_STATUS_SUCCESS);
+}
+
 // CTest entry cpu.api.policy_env runs this with IDGPU_POLICY=vendor.
 TEST_CASE("IDGPU_POLICY sets the initial policy", "[cpu][.policy-env]") {
   idgpuPolicy_t policy = IDGPU_POLICY_AUTO;

@@ -127,3 +127,24 @@ TEST_CASE("the policy can be changed at run time", "[cpu][config]") {
   idgpu::set_policy(initial);
   CHECK(idgpu::policy() == initial);
 }
+
+TEST_CASE("IDGPU_TRIDIAG_SOLVER", "[cpu][config]") {
+  using idgpu::TridiagSolver;
+  struct Row {
+    const char* value;
+    TridiagSolver solver;
+  };
+  const Row rows[] = {
+      {nullptr, TridiagSolver::kAuto},          {"", TridiagSolver::kAuto},
+      {"auto", TridiagSolver::kAuto},           {"partition", TridiagSolver::kPartition},
+      {"Partition", TridiagSolver::kPartition}, {"wang-mou", TridiagSolver::kWangMou},
+      {"WANG-MOU", TridiagSolver::kWangMou},    {"pcr-thomas", TridiagSolver::kPcrThomas},
+      {"wangmou", TridiagSolver::kAuto},        {"pcr", TridiagSolver::kAuto},
+      {"thomas", TridiagSolver::kAuto},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.value == nullptr ? "(unset)" : row.value);
+    const Config config = parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, row.value);
+    CHECK(config.tridiag_solver == row.solver);
+  }
+}
