@@ -50,6 +50,17 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //   gtsv2_nopivot, n=16 (the columns kernel: each block eliminates the matrix once for its
 //     columns, chunks of at most 8 rows), m=1000/2^20: f32 7.6x/5.3x, f64 7.1x/4.0x,
 //     c32 7.7x/4.3x, c64 7.2x/3.2x; n > 16 not measured (vendor).
+//   gtsv2_nopivot's other native solvers (IDGPU_TRIDIAG_SOLVER; same grid, H100, speedup over the
+//     vendor, n=1, m=1000/2^16/2^20/2^24/2^26; n=16 at m=1000/2^20):
+//     multi-stage Wang-Mou: f32 1.60x/2.32x/2.28x/2.22x/2.24x (0.27 of copy at 2^24), n=16 7.5x/3.9x;
+//       f64 1.77x/2.72x/2.18x/2.61x/2.69x (0.38), n=16 4.0x/3.2x; c32 1.26x/2.15x/1.63x/1.80x/1.84x;
+//       c64 0.71x/2.22x/1.57x/1.68x/1.71x. Slower than the partition solver everywhere but f64 at
+//       m=1000 and 2^16 (0.0086 / 0.0212 ms against 0.0095 / 0.0231, separate runs): not enough to
+//       route by.
+//     k-step tiled PCR + p-Thomas: f32 0.41x/0.86x/0.53x/0.31x/0.28x (0.04 of copy at 2^24);
+//       f64, c32, c64 0.36-0.54x except m=2^16 (1.22-1.44x); n=16 0.48-0.62x. p-Thomas has 2^13-2^15
+//       threads for the whole GPU and the two PCR passes move about 25 arrays' worth.
+//     So the partition solver stays the only one routed to.
 //   gtsv2 (pivoting), the chunked diagonal pivoting solver, dominant matrices, n=1,
 //     m=1000/2^16/2^20/2^24/2^26: f32 3.9x/2.1x/1.8x/2.9x/3.4x (0.34 at 2^24), f64 3.3x/1.6x/1.8x/3.8x/4.4x,
 //     c32 4.1x/1.6x/1.7x/4.0x/4.6x, c64 3.9x/1.3x/3.1x/6.6x; n=16 at m=1000/2^20 1.8-2.3x/1.9-2.6x.
