@@ -16,6 +16,11 @@ namespace idgpu::tridiag::kernels {
 // each, through reduced levels kept in `buffer` (partition_buffer_bytes; 0 when one block holds a
 // system). dl, d and du are not written.
 int partition_rows(int m, bool interleaved, int element_bytes);  // rows per chunk it picks
+// Strided systems that one block does not hold but whose tiles a GPU may hold at once run as one
+// cooperative launch: tiles of this many chunks (64..512), at most as many tiles as chunks per
+// tile, so that one block solves the reduced level; 0 where that shape does not apply (the
+// launch also needs every tile of the batch resident, checked at run time).
+int partition_resident_chunks(int m, int rows_per_chunk);
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes);
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,

@@ -29,8 +29,12 @@
 // Rows of a system beyond m are identity rows (never read nor written); dl of row 0 and du of row
 // m-1 are never read, as in cuSPARSE.
 #include <algorithm>
+#include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
+
+#include <cooperative_groups.h>
 
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
@@ -248,9 +252,16 @@ struct Chunk {
 //   kFinish  the same tile once E_{t-1} and E_t are known: the inner separators by cyclic
 //            reduction with E_{t-1} moved to the right-hand side and E_t as an identity row, then
 //            back substitution.
+//   kResident all three in one cooperative launch whose blocks are all resident at once (strided
+//            layouts, a reduced level of at most one block's rows): kReduce, a grid barrier, the
+//            system's reduced level solved by cyclic reduction in every block of the system (it
+//            is short and in the L2), and the back substitution from the registers kReduce left,
+//            with S_j = p_j + q_j E_{t-1} + r_j E_t. dl, d, du and x are then read once, as where
+//            a block holds the system.
 // So a long system costs two reads of dl, d, du, x and one write of x, plus seven values per tile
-// (7 per 1024 rows in the strided f32 layout) for each level of reduced rows.
-enum class Mode { kSolve, kReduce, kFinish };
+// (7 per 1024 rows in the strided f32 layout) for each level of reduced rows; one read where the
+// system's tiles fit the GPU at once (kResident).
+enum class Mode { kSolve, kReduce, kFinish, kResident };
 
 // Tuning knobs (compile-time): the largest block of the block-local solve, and the blocks per
 // multiprocessor the register budget aims at.
@@ -280,11 +291,61 @@ struct LevelLink {
   const T* separators;
 };
 
+// kResident's middle step, done by every block for its own system (the reduced level is at most a
+// block's threads long and in the L2, so repeating it costs less than a second grid barrier and
+// a block's wait for one solver): the `rows` reduced rows, one a thread, by parallel cyclic
+// reduction over the next power of two (identity rows past the end); separator E_t lands in
+// separators[t].
+template <class T>
+__device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, long long rows, T* sa, T* sb, T* sc,
+                                   T* sd, T* separators) {
+  const int t = threadIdx.x;
+  const ReducedSource<T> source{link.level, link.index, rows};
+  const Row<T> row = t < rows ? source.load(system, t, rows) : identity_row<T>();
+  T lower = row.a, diag = row.b, upper = row.c, rhs = row.d;
+  int span = 1;
+  while (span < rows) span <<= 1;
+  for (int step = 1; step < span; step <<= 1) {
+    if (t < span) {
+      sa[t] = lower;
+      sb[t] = diag;
+      sc[t] = upper;
+      sd[t] = rhs;
+    }
+    __syncthreads();
+    if (t < span) {
+      T new_lower = zero<T>();
+      T new_upper = zero<T>();
+      if (t >= step) {
+        const int o = t - step;
+        const T f = divide(lower, sb[o]);
+        diag = mul_sub(diag, f, sc[o]);
+        rhs = mul_sub(rhs, f, sd[o]);
+        new_lower = negate(mul(f, sa[o]));
+      }
+      if (t + step < span) {
+        const int o = t + step;
+        const T f = divide(upper, sb[o]);
+        diag = mul_sub(diag, f, sa[o]);
+        rhs = mul_sub(rhs, f, sd[o]);
+        new_upper = negate(mul(f, sc[o]));
+      }
+      lower = new_lower;
+      upper = new_upper;
+    }
+    __syncthreads();
+  }
+  if (t < rows) separators[t] = divide(rhs, diag);
+  __syncthreads();
+}
+
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
 __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
     block_kernel(Source source, Out out, TileGrid grid, LevelLink<T> link) {
+  static_assert(kMode != Mode::kResident || !kLanes, "kResident runs the strided mapping");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  constexpr bool kColumns = kMode == Mode::kReduce;  // the q and r right-hand sides
+  constexpr bool kReduces = kMode == Mode::kReduce || kMode == Mode::kResident;
+  constexpr bool kColumns = kReduces;  // the q and r right-hand sides
   const int threads = blockDim.x;
   T* sa = reinterpret_cast<T*>(shared_bytes);
   T* sb = sa + threads;
@@ -395,22 +456,25 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
     upper = new_upper;
     __syncthreads();
   }
-  if constexpr (kMode == Mode::kReduce) {
+  if constexpr (kReduces) {
     // S_j = p_j + q_j E_{t-1} + r_j E_t; the tile's first interior row is chunk 0's, its separator
     // row the last chunk's, each with the neighbouring inner separator substituted.
-    sd[me] = divide(rhs, diag);
-    sq[me] = divide(q, diag);
-    sr[me] = divide(r, diag);
+    const T p_mine = divide(rhs, diag);
+    const T q_mine = divide(q, diag);
+    const T r_mine = divide(r, diag);
+    sd[me] = p_mine;
+    sq[me] = q_mine;
+    sr[me] = r_mine;
     __syncthreads();
-    if (!active) return;
     const long long at = link.index.at(system, tile);
-    if (chunk == 0) {
+    // (kResident has no inactive thread: one system a block, every block a tile of it.)
+    if (active && chunk == 0) {
       const T g = s_gamma[me];
       link.level.alpha[at] = mul_sub(s_alpha[me], negate(g), sd[me]);
       link.level.beta[at] = mul_sub(s_beta[me], negate(g), sq[me]);
       link.level.gamma[at] = mul(g, sr[me]);
     }
-    if (chunk == chunks - 1) {
+    if (active && chunk == chunks - 1) {
       if (chunks > 1) {
         const int o = me - pitch;
         link.level.lower[at] = mul(tile_lower, sq[o]);
@@ -422,6 +486,20 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
         link.level.rhs[at] = tile_rhs;
       }
       link.level.upper[at] = work.separator.c;
+    }
+    if constexpr (kMode == Mode::kResident) {
+      // Every tile's reduced row is written; each block solves its system's reduced level (into
+      // s_beta, free again), then every chunk has its two separators and back-substitutes from
+      // registers.
+      cooperative_groups::this_grid().sync();
+      solve_reduced_rows(link, system, grid.tiles, sa, sb, sc, s_alpha, s_beta);
+      const T tile_right = s_beta[tile];
+      const T tile_left = tile > 0 ? s_beta[tile - 1] : zero<T>();
+      const T mine = mul_sub(mul_sub(p_mine, negate(q_mine), tile_left), negate(r_mine), tile_right);
+      sd[me] = mine;
+      __syncthreads();
+      const T left = chunk > 0 ? sd[me - pitch] : tile_left;
+      if (active) work.finish(out, system, first, left, mine);
     }
   } else {
     const T mine = divide(rhs, diag);
@@ -796,11 +874,17 @@ cudaError_t allow_shared(Kernel kernel, std::size_t bytes) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
 }
 
+// Shared memory of a block_kernel launch: seven arrays of one value per thread, nine with q and r.
+std::size_t block_shared_bytes(Mode mode, int threads, std::size_t element) {
+  const bool columns = mode == Mode::kReduce || mode == Mode::kResident;
+  return (columns ? 9 : 7) * static_cast<std::size_t>(threads) * element;
+}
+
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
 cudaError_t launch_block(const Source& source, const Out& out, long long batch, const LevelShape& shape,
                          const LevelLink<T>& link, cudaStream_t stream) {
   const int threads = shape.systems << shape.chunks_log2;
-  const std::size_t shared = (kMode == Mode::kReduce ? 9 : 7) * static_cast<std::size_t>(threads) * sizeof(T);
+  const std::size_t shared = block_shared_bytes(kMode, threads, sizeof(T));
   const long long blocks = ceil_div(batch, shape.systems) * shape.tiles;
   auto kernel = block_kernel<T, L, kLanes, kMode, Source, Out>;
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
@@ -865,6 +949,83 @@ bool vector_chunks(const Layouts& layouts, const T* dl, const T* d, const T* du,
          layouts.rhs.system_step % per == 0 && layouts.matrix.row_step == 1 && layouts.rhs.row_step == 1;
 }
 
+// IDGPU_PARTITION_RESIDENT=0 (a tuning aid) keeps tiled systems on the three-launch path.
+bool resident_allowed() {
+  static const bool allowed = [] {
+    const char* value = std::getenv("IDGPU_PARTITION_RESIDENT");
+    return value == nullptr || std::atoi(value) != 0;
+  }();
+  return allowed;
+}
+
+// How many blocks of `kernel` (threads, shared) the current device holds at once, cached per device
+// and block size (log2 threads 6..9); 0 when the device cannot launch cooperatively.
+template <class Kernel>
+long long resident_capacity(Kernel kernel, int chunks_log2, std::size_t shared) {
+  constexpr int kDevices = 64;
+  static std::atomic<long long> cache[kDevices][4];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices || chunks_log2 < 6 ||
+      chunks_log2 > 9) {
+    return 0;
+  }
+  std::atomic<long long>& slot = cache[device][chunks_log2 - 6];
+  long long capacity = slot.load(std::memory_order_relaxed);
+  if (capacity != 0) return capacity > 0 ? capacity : 0;
+  int cooperative = 0;
+  int multiprocessors = 0;
+  int per_multiprocessor = 0;
+  const bool known = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device) == cudaSuccess &&
+                     cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, 1 << chunks_log2,
+                                                                   shared) == cudaSuccess;
+  if (!known) {
+    cudaGetLastError();
+    return 0;
+  }
+  capacity = cooperative != 0 ? static_cast<long long>(per_multiprocessor) * multiprocessors : 0;
+  slot.store(capacity > 0 ? capacity : -1, std::memory_order_relaxed);
+  return capacity;
+}
+
+// The strided layouts' tiled systems in one cooperative launch (Mode::kResident) where the shape
+// allows it (partition_resident_chunks), the reduced rows fit the caller's buffer (sized for the
+// three-launch path's smaller tiles) and every tile of the batch is resident at once. *launched
+// false: nothing was enqueued, and the caller goes on with the three launches.
+template <class T, int L>
+cudaError_t solve_resident(const ArraySource<T>& source, const Sink<T>& out, long long batch,
+                           std::size_t buffer_bytes, unsigned char* scratch, cudaStream_t stream, bool* launched) {
+  *launched = false;
+  if (!resident_allowed() || source.m > INT32_MAX) return cudaSuccess;
+  const int chunks = partition_resident_chunks(static_cast<int>(source.m), L);
+  if (chunks == 0) return cudaSuccess;
+  const long long tiles = ceil_div(source.m, static_cast<long long>(chunks) * L);
+  const std::size_t count = static_cast<std::size_t>(tiles) * static_cast<std::size_t>(batch);
+  if ((kLevelArrays - 1) * count * sizeof(T) > buffer_bytes) return cudaSuccess;  // no separators array
+  auto kernel = block_kernel<T, L, false, Mode::kResident, ArraySource<T>, Sink<T>>;
+  const std::size_t shared = block_shared_bytes(Mode::kResident, chunks, sizeof(T));
+  if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
+  const int chunks_log2 = log2_ceil(chunks);
+  if (batch * tiles > resident_capacity(kernel, chunks_log2, shared)) return cudaSuccess;
+  T* arrays = reinterpret_cast<T*>(scratch);
+  const Reduced<T> reduced{arrays, arrays + count, arrays + 2 * count, arrays + 3 * count,
+                           arrays + 4 * count, arrays + 5 * count, arrays + 6 * count};
+  LevelLink<T> link{reduced, level_indexing(false, tiles, batch), nullptr};
+  ArraySource<T> source_arg = source;
+  Sink<T> out_arg = out;
+  TileGrid grid{batch, 1, chunks_log2, tiles};
+  void* args[] = {&source_arg, &out_arg, &grid, &link};
+  const cudaError_t status = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                                         dim3(static_cast<unsigned>(batch * tiles)), dim3(chunks),
+                                                         args, shared, stream);
+  if (status == cudaErrorCooperativeLaunchTooLarge || status == cudaErrorNotSupported) {
+    cudaGetLastError();  // not sticky: the three launches follow
+    return cudaSuccess;
+  }
+  *launched = true;
+  return status;
+}
+
 template <class T, int L>
 cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream) {
@@ -873,6 +1034,12 @@ cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* size
   const bool vectors = vector_chunks<T, L>(layouts, dl, d, du, x);
   const ArraySource<T> source{dl, d, du, x, layouts.matrix, layouts.rhs, m, sizes, vectors};
   const Sink<T> out{x, layouts.rhs, vectors};
+  if (!layouts.interleaved && sizes == nullptr && plan.levels > 0) {
+    bool launched = false;
+    const cudaError_t status =
+        solve_resident<T, L>(source, out, batch, level_bytes(plan, batch, sizeof(T)), scratch, stream, &launched);
+    if (launched || status != cudaSuccess) return status;
+  }
   if (layouts.interleaved) return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
   return solve_level<T, L, false>(source, out, batch, plan, 0, scratch, stream);
 }
@@ -979,6 +1146,16 @@ int partition_rows(int m, bool interleaved, int element_bytes) {
   // (strided f32 m = 65536: 16 rows 0.49 of copy bandwidth, 8 rows 0.44).
   if (interleaved) return clamp_rows(element_bytes <= 4 && m > 256 ? 16 : 8, element_bytes);
   return clamp_rows(m <= 512 ? 4 : m <= 4096 ? 8 : 16, element_bytes);
+}
+
+int partition_resident_chunks(int m, int rows_per_chunk) {
+  if (m < 1 || rows_per_chunk < 1) return 0;
+  const long long chunks = ceil_div(m, rows_per_chunk);
+  if (chunks <= kMaxBlockThreads) return 0;  // one block holds the system
+  for (int per_tile = 64; per_tile <= kMaxBlockThreads; per_tile *= 2) {
+    if (ceil_div(chunks, per_tile) <= per_tile) return per_tile;
+  }
+  return 0;
 }
 
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes) {

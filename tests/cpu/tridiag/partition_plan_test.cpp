@@ -1,0 +1,80 @@
+// The partition solver's one-launch shape (partition_resident_chunks, a host function of
+// src/tridiag/kernels/partition.cu): which strided systems run as one cooperative launch, with
+// how many chunks per tile. No kernel is launched, no GPU needed.
+//
+// What the kernel needs of the shape:
+//  - tiles of a power of two of chunks, 64 to 512 (the block's threads);
+//  - a reduced level one block solves, one row a thread: 2 <= tiles <= chunks per tile;
+//  - 0 where one block holds the system (the block-local solve does it in one launch already);
+//  - the fewest chunks per tile that do, so that the tiles' cyclic reductions stay short;
+//  - reduced rows that fit the pBuffer the three-launch path asks for (partition_buffer_bytes), so
+//    that the caller's buffer never turns the one launch down at the measured rows per chunk.
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <random>
+#include <vector>
+
+#include "tridiag/kernels/kernels.h"
+
+namespace kernels = idgpu::tridiag::kernels;
+
+namespace {
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+std::vector<int> partition_sizes() {
+  std::vector<int> out;
+  for (int m = 1; m <= 20000; m += 7) out.push_back(m);
+  for (int log = 10; log <= 27; ++log) {
+    for (long long delta : {-1LL, 0LL, 1LL}) out.push_back(static_cast<int>((1LL << log) + delta));
+  }
+  std::mt19937_64 rng(20261122);
+  std::uniform_int_distribution<int> any(1, 1 << 24);
+  for (int i = 0; i < 3000; ++i) out.push_back(any(rng));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("partition: the one-launch shape of tiled strided systems", "[partition]") {
+  constexpr int kLevelArrays = 8;  // seven reduced values a tile and its separator
+  for (int element_bytes : {4, 8, 16}) {
+    for (int m : partition_sizes()) {
+      const int rows = kernels::partition_rows(m, false, element_bytes);
+      const int chunks = kernels::partition_resident_chunks(m, rows);
+      const long long total = ceil_div(m, rows);
+      INFO("m = " << m << ", " << element_bytes << "-byte elements, " << rows << " rows a chunk");
+      if (total <= 512) {
+        REQUIRE(chunks == 0);
+        continue;
+      }
+      if (total > 512LL * 512) {
+        REQUIRE(chunks == 0);
+        continue;
+      }
+      REQUIRE((chunks == 64 || chunks == 128 || chunks == 256 || chunks == 512));
+      const long long tiles = ceil_div(total, chunks);
+      REQUIRE(tiles >= 2);
+      REQUIRE(tiles <= chunks);
+      if (chunks > 64) REQUIRE(ceil_div(total, chunks / 2) > chunks / 2);
+      const std::size_t reduced = static_cast<std::size_t>(kLevelArrays) * static_cast<std::size_t>(tiles) *
+                                  static_cast<std::size_t>(element_bytes);
+      REQUIRE(reduced <= kernels::partition_buffer_bytes(m, 1, false, element_bytes));
+    }
+  }
+}
+
+TEST_CASE("partition: the one-launch shape's limits", "[partition]") {
+  // gtsv2_nopivot f32 at m = 2^20 (16 rows a chunk): 256 tiles of 256 chunks; at 2^16, 64 of 64.
+  REQUIRE(kernels::partition_resident_chunks(1 << 20, 16) == 256);
+  REQUIRE(kernels::partition_resident_chunks(1 << 16, 16) == 64);
+  // One block: 512 chunks.
+  REQUIRE(kernels::partition_resident_chunks(512 * 16, 16) == 0);
+  REQUIRE(kernels::partition_resident_chunks(512 * 16 + 1, 16) == 64);
+  // The largest: 512 tiles of 512 chunks.
+  REQUIRE(kernels::partition_resident_chunks(512 * 512 * 4, 4) == 512);
+  REQUIRE(kernels::partition_resident_chunks(512 * 512 * 4 + 1, 4) == 0);
+  REQUIRE(kernels::partition_resident_chunks(0, 4) == 0);
+  REQUIRE(kernels::partition_resident_chunks(100, 0) == 0);
+}
