@@ -43,10 +43,13 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     batch 1000, f32 m=32: 4.5x
 //   Both at 2^20 unknowns per call (batch 16..32768, earlier solver): native wins every case.
 //   algos 1, 2 (thread-per-system LU / Givens QR): see the rows below.
-//   gtsv2_nopivot, n=1, one system:
-//     f32 m=1000/2^16/2^20/2^24/2^26 1.66x/2.31x/2.95x/3.76x/4.04x (0.46 at 2^24, 0.55 at 2^26)
-//     f64 1.58x/2.46x/2.81x/3.42x/3.56x, c32 1.58x/2.54x/2.76x/3.38x/3.55x,
-//     c64 1.45x/2.61x/2.42x/2.94x/3.03x; m < 1000 not measured (vendor).
+//   gtsv2_nopivot, n=1, one system (2^16 in every precision and f32 2^20 as one cooperative
+//   launch, the others in three):
+//     f32 m=1000/2^16/2^20/2^24/2^26 1.61x/3.72x/4.08x/3.77x/4.04x (0.46 at 2^24, 0.54 at 2^26;
+//       three launches at 2^16/2^20: 2.24x/2.87x)
+//     f64 1.57x/3.73x/2.73x/3.44x/3.56x, c32 1.54x/4.13x/2.77x/3.50x/3.70x,
+//     c64 1.41x/3.76x/2.42x/2.95x/3.04x (three launches at 2^16: 2.43-2.55x); m < 1000 not
+//     measured (vendor).
 //   gtsv2_nopivot, n=16 (the columns kernel: each block eliminates the matrix once for its
 //     columns, chunks of at most 8 rows), m=1000/2^20: f32 7.6x/5.3x, f64 7.1x/4.0x,
 //     c32 7.7x/4.3x, c64 7.2x/3.2x; n > 16 not measured (vendor).

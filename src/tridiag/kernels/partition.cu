@@ -23,7 +23,9 @@
 // Bytes moved: one read of dl, d, du, x and one write of x where a block holds the system (H100,
 // 2^24 unknowns: 0.61-0.98 of copy bandwidth up to m = 4096 strided, 0.69-1.00 up to 512
 // interleaved); two reads and one write beyond, 5/9 of copy bandwidth at most (0.47-0.52 at
-// m = 65536, gtsv2_nopivot f32 0.46 at m = 2^24 and 0.55 at 2^26). Measurements and their
+// m = 65536, gtsv2_nopivot f32 0.46 at m = 2^24 and 0.55 at 2^26), except where every tile of
+// the call is resident at once (Mode::kResident: one read, one cooperative launch; gtsv2_nopivot
+// f32 m = 2^20 in 0.027 ms against 0.038 in three launches, H100). Measurements and their
 // commands: src/tridiag/tuning.cpp.
 //
 // Rows of a system beyond m are identity rows (never read nor written); dl of row 0 and du of row
@@ -340,8 +342,8 @@ __device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, l
 }
 
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
-__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
-    block_kernel(Source source, Out out, TileGrid grid, LevelLink<T> link) {
+__device__ __forceinline__ void block_body(const Source& source, const Out& out, const TileGrid& grid,
+                                           const LevelLink<T>& link) {
   static_assert(kMode != Mode::kResident || !kLanes, "kResident runs the strided mapping");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   constexpr bool kReduces = kMode == Mode::kReduce || kMode == Mode::kResident;
@@ -508,6 +510,21 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
     const T left = chunk > 0 ? sd[me - pitch] : left_value;
     if (active) work.finish(out, system, first, left, mine);
   }
+}
+
+template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
+__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
+    block_kernel(Source source, Out out, TileGrid grid, LevelLink<T> link) {
+  block_body<T, L, kLanes, kMode>(source, out, grid, link);
+}
+
+// Mode::kResident's kernel (its own name in profiles; the same register budget as block_kernel: at
+// 8 rows a chunk and two blocks of 512 threads a multiprocessor, f32 spills and measured slower
+// than 16 rows, 0.0286 against 0.0266 ms at m = 2^20 on an H100).
+template <class T, int L>
+__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
+    resident_kernel(ArraySource<T> source, Sink<T> out, TileGrid grid, LevelLink<T> link) {
+  block_body<T, L, false, Mode::kResident>(source, out, grid, link);
 }
 
 // gtsv2_nopivot with several right-hand sides: one matrix, n columns of B. A block takes one tile
@@ -1002,7 +1019,7 @@ cudaError_t solve_resident(const ArraySource<T>& source, const Sink<T>& out, lon
   const long long tiles = ceil_div(source.m, static_cast<long long>(chunks) * L);
   const std::size_t count = static_cast<std::size_t>(tiles) * static_cast<std::size_t>(batch);
   if ((kLevelArrays - 1) * count * sizeof(T) > buffer_bytes) return cudaSuccess;  // no separators array
-  auto kernel = block_kernel<T, L, false, Mode::kResident, ArraySource<T>, Sink<T>>;
+  auto kernel = resident_kernel<T, L>;
   const std::size_t shared = block_shared_bytes(Mode::kResident, chunks, sizeof(T));
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
   const int chunks_log2 = log2_ceil(chunks);
