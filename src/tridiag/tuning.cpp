@@ -27,32 +27,34 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 
 // Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns per call, median of 10 runs,
 // inputs rotated past the L2) on an NVIDIA H100 80GB HBM3 (copy 2980 GB/s), CUDA 13.0, cuSPARSE
-// 12.6, with the tiled partition solver (tiles reduced to one row each, 16-byte chunk loads);
-// speedup over the vendor, and the native side's fraction of copy bandwidth:
+// 12.6, with the tiled partition solver (tiles reduced to one row each, 16-byte chunk loads, the
+// cyclic reductions multiplying by published reciprocals; one cooperative launch where every tile
+// is resident); speedup over the vendor, and the native side's fraction of copy bandwidth:
 //   gtsv2StridedBatch:
-//     f32 m=32..1024 3.4-6.0x (0.69-0.95), m=4096 4.6x (0.69), m=65536 3.8x (0.49)
-//     f64 m=32..1024 3.4-4.9x (0.82-0.98), m=4096 3.5x (0.61), m=65536 3.6x (0.52)
-//     c32 m=32..1024 3.3-4.5x (0.75-0.94), m=4096 3.4x (0.60), m=65536 3.5x (0.51)
-//     c64 m=32..1024 3.0-3.6x (0.59-0.95), m=4096 2.8x (0.47), m=65536 3.2x (0.48)
-//     batch 1000, f32 m=32: 1.49x
+//     f32 m=32..1024 4.1-6.6x (0.90-0.96), m=4096 5.9x (0.89), m=65536 4.0x (0.51)
+//     f64 m=32..1024 3.5-5.7x (0.97-0.99), m=4096 4.2x (0.73), m=65536 3.8x (0.55)
+//     c32 m=32..1024 3.3-4.7x (0.79-0.96), m=4096 3.6x (0.64), m=65536 3.7x (0.54)
+//     c64 m=32..1024 3.1-3.9x (0.64-0.95), m=4096 3.0x (0.51), m=65536 3.4x (0.52)
+//     batch 1000, f32 m=32: 1.62x
 //   gtsvInterleavedBatch algo 0:
-//     f32 m=32..512 1.8-4.6x (0.69-0.92), m=1000..4096 6.4-22x (0.48-0.56), m=65536 337x (0.48)
-//     f64 m=32..512 1.7-3.1x (0.79-0.98), m=1000..4096 3.8-12.8x (0.51-0.57), m=65536 193x (0.50)
-//     c32 m=32..512 1.6-2.7x (0.68-0.98), m=1000..4096 3.6-12.8x (0.50-0.52), m=65536 192x (0.49)
-//     c64 m=32..512 1.5-1.8x (0.67-1.00), m=1000..4096 2.2-7.0x (0.49-0.56), m=65536 101x (0.47)
-//     batch 1000, f32 m=32: 4.5x
+//     f32 m=32..512 1.8-5.1x (0.77-0.91), m=1000..4096 7.3-22x (0.49-0.63), m=65536 345x (0.48)
+//     f64 m=32..512 1.7-3.2x (0.82-0.98), m=1000..4096 4.2-13.1x (0.52-0.61), m=65536 197x (0.50)
+//     c32 m=32..512 1.7-2.7x (0.71-0.99), m=1000..4096 3.8-12.9x (0.51-0.54), m=65536 194x (0.49)
+//     c64 m=32..512 1.6-1.8x (0.69-1.00), m=1000..4096 2.4-7.1x (0.50-0.59), m=65536 100x (0.47)
+//     batch 1000, f32 m=32: 5.0x
 //   Both at 2^20 unknowns per call (batch 16..32768, earlier solver): native wins every case.
 //   algos 1, 2 (thread-per-system LU / Givens QR): see the rows below.
 //   gtsv2_nopivot, n=1, one system (2^16 in every precision and f32 2^20 as one cooperative
 //   launch, the others in three):
-//     f32 m=1000/2^16/2^20/2^24/2^26 1.61x/3.72x/4.08x/3.77x/4.04x (0.46 at 2^24, 0.54 at 2^26;
-//       three launches at 2^16/2^20: 2.24x/2.87x)
-//     f64 1.57x/3.73x/2.73x/3.44x/3.56x, c32 1.54x/4.13x/2.77x/3.50x/3.70x,
-//     c64 1.41x/3.76x/2.42x/2.95x/3.04x (three launches at 2^16: 2.43-2.55x); m < 1000 not
-//     measured (vendor).
+//     f32 m=1000/2^16/2^20/2^24/2^26 2.33x/5.25x/5.34x/3.98x/4.14x (0.49 at 2^24, 0.56 at 2^26)
+//     f64 2.30x/5.47x/3.39x/3.66x/3.70x, c32 1.71x/4.76x/3.06x/3.59x/3.77x,
+//     c64 1.55x/4.32x/2.59x/3.19x/3.29x; m < 1000 not measured (vendor).
+//     Before the reciprocals (dividing every coupling, which takes IEEE division's slow path as
+//     the couplings shrink to zero): f32 1.61x/3.72x/4.08x/3.77x/4.04x; before the one launch
+//     too, f32 2^16/2^20 2.24x/2.87x.
 //   gtsv2_nopivot, n=16 (the columns kernel: each block eliminates the matrix once for its
-//     columns, chunks of at most 8 rows), m=1000/2^20: f32 7.6x/5.3x, f64 7.1x/4.0x,
-//     c32 7.7x/4.3x, c64 7.2x/3.2x; n > 16 not measured (vendor).
+//     columns, chunks of at most 8 rows), m=1000/2^20: f32 10.7x/6.0x, f64 10.5x/4.5x,
+//     c32 8.6x/4.4x, c64 8.0x/3.5x; n > 16 not measured (vendor).
 //   gtsv2_nopivot's other native solvers (IDGPU_TRIDIAG_SOLVER; same grid, H100, speedup over the
 //     vendor, n=1, m=1000/2^16/2^20/2^24/2^26; n=16 at m=1000/2^20):
 //     multi-stage Wang-Mou: f32 1.60x/2.32x/2.28x/2.22x/2.24x (0.27 of copy at 2^24), n=16 7.5x/3.9x;
@@ -70,21 +72,21 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     No row: on random non-dominant matrices its backward error exceeded twice the vendor's in
 //     20 of 290 cases of tests/gpu (infinite where a 7-row interior block is singular), so gtsv2
 //     stays with the vendor (IDGPU_POLICY=native runs it).
-// The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.2-6.8x
-// (0.35-0.79), algo 0 1.2-405x (0.37-0.97), gtsv2_nopivot n=1 1.43-3.67x (f32 2^24 0.36, 2^26
-// 0.42), n=16 2.8-7.7x (f32 m=2^20 5.1x); so these rows hold for every sm_90 device class
-// measured.
+// The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.4-7.2x
+// (0.38-0.91), algo 0 1.2-449x (0.40-0.99), gtsv2_nopivot n=1 1.50-5.23x (f32 2^20 5.23x, 2^24
+// 0.44 of copy bandwidth, 2^26 0.52), n=16 2.9-10.5x (f32 m=2^20 5.7x); so these rows hold for
+// every sm_90 device class measured.
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
 // c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
 // block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
 constexpr TuningRow kRows[] = {
-    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 3.4-6.0x"},
-    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 2.8-4.5x"},
-    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.7-337x"},
-    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.6-192x"},
-    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.5-101x"},
-    {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot f32/f64 n<=16 1.6-7.6x"},
-    {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot c32/c64 n<=16 1.4-7.8x"},
+    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 3.5-6.6x"},
+    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 3.0-4.7x"},
+    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.7-345x"},
+    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.7-194x"},
+    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.6-100x"},
+    {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot f32/f64 n<=16 2.3-10.7x"},
+    {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot c32/c64 n<=16 1.5-8.6x"},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.

@@ -21,12 +21,12 @@
 // vectors where aligned; the interleaved layout is coalesced across a warp's systems.
 //
 // Bytes moved: one read of dl, d, du, x and one write of x where a block holds the system (H100,
-// 2^24 unknowns: 0.61-0.98 of copy bandwidth up to m = 4096 strided, 0.69-1.00 up to 512
-// interleaved); two reads and one write beyond, 5/9 of copy bandwidth at most (0.47-0.52 at
-// m = 65536, gtsv2_nopivot f32 0.46 at m = 2^24 and 0.55 at 2^26), except where every tile of
+// 2^24 unknowns: 0.51-0.99 of copy bandwidth up to m = 4096 strided, 0.69-1.00 up to 512
+// interleaved); two reads and one write beyond, 5/9 of copy bandwidth at most (0.47-0.55 at
+// m = 65536, gtsv2_nopivot f32 0.49 at m = 2^24 and 0.56 at 2^26), except where every tile of
 // the call is resident at once (Mode::kResident: one read, one cooperative launch; gtsv2_nopivot
-// f32 m = 2^20 in 0.027 ms against 0.038 in three launches, H100). Measurements and their
-// commands: src/tridiag/tuning.cpp.
+// f32 m = 2^20 in 0.021 ms, 5.3x the vendor, H100). Measurements and their commands:
+// src/tridiag/tuning.cpp.
 //
 // Rows of a system beyond m are identity rows (never read nor written); dl of row 0 and du of row
 // m-1 are never read, as in cuSPARSE.
