@@ -945,6 +945,92 @@ TEST_CASE("strided batches, every m", "[gpu][gtsv][strided]") {
   run_strided_grid<cuDoubleComplex>(1LL << 22);
 }
 
+// Strided systems longer than one block holds, whose tiles all fit the GPU at once, run as one
+// cooperative launch (the partition solver's Mode::kResident). Stream capture must take it as it
+// takes plain launches: the captured solve, launched twice, gives the eager solve's bits, and the
+// eager solve's residual is small.
+TEST_CASE("a tiled strided solve captured into a CUDA graph", "[gpu][gtsv][strided][graph]") {
+  constexpr int m = 20000;
+  constexpr int batch = 2;
+  const std::size_t count = static_cast<std::size_t>(m) * batch;
+  std::mt19937_64 rng(20261122);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<float> dl(count), d(count), du(count), b(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    dl[i] = unit(rng);
+    du[i] = unit(rng);
+    d[i] = 3.0f + std::fabs(unit(rng));  // diagonally dominant: |d| >= 3 > |dl| + |du|
+    b[i] = unit(rng);
+  }
+  const std::size_t bytes = count * sizeof(float);
+  float *g_dl = nullptr, *g_d = nullptr, *g_du = nullptr, *g_x = nullptr, *g_b = nullptr;
+  for (float** p : {&g_dl, &g_d, &g_du, &g_x, &g_b}) REQUIRE(cudaMalloc(p, bytes) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_dl, dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_d, d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_du, du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(g_b, b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+  cusparseHandle_t handle = device().handle;
+  REQUIRE(cusparseSetStream(handle, stream) == CUSPARSE_STATUS_SUCCESS);
+  REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
+  std::size_t size = 0;
+  REQUIRE(cusparseSgtsv2StridedBatch_bufferSizeExt(handle, m, g_dl, g_d, g_du, g_x, batch, m, &size) ==
+          CUSPARSE_STATUS_SUCCESS);
+  void* buffer = nullptr;
+  REQUIRE(cudaMalloc(&buffer, std::max<std::size_t>(size, 1)) == cudaSuccess);
+  const std::string api = "cusparseSgtsv2StridedBatch";
+
+  // Eager.
+  REQUIRE(cudaMemcpy(g_x, g_b, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess);
+  const unsigned long long before = native_calls(api);
+  REQUIRE(cusparseSgtsv2StridedBatch(handle, m, g_dl, g_d, g_du, g_x, batch, m, buffer) == CUSPARSE_STATUS_SUCCESS);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  REQUIRE(native_calls(api) == before + 1);
+  std::vector<float> eager(count);
+  REQUIRE(cudaMemcpy(eager.data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  double worst = 0;
+  for (int system = 0; system < batch; ++system) {
+    for (int row = 0; row < m; ++row) {
+      const std::size_t i = static_cast<std::size_t>(system) * m + row;
+      double r = static_cast<double>(d[i]) * eager[i] - b[i];
+      if (row > 0) r += static_cast<double>(dl[i]) * eager[i - 1];
+      if (row + 1 < m) r += static_cast<double>(du[i]) * eager[i + 1];
+      worst = std::max(worst, std::fabs(r));
+    }
+  }
+  CAPTURE(worst);
+  REQUIRE(worst < 1e-5);
+
+  // Captured, then launched twice.
+  REQUIRE(cudaMemcpy(g_x, g_b, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  const cusparseStatus_t captured = cusparseSgtsv2StridedBatch(handle, m, g_dl, g_d, g_du, g_x, batch, m, buffer);
+  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+  REQUIRE(captured == CUSPARSE_STATUS_SUCCESS);
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  for (int launch = 0; launch < 2; ++launch) {
+    REQUIRE(cudaMemcpy(g_x, g_b, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess);
+    REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    std::vector<float> replayed(count);
+    REQUIRE(cudaMemcpy(replayed.data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CAPTURE(launch);
+    REQUIRE(std::memcmp(replayed.data(), eager.data(), bytes) == 0);
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  REQUIRE(cusparseSetStream(handle, nullptr) == CUSPARSE_STATUS_SUCCESS);
+  cudaStreamDestroy(stream);
+  for (void* p : {static_cast<void*>(g_dl), static_cast<void*>(g_d), static_cast<void*>(g_du),
+                  static_cast<void*>(g_x), static_cast<void*>(g_b), buffer}) {
+    cudaFree(p);
+  }
+}
+
 TEST_CASE("gtsv2_nopivot, one matrix and n right-hand sides", "[gpu][gtsv][nopivot]") {
   run_columns_grid<float>(ColumnsApi::kNopivot, 1LL << 24);
   run_columns_grid<double>(ColumnsApi::kNopivot, 1LL << 24);
