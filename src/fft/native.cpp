@@ -32,11 +32,9 @@ class StockhamPlan final : public NativePlan {
   StockhamPlan(FftPlan plan, void* tables, std::vector<kernels::PassLaunch> launches,
                std::optional<kernels::FusedLaunch> fused)
       : plan_(std::move(plan)), tables_(tables), launches_(std::move(launches)), fused_(fused) {
-    for (const FftCluster& cluster : plan_.clusters) clusters_.push_back(cluster_launch_for(cluster));
-    name_ = "Stockham C2C, " + std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes");
-    if (!clusters_.empty()) {
-      name_ += clusters_.size() == 1 ? " in one cluster kernel" : " in " + std::to_string(clusters_.size()) + " cluster kernels";
-    }
+    name_ = "Stockham C2C, " + (plan_.cluster ? std::string("one cluster kernel")
+                                              : std::to_string(plan_.passes.size()) +
+                                                    (plan_.passes.size() == 1 ? " pass" : " passes"));
     if (fused_) name_ += " (fused out of place)";
   }
   StockhamPlan(const StockhamPlan&) = delete;
@@ -50,9 +48,10 @@ class StockhamPlan final : public NativePlan {
 
   cufftResult execute(const ExecArgs& args) const override {
     if (args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
+    if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     if (fused_ && !in_place) return execute_fused(args);
-    const std::vector<PassBuffers> turns = pass_buffers(plan_.launches(), in_place);
+    const std::vector<PassBuffers> turns = pass_buffers(plan_.passes.size(), in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
     void* work = args.work_area;
@@ -63,8 +62,8 @@ class StockhamPlan final : public NativePlan {
                          plan_.work_bytes);
         return CUFFT_INVALID_VALUE;
       }
-      // An in-place transform of two launches: the plan asks for no work area (as the vendor's),
-      // so the array it needs comes from the stream-ordered pool for the call.
+      // An in-place two-pass transform: the plan asks for no work area (as the vendor's), so the
+      // array it needs comes from the stream-ordered pool for the call.
       const std::size_t bytes = static_cast<std::size_t>(plan_.n * plan_.batch) * plan_.element_bytes;
       if (cudaMallocAsync(&temporary, bytes, args.stream) != cudaSuccess) {
         cudaGetLastError();
@@ -82,29 +81,20 @@ class StockhamPlan final : public NativePlan {
     };
     const bool inverse = args.direction == CUFFT_INVERSE;
     const bool single = plan_.precision == Precision::kSingle;
-    for (std::size_t i = 0; i < turns.size(); ++i) {
-      cudaError_t status = cudaSuccess;
-      if (!clusters_.empty()) {
-        kernels::ClusterLaunch launch = clusters_[i];
-        launch.input = buffer(turns[i].from);
-        launch.output = buffer(turns[i].to);
-        status = single ? kernels::launch_cluster_f32(launch, inverse, args.stream)
-                        : kernels::launch_cluster_f64(launch, inverse, args.stream);
-      } else {
-        kernels::PassLaunch launch = launches_[i];
-        launch.input = buffer(turns[i].from);
-        launch.output = buffer(turns[i].to);
-        const PassShape& shape = launch.shape;
-        const bool even_in = shape.sub == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
-        const bool even_out = shape.span == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
-        launch.vector_in = single && even_in && aligned16(launch.input);
-        launch.vector_out = single && even_out && aligned16(launch.output);
-        status = single ? kernels::launch_pass_f32(launch, inverse, args.stream)
-                        : kernels::launch_pass_f64(launch, inverse, args.stream);
-      }
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+      kernels::PassLaunch launch = launches_[i];
+      launch.input = buffer(turns[i].from);
+      launch.output = buffer(turns[i].to);
+      const PassShape& shape = launch.shape;
+      const bool even_in = shape.sub == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
+      const bool even_out = shape.span == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
+      launch.vector_in = single && even_in && aligned16(launch.input);
+      launch.vector_out = single && even_out && aligned16(launch.output);
+      cudaError_t status = single ? kernels::launch_pass_f32(launch, inverse, args.stream)
+                                  : kernels::launch_pass_f64(launch, inverse, args.stream);
       if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(args.stream);
       if (status != cudaSuccess) {
-        log::kernel().error("{} (n={}, batch={}), launch {}: {}", name_, plan_.n, plan_.batch, i + 1,
+        log::kernel().error("{} (n={}, batch={}), pass {}: {}", name_, plan_.n, plan_.batch, i + 1,
                             cudaGetErrorString(status));
         cudaGetLastError();
         if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
@@ -139,43 +129,36 @@ class StockhamPlan final : public NativePlan {
     return CUFFT_SUCCESS;
   }
 
-  // A cluster kernel's launch (kernels/stockham_cluster.cuh), its twiddles those of its two passes.
-  kernels::ClusterLaunch cluster_launch_for(const FftCluster& c) const {
-    const auto first = static_cast<std::size_t>(c.first_pass);
-    const FftPass& a = plan_.passes[first];
-    const FftPass& b = plan_.passes[first + 1];
-    const kernels::PassLaunch& pass_a = launches_[first];
-    const kernels::PassLaunch& pass_b = launches_[first + 1];
+  // The two passes as one cluster kernel: no work area, in place or not.
+  cufftResult execute_cluster(const ExecArgs& args) const {
+    const FftCluster& c = *plan_.cluster;
     kernels::ClusterLaunch launch;
-    FftPass combined = a;
-    combined.size = a.size * b.size;
-    combined.sub_transforms = plan_.n / combined.size;
-    combined.transforms_per_block = 1 << c.columns_log2;
-    launch.shape = pass_shape(plan_, combined);
-    while ((1LL << launch.bits_a) < a.size) ++launch.bits_a;
+    while ((1LL << launch.bits) < plan_.n) ++launch.bits;
     launch.rank_bits = c.rank_bits;
-    launch.columns_log2 = c.columns_log2;
     launch.stride_a = c.stride_a;
     launch.stride_b = c.stride_b;
+    launch.shift = plan_.passes[0].smem_shift;
     launch.threads = c.threads;
     launch.shared_bytes = static_cast<unsigned>(c.shared_bytes);
-    launch.clusters = c.clusters;
-    launch.twiddles_a = pass_a.stage_twiddles;
-    launch.twiddles_b = pass_b.stage_twiddles;
-    launch.lo_twiddles_a = pass_a.lo_twiddles;
-    launch.hi_twiddles_a = pass_a.hi_twiddles;
-    launch.lo_bits_a = pass_a.lo_bits;
-    launch.lo_twiddles_b = pass_b.lo_twiddles;
-    launch.hi_twiddles_b = pass_b.hi_twiddles;
-    launch.lo_bits_b = pass_b.lo_bits;
-    return launch;
+    launch.batch = plan_.batch;
+    launch.twiddles_a = launches_[0].stage_twiddles;
+    launch.twiddles_b = launches_[1].stage_twiddles;
+    launch.lo_twiddles = launches_[1].lo_twiddles;
+    launch.hi_twiddles = launches_[1].hi_twiddles;
+    launch.lo_bits = launches_[1].lo_bits;
+    launch.input = args.input;
+    launch.output = args.output;
+    const bool inverse = args.direction == CUFFT_INVERSE;
+    const cudaError_t status = plan_.precision == Precision::kSingle
+                                   ? kernels::launch_cluster_f32(launch, inverse, args.stream)
+                                   : kernels::launch_cluster_f64(launch, inverse, args.stream);
+    return finish_launch(status, args.stream);
   }
 
   FftPlan plan_;
   void* tables_;
   std::vector<kernels::PassLaunch> launches_;
   std::optional<kernels::FusedLaunch> fused_;
-  std::vector<kernels::ClusterLaunch> clusters_;
   std::string name_;
 };
 

@@ -291,24 +291,14 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     return result;
   }
   // A power of two in the cluster range runs as two passes in one cluster kernel, split as the
-  // kernel is compiled (fft/stockham_index.h); one too large to fuse, as two pairs of passes.
+  // kernel is compiled (fft/stockham_index.h).
   int bits = 0;
   while ((1LL << bits) < n) ++bits;
-  const bool power_of_two = (1LL << bits) == n;
-  const bool cluster = limits.clusters && power_of_two && bits >= kClusterMinBits && bits <= kClusterMaxBits &&
+  const bool cluster = limits.clusters && (1LL << bits) == n && bits >= kClusterMinBits && bits <= kClusterMaxBits &&
                        fits(1LL << cluster_bits_a(bits)) && fits(n >> cluster_bits_a(bits));
-  const int pair_bits[2] = {bits - bits / 2, bits / 2};
-  const bool pairs = limits.clusters && power_of_two && passes == 2 &&
-                     static_cast<std::size_t>(n) * element > kFusedMaxBytes && pair_bits[1] >= kClusterPairMinBits &&
-                     pair_bits[0] <= kClusterPairMaxBits;
   std::vector<long long> sizes;
   if (cluster) {
     sizes = {1LL << cluster_bits_a(bits), n >> cluster_bits_a(bits)};
-  } else if (pairs) {
-    for (int b : pair_bits) {
-      sizes.push_back(1LL << cluster_bits_a(b));
-      sizes.push_back(1LL << (b - cluster_bits_a(b)));
-    }
   } else {
     sizes = balanced_split(n, passes, fits);
   }
@@ -382,43 +372,26 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     span *= size;
     plan.passes.push_back(std::move(pass));
   }
-  // The cluster kernel of passes `first` and `first + 1`: block `rank` holds T TA columns of
-  // stage A and T TB rows of stage B in one buffer, strided as the column passes' (their lanes
-  // run across columns / rows alike). False when a block cannot hold them.
-  const auto add_cluster = [&](int first, int rank_bits, int columns_log2) {
-    const FftPass& a = plan.passes[static_cast<std::size_t>(first)];
-    const FftPass& b = plan.passes[static_cast<std::size_t>(first) + 1];
-    if ((a.size >> rank_bits) < 1 || (b.size >> rank_bits) < 1) return false;
-    FftCluster c;
-    c.first_pass = first;
-    c.rank_bits = rank_bits;
-    c.columns_log2 = columns_log2;
-    const long long columns = (b.size >> rank_bits) << columns_log2;
-    const long long rows = (a.size >> rank_bits) << columns_log2;
-    c.stride_a = pass_smem_stride(a.size, shift, element, columns, a.size / kMaxElementsPerThread, true);
-    c.stride_b = pass_smem_stride(b.size, shift, element, rows, b.size / kMaxElementsPerThread, true);
-    c.threads = static_cast<int>(((a.size * b.size) << columns_log2) >> (rank_bits + 4));
-    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
-    c.clusters = ((n / (a.size * b.size)) * batch) >> columns_log2;
-    if (c.shared_bytes > shared || c.threads > max_threads) return false;
-    plan.clusters.push_back(c);
-    return true;
-  };
-  if (cluster) add_cluster(0, cluster_rank_bits(bits), 0);
-  if (pairs) {
-    const int columns_log2 = cluster_pair_columns_log2(static_cast<int>(element));
-    if (!add_cluster(0, cluster_pair_rank_bits(pair_bits[0], static_cast<int>(element)), columns_log2) ||
-        !add_cluster(2, cluster_pair_rank_bits(pair_bits[1], static_cast<int>(element)), columns_log2)) {
-      DeviceLimits without = limits;  // no pass pairs on this device's limits: two passes
-      without.clusters = false;
-      return plan_c2c_1d(n, batch, precision, without);
-    }
-  }
-  // Out of place, two launches need no scratch (input -> output -> output in place); the
-  // vendor's plans of these sizes ask for none either, so none is asked (an in-place execution
-  // takes its array from the pool). Three launches and more need one array.
+  // Out of place, two passes need no scratch (input -> output -> output in place); the vendor's
+  // plans of these sizes ask for none either, so none is asked: an in-place execution without a
+  // work area is the vendor's (see NativePlan::serves). Three passes and more need one array.
   plan.work_bytes =
-      plan.launches() <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
+      plan.passes.size() <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
+  if (cluster) {
+    // Block `rank` holds TA = NB / C columns of stage A and TB = NA / C rows of stage B in one
+    // buffer, strided as the column passes' (their lanes run across columns / rows alike).
+    const long long size_a = plan.passes[0].size;
+    const long long size_b = plan.passes[1].size;
+    FftCluster c;
+    c.rank_bits = cluster_rank_bits(bits);
+    const long long columns = size_b >> c.rank_bits;
+    const long long rows = size_a >> c.rank_bits;
+    c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
+    c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
+    c.threads = static_cast<int>(n >> (c.rank_bits + 4));
+    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
+    if (c.shared_bytes <= shared && c.threads <= max_threads) plan.cluster = c;
+  }
   if (fusable) fuse_passes(&plan, shared);
   result.plan = std::move(plan);
   return result;
@@ -438,10 +411,9 @@ std::string FftPlan::to_string() const {
   std::ostringstream out;
   out << "c2c n=" << n << " batch=" << batch << (precision == Precision::kDouble ? " fp64" : " fp32") << ", "
       << passes.size() << (passes.size() == 1 ? " pass" : " passes") << ", work " << work_bytes << " B";
-  for (const FftCluster& c : clusters) {
-    out << ", passes " << c.first_pass + 1 << "-" << c.first_pass + 2 << " as one cluster kernel: "
-        << c.clusters << " clusters of " << (1 << c.rank_bits) << " blocks of " << c.threads << " threads, "
-        << (1 << c.columns_log2) << " sub-transforms each, " << c.shared_bytes << " B shared";
+  if (cluster) {
+    out << ", one cluster kernel: " << (1 << cluster->rank_bits) << " blocks of " << cluster->threads << " threads, "
+        << cluster->shared_bytes << " B shared";
   }
   if (fused) {
     out << ", fused: blocks of " << fused->threads << " threads, " << fused->shared_bytes << " B shared, "

@@ -51,11 +51,17 @@
 //    intermediate through distributed shared memory. Device memory then sees one read and one
 //    write, as a single pass, with four or two blocks per SM where a single 2^14 pass (fp32)
 //    held one; the passes stay valid for the host executor and describe the same arithmetic.
-//    Powers of two above the fused range (more than 16 MB per transform) are planned as four
-//    passes run by two cluster kernels, M1 = 2^ceil(b/2) and M2 = 2^floor(b/2) points per
-//    combined pass: every access is then a row of 128 bytes, where two passes that each held a
-//    whole sub-transform in one block read rows of 16 or 32 bytes (2^26 fp32: T = 2 columns of
-//    2^13 in 128 KB).
+//    Tried and dropped for the two-pass powers of two above the fused range: four passes whose
+//    pairs ran as cluster kernels of 16 (fp32) / 8 (fp64) consecutive sub-transforms, so that
+//    every access is a 128-byte row where a pass of 2^11..2^13 points per block reads rows of
+//    16-32 bytes. On an H100 (2^26 points per call, fp32 2^22..2^26) they ran at 0.17-0.23 of
+//    copy bandwidth against the vendor's 0.27-0.40 and the two passes' 0.21-0.36: each kernel
+//    stalled on its exchange (lanes across sub-transforms store 8 bytes each into different
+//    rows of distributed shared memory), the cluster barriers and the load/store queue (LG
+//    throttle). Even with the exchange's stores made lane-contiguous (wrong values, timing
+//    only), a relaxed first barrier and rows of 64 bytes in 256-thread blocks, they reached
+//    0.83-0.91x the vendor at fp32 2^22..2^24, 1.16x and 1.07x at 2^25 and 2^26, 0.73-0.80x
+//    in fp64: one such kernel moves data at about half of copy bandwidth.
 //  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
@@ -106,18 +112,14 @@ struct FftPass {
   bool has_twiddle() const { return span_before > 1; }
 };
 
-// One cluster kernel of a plan (fft/stockham_index.h, kernels/stockham_cluster.cuh): passes
-// first_pass and first_pass + 1 (sizes NA, NB) in one launch of clusters of 2^rank_bits blocks,
-// each cluster taking 2^columns_log2 consecutive sub-transforms of the combined pass.
+// A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
+// passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks.
 struct FftCluster {
-  int first_pass = 0;
   int rank_bits = 0;
-  int columns_log2 = 0;  // T: 0 for whole transforms
-  int stride_a = 0;      // shared-memory elements per stage-A column, padded as a column pass's
-  int stride_b = 0;      // per stage-B row
-  int threads = 0;       // per block: T NA NB / (16 C)
+  int stride_a = 0;  // shared-memory elements per stage-A column, padded as a column pass's
+  int stride_b = 0;  // per stage-B row
+  int threads = 0;   // per block: n / (16 C)
   std::size_t shared_bytes = 0;
-  long long clusters = 0;  // grid size in clusters, for the whole batch
 };
 
 // A fused plan's kernel (fft/stockham_index.h, kernels/stockham_fused.cuh): the plan's two
@@ -139,22 +141,16 @@ struct FftPlan {
   Precision precision = Precision::kSingle;
   std::size_t element_bytes = 0;
   std::vector<FftPass> passes;
-  // The work area the plan asks for: none up to two launches, n * batch elements from three (see
-  // pass_buffers). An in-place execution of two launches takes the same array from the
-  // stream-ordered pool for the call (NativePlan), as the vendor's plans of these sizes ask for
-  // none.
+  // The work area the plan asks for: none up to two passes, n * batch elements from three (see
+  // pass_buffers). An in-place two-pass execution needs the same, and is served only where the
+  // caller's or the plan's work area is there.
   std::size_t work_bytes = 0;
-  // Set when the passes run as cluster kernels, a pair of passes each, in order (on devices with
-  // clusters): whole transforms 2^14..2^16 (one kernel for both passes, where a single 2^14
-  // pass would leave one block per SM, or two passes would go through device memory), and the
-  // powers of two too large to fuse (four passes, two kernels).
-  std::vector<FftCluster> clusters;
+  // Set when the two passes run as one cluster kernel (powers of two whose single pass would
+  // leave one block per SM, or that take two passes; on devices with clusters).
+  std::optional<FftCluster> cluster;
   // Set when the two passes may run as one fused kernel (out of place only; an in-place
   // execution runs the passes as two launches).
   std::optional<FftFused> fused;
-
-  // Kernel launches per execution (no fused kernel): one per cluster kernel, one per other pass.
-  std::size_t launches() const { return passes.size() - clusters.size(); }
 
   std::string to_string() const;  // one line per pass, for logs and tests
 };

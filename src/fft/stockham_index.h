@@ -41,59 +41,26 @@ IDGPU_HD constexpr int pow2_stage_bits(int bits, int stage) {
   return bits / pow2_stages(bits) + (stage < bits % pow2_stages(bits) ? 1 : 0);
 }
 
-// Cluster kernels (kernels/stockham_cluster.cuh) run two consecutive passes of a plan, i and
-// i + 1, as one kernel: a thread-block cluster of C blocks takes T consecutive sub-transforms of
-// the combined pass (length M = NA NB with NA = N_i, NB = N_{i+1}, span L = L_i, stride S = n / M)
-// and exchanges the intermediate through distributed shared memory instead of device memory.
-// Element t = n1 + NB n2 of combined sub-transform id sits at id + S t; pass i runs the NB
-// columns n1 (its sub-transforms id + S n1), pass i + 1 the NA rows k2 (its sub-transforms
-// j + L k2, j = id mod L), and the output element p = k2 + NA k1 goes to j + L M (id / L) + L p.
-// Two uses:
-//  - whole transforms (L = 1, S = 1, T = 1): powers of two 2^14..2^16 in fp32 and fp64, blocks of
-//    256 threads, C = n / 4096. Measured on an H100 against the two-pass plan and against blocks
-//    of 512 and 128 threads: 256 threads (4 blocks per SM in fp32, 2 in fp64) overlap the blocks'
-//    load, exchange and store phases best; 2^17 (C = 16 at 512 threads, or C = 8 at 1024) lost
-//    to two passes; fp64 2^13 in a single pass beat a cluster of 2.
-//  - pass pairs (kClusterPair*): a power of two too large to fuse (fft/planner.h) as four passes,
-//    two cluster kernels of M = 2^10..2^13 each, T = 128 B of consecutive sub-transforms (rows of
-//    128 bytes where a block of one pass could hold rows of 16 or 32), fused_threads threads per
-//    block. Device memory sees two reads and two writes per element, as for two passes.
+// Cluster plans (kernels/stockham_cluster.cuh): a power-of-two transform n = 2^bits, 2^14..2^16
+// in fp32 and fp64, runs in one kernel as a thread-block cluster of C = n / 4096 blocks of 256
+// threads, one transform per cluster; its two passes (sizes NA = 2^cluster_bits_a, stage A, and
+// NB = n / NA, stage B) exchange through distributed shared memory instead of device memory.
+// Measured on an H100 against the two-pass plan and against blocks of 512 and 128 threads: 256
+// threads (4 blocks per SM in fp32, 2 in fp64) overlap the blocks' load, exchange and store
+// phases best; 2^17 (C = 16 at 512 threads, or C = 8 at 1024) lost to two passes; fp64 2^13 in
+// a single pass beat a cluster of 2.
 inline constexpr int kClusterMinBits = 14;
 inline constexpr int kClusterMaxBits = 16;
 inline constexpr int kClusterThreadsLog2 = 8;
-inline constexpr int kClusterPairMinBits = 10;
-inline constexpr int kClusterPairMaxBits = 13;
 IDGPU_HD constexpr int cluster_bits_a(int bits) { return (bits + 1) / 2; }
 IDGPU_HD constexpr int cluster_rank_bits(int bits) { return bits - 4 - kClusterThreadsLog2; }
-IDGPU_HD constexpr int cluster_pair_columns_log2(int element_bytes) { return element_bytes > 8 ? 3 : 4; }
-IDGPU_HD constexpr int cluster_pair_threads_log2(int element_bytes) { return element_bytes > 8 ? 8 : 9; }
-// C = T M / (16 threads): both stages keep 16 elements per thread.
-IDGPU_HD constexpr int cluster_pair_rank_bits(int bits, int element_bytes) {
-  return bits + cluster_pair_columns_log2(element_bytes) - 4 - cluster_pair_threads_log2(element_bytes);
-}
-// Block `rank` runs stage A (pass i) on its TA = NB / C columns n1 = rank TA + tr of each of the
-// T sub-transforms c, buffer column c + T tr, and stage B (pass i + 1) on its TB = NA / C rows
-// k2 = rank TB + tb of each, buffer row cluster_row(c, tb). The lanes run along the buffer
-// columns and rows, so that a warp meets device memory in runs: of T elements (across c) on a
-// column side; of TB (along k2) on the contiguous output of a first pass (L = 1), where rows
-// put tb inside c.
-IDGPU_HD int cluster_row(int c, int tb, int columns_log2, int rows_log2, bool contiguous_out) {
-  return contiguous_out ? tb + (c << rows_log2) : c + (tb << columns_log2);
-}
-IDGPU_HD void cluster_row_parts(int row, int columns_log2, int rows_log2, bool contiguous_out, int* c, int* tb) {
-  if (contiguous_out) {
-    *tb = row & ((1 << rows_log2) - 1);
-    *c = row >> rows_log2;
-  } else {
-    *c = row & ((1 << columns_log2) - 1);
-    *tb = row >> columns_log2;
-  }
-}
-// Stage A's output Y[c, n1, k2] goes to block k2 / TB, row cluster_row(c, k2 mod TB), element n1
-// (padded as every buffer: smem_index).
+// Block `rank` of the cluster runs stage A on the TA = NB / C columns n1 = rank TA + tr (elements
+// x[n1 + NB n2]) and stage B on the TB = NA / C rows k2 = rank TB + tr of the intermediate
+// Y[n1, k2] (output X[k2 + NA k1]). Stage A's output Y[n1, k2] goes to block k2 / TB, into row
+// k2 mod TB of its stage-B buffer at column n1 (padded as every buffer: smem_index).
 IDGPU_HD int cluster_exchange_rank(int k2, int rows_b_log2) { return k2 >> rows_b_log2; }  // host mirror
-IDGPU_HD int cluster_exchange_slot(int row, int n1, int stride_b, int shift) {
-  return row * stride_b + n1 + (n1 >> shift);
+IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b, int shift) {
+  return (k2 & ((1 << rows_b_log2) - 1)) * stride_b + n1 + (n1 >> shift);
 }
 
 // Fused plans (kernels/stockham_fused.cuh): the two passes of a power-of-two plan, out of place,

@@ -167,42 +167,36 @@ void run_fused(const FftPlan& plan, int sign, const Complex* from, Complex* to) 
   }
 }
 
-// One cluster kernel of a plan as it runs (kernels/stockham_cluster.cuh): per cluster, every
-// block's stage A on its columns in its own shared memory (with the first pass's inter-pass
-// twiddle on load), the second pass's inter-pass twiddle, the exchange into the blocks'
-// (poisoned) buffers through cluster_exchange_rank / cluster_row / cluster_exchange_slot, then
-// every block's stage B on its rows, stored to the output. All of a cluster's input is read
-// before any of its output is written, so in place works as on the GPU.
-void run_cluster(const FftPlan& plan, const FftCluster& c, int sign, const Complex* from, Complex* to) {
-  const FftPass& pass_a = plan.passes[static_cast<std::size_t>(c.first_pass)];
-  const FftPass& pass_b = plan.passes[static_cast<std::size_t>(c.first_pass) + 1];
+// A cluster plan as its kernel runs it (kernels/stockham_cluster.cuh): per transform, every
+// block's stage A on its columns in its own shared memory, the inter-pass twiddle, the exchange
+// into the blocks' (poisoned) buffers through cluster_exchange_rank / cluster_exchange_slot, then
+// every block's stage B on its rows, stored to the output. All of a transform's input is read
+// before any output is written, so in place works as on the GPU.
+void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to) {
+  const FftCluster& c = *plan.cluster;
+  const FftPass& pass_a = plan.passes[0];
+  const FftPass& pass_b = plan.passes[1];
   const int ranks = 1 << c.rank_bits;
-  const int width = 1 << c.columns_log2;  // T
-  const int size_a = static_cast<int>(pass_a.size);
-  const int size_b = static_cast<int>(pass_b.size);
-  const int columns = size_b >> c.rank_bits;  // TA
-  int rows_log2 = 0;
-  while ((1 << (rows_log2 + c.rank_bits)) < size_a) ++rows_log2;
+  const int columns = static_cast<int>(pass_b.size >> c.rank_bits);  // TA
+  const int rows_log2 = [&] {
+    int bits = 0;
+    while ((1LL << (bits + c.rank_bits)) < pass_a.size) ++bits;
+    return bits;
+  }();
   const int rows = 1 << rows_log2;  // TB
-  const long long span = pass_a.span_before;
-  const long long size = static_cast<long long>(size_a) * size_b;
-  const bool contiguous_out = span == 1;
-  FftPass combined_pass = pass_a;
-  combined_pass.size = size;
-  combined_pass.sub_transforms = plan.n / size;
-  combined_pass.transforms_per_block = width;
-  const PassShape combined = pass_shape(plan, combined_pass);
   PassShape shape_a = pass_shape(plan, pass_a);
-  shape_a.per_block = width * columns;
+  shape_a.per_block = columns;
   shape_a.smem_stride = c.stride_a;
   PassShape shape_b = pass_shape(plan, pass_b);
-  shape_b.per_block = width * rows;
+  shape_b.per_block = rows;
   shape_b.smem_stride = c.stride_b;
   const std::vector<Complex> table_a = pass_twiddles(pass_a);
   const std::vector<Complex> table_b = pass_twiddles(pass_b);
   const TwiddleLayout layout_a = twiddle_layout(pass_a);
   const TwiddleLayout layout_b = twiddle_layout(pass_b);
   const std::size_t slots = c.shared_bytes / plan.element_bytes;
+  const int size_a = static_cast<int>(pass_a.size);
+  const int size_b = static_cast<int>(pass_b.size);
   const int shift = pass_a.smem_shift;
 
   std::vector<std::vector<Complex>> smem(static_cast<std::size_t>(ranks), std::vector<Complex>(slots));
@@ -212,45 +206,38 @@ void run_cluster(const FftPlan& plan, const FftCluster& c, int sign, const Compl
     Complex value;
   };
   std::vector<Exchange> exchanges;
-  for (long long cluster = 0; cluster < c.clusters; ++cluster) {
-    const BlockFrame frame = block_frame(combined, cluster * width);
+  for (long long transform = 0; transform < plan.batch; ++transform) {
+    const Complex* in = from + transform * plan.n;
+    Complex* out = to + transform * plan.n;
     exchanges.clear();
     for (int rank = 0; rank < ranks; ++rank) {
       std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
       std::fill(mine.begin(), mine.end(), not_a_number());
-      for (int column = 0; column < width * columns; ++column) {
-        const int sub = column % width;
-        const int n1 = rank * columns + column / width;
-        const long long j = span > 1 ? frame.j0 + sub : 0;  // id mod L
-        for (int n2 = 0; n2 < size_a; ++n2) {
-          Complex x = from[frame.in_base + input_step(combined, sub, n1 + n2 * size_b)];
-          if (span > 1) x *= twiddle(n2 * j, span * size_a, sign);
-          mine[smem_index(shape_a, column, n2)] = x;
-        }
+      for (int tr = 0; tr < columns; ++tr) {
+        const int n1 = rank * columns + tr;
+        for (int e = 0; e < size_a; ++e) mine[smem_index(shape_a, tr, e)] = in[n1 + static_cast<long long>(e) * size_b];
       }
-      run_stages(pass_a, shape_a, width * columns, sign, table_a, layout_a, &mine);
-      for (int column = 0; column < width * columns; ++column) {
-        const int sub = column % width;
-        const int n1 = rank * columns + column / width;
-        const long long j = span > 1 ? frame.j0 + sub : 0;  // id mod L
+      run_stages(pass_a, shape_a, columns, sign, table_a, layout_a, &mine);
+      for (int tr = 0; tr < columns; ++tr) {
+        const int n1 = rank * columns + tr;
         for (int k2 = 0; k2 < size_a; ++k2) {
-          const Complex y = mine[smem_index(shape_a, column, k2)] * twiddle(n1 * (j + span * k2), span * size, sign);
-          const int row = cluster_row(sub, k2 & (rows - 1), c.columns_log2, rows_log2, contiguous_out);
-          exchanges.push_back({cluster_exchange_rank(k2, rows_log2), cluster_exchange_slot(row, n1, c.stride_b, shift), y});
+          const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, plan.n, sign);
+          exchanges.push_back({cluster_exchange_rank(k2, rows_log2),
+                               cluster_exchange_slot(k2, n1, rows_log2, c.stride_b, shift), y});
         }
       }
     }
     for (std::vector<Complex>& buffer : smem) std::fill(buffer.begin(), buffer.end(), not_a_number());
-    for (const Exchange& x : exchanges) smem[static_cast<std::size_t>(x.rank)][static_cast<std::size_t>(x.slot)] = x.value;
+    for (const Exchange& x : exchanges) {
+      smem[static_cast<std::size_t>(x.rank)][static_cast<std::size_t>(x.slot)] = x.value;
+    }
     for (int rank = 0; rank < ranks; ++rank) {
       std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
-      run_stages(pass_b, shape_b, width * rows, sign, table_b, layout_b, &mine);
-      for (int row = 0; row < width * rows; ++row) {
-        int sub = 0, tb = 0;
-        cluster_row_parts(row, c.columns_log2, rows_log2, contiguous_out, &sub, &tb);
-        const int k2 = rank * rows + tb;
+      run_stages(pass_b, shape_b, rows, sign, table_b, layout_b, &mine);
+      for (int tr = 0; tr < rows; ++tr) {
+        const int k2 = rank * rows + tr;
         for (int k1 = 0; k1 < size_b; ++k1) {
-          to[frame.out_base + output_step(combined, sub, k2 + k1 * size_a)] = mine[smem_index(shape_b, row, k1)];
+          out[k2 + static_cast<long long>(k1) * size_a] = mine[smem_index(shape_b, tr, k1)];
         }
       }
     }
@@ -261,6 +248,11 @@ void run_cluster(const FftPlan& plan, const FftCluster& c, int sign, const Compl
 
 void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
   if (plan.passes.empty()) throw std::invalid_argument("fft reference: empty plan");
+  if (plan.cluster) {
+    if (plan.passes.size() != 2) throw std::invalid_argument("fft reference: a cluster plan has two passes");
+    run_cluster(plan, sign, input, output);
+    return;
+  }
   const bool in_place = input == output;
   if (plan.fused && !in_place) {
     if (plan.passes.size() != 2 || plan.fused->passes.size() != 2) {
@@ -278,16 +270,9 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
       default: return work.data();
     }
   };
-  const std::vector<PassBuffers> turns = pass_buffers(plan.launches(), in_place);
-  if (!plan.clusters.empty() && plan.clusters.size() * 2 != plan.passes.size()) {
-    throw std::invalid_argument("fft reference: cluster kernels cover the passes in pairs");
-  }
-  for (std::size_t i = 0; i < turns.size(); ++i) {
-    if (plan.clusters.empty()) {
-      PassRunner(plan, plan.passes[i], sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
-    } else {
-      run_cluster(plan, plan.clusters[i], sign, buffer(turns[i].from), buffer(turns[i].to));
-    }
+  const std::vector<PassBuffers> turns = pass_buffers(plan.passes.size(), in_place);
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    PassRunner(plan, plan.passes[i], sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
   }
 }
 

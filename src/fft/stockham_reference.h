@@ -2,10 +2,9 @@
 // It runs the plan's passes exactly as the GPU kernels (src/fft/kernels/stockham.cu) index them,
 // through the same index functions (fft/stockham_index.h), the same twiddle tables
 // (fft/twiddle.h) and the same buffer turns (pass_buffers), so that the CPU tests check the
-// kernels' index math against an independent DFT without a GPU. Speed is not a goal. The passes of
-// a cluster kernel (FftPlan::clusters) run as that kernel does (kernels/stockham_cluster.cuh):
-// per cluster and block stage A, the exchange through cluster_exchange_rank / cluster_row /
-// cluster_exchange_slot, per block stage B.
+// kernels' index math against an independent DFT without a GPU. Speed is not a goal. A cluster plan
+// (FftPlan::cluster) runs as its kernel does (kernels/stockham_cluster.cuh): per block stage A,
+// the exchange through cluster_exchange_rank / cluster_exchange_slot, per block stage B.
 //
 // Per pass and block: stage the block's sub-transforms into a "shared memory" array in the
 // kernel's linear order (with the inter-pass twiddle lo[] hi[]), then per Stockham stage let every

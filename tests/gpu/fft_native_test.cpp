@@ -358,25 +358,6 @@ TEST_CASE("native C2C and Z2Z: fused two-pass lengths", "[fft][fused]") {
   }
 }
 
-// The lengths that run as two cluster kernels of pass pairs on sm_90 (fft/planner.h): above
-// 16 MB per transform, up to 2^26. Both directions, in place (through a pool array or the
-// caller's work area) and out of place, one transform and an odd batch.
-TEST_CASE("native C2C and Z2Z: pass pairs in cluster kernels", "[fft][pairs]") {
-  std::uint64_t seed = 900;
-  for (int bits = 22; bits <= 26; ++bits) {
-    const long long n = 1LL << bits;
-    run_case<cufftComplex>(n, 1, bits % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, false, Maker::kPlan1d, ++seed);
-    run_case<cufftComplex>(n, 1, bits % 2 == 0 ? CUFFT_INVERSE : CUFFT_FORWARD, true, Maker::kMakeMany64, ++seed);
-    if (bits <= 23) run_case<cufftComplex>(n, 3, CUFFT_FORWARD, true, Maker::kOwnWorkArea, ++seed);
-  }
-  for (int bits = 21; bits <= 25; ++bits) {
-    const long long n = 1LL << bits;
-    run_case<cufftDoubleComplex>(n, 1, bits % 2 == 0 ? CUFFT_INVERSE : CUFFT_FORWARD, false, Maker::kPlanMany, ++seed);
-    run_case<cufftDoubleComplex>(n, 1, bits % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, true, Maker::kPlan1d, ++seed);
-    if (bits <= 22) run_case<cufftDoubleComplex>(n, 3, CUFFT_INVERSE, false, Maker::kOwnWorkArea, ++seed);
-  }
-}
-
 TEST_CASE("native C2C and Z2Z: mixed radices", "[fft][mixed]") {
   run_sizes<cufftComplex>(kMixed, 1LL << 22, 300);
   run_sizes<cufftDoubleComplex>(kMixed, 1LL << 21, 400);

@@ -51,29 +51,22 @@ bool computes_interpass_twiddles_f32(const PassLaunch& pass);
 
 namespace idgpu::fft::kernels {
 
-// One launch of a cluster kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): two
-// consecutive passes of a plan over the whole batch, clusters of 2^rank_bits blocks each taking
-// 2^columns_log2 consecutive sub-transforms of the combined pass.
+// One launch of a cluster plan (fft/stockham_index.h, kernels/stockham_cluster.cuh): the whole
+// two-pass transform of every batch member in one kernel, a cluster of 2^rank_bits blocks each.
 struct ClusterLaunch {
-  PassShape shape;            // the combined pass: size M = NA NB, sub S = n / M, span L, per_block T
-  int bits_a = 0;             // NA = 2^bits_a (the first pass's length); NB = M / NA
-  int rank_bits = 0;          // C = 2^rank_bits blocks per cluster
-  int columns_log2 = 0;       // T = 2^columns_log2
-  int stride_a = 0;           // shared-memory elements per stage-A column (padded)
-  int stride_b = 0;           // per stage-B row
-  int threads = 0;            // per block
+  int bits = 0;              // n = 2^bits
+  int rank_bits = 0;         // C = 2^rank_bits blocks per cluster
+  int stride_a = 0;          // shared-memory elements per stage-A column (padded)
+  int stride_b = 0;          // per stage-B row
+  int shift = 0;             // padding: one element every 2^shift
+  int threads = 0;           // per block
   unsigned shared_bytes = 0;  // per block
-  long long clusters = 0;
+  long long batch = 0;
   const void* twiddles_a = nullptr;  // stage tables of the two passes (PassLaunch::stage_twiddles)
   const void* twiddles_b = nullptr;
-  // fp64: the inter-pass tables (fft/twiddle.h) of the first pass (null when L = 1) and of the
-  // second.
-  const void* lo_twiddles_a = nullptr;
-  const void* hi_twiddles_a = nullptr;
-  int lo_bits_a = 0;
-  const void* lo_twiddles_b = nullptr;
-  const void* hi_twiddles_b = nullptr;
-  int lo_bits_b = 0;
+  const void* lo_twiddles = nullptr;  // fp64: the last pass's inter-pass tables (fft/twiddle.h)
+  const void* hi_twiddles = nullptr;
+  int lo_bits = 0;
   const void* input = nullptr;
   void* output = nullptr;
 };
@@ -83,7 +76,7 @@ struct ClusterLaunch {
 bool cluster_kernels_usable_f32();
 bool cluster_kernels_usable_f64();
 // Launches the cluster kernel on `stream`; returns the launch's error (cudaErrorInvalidValue
-// when none is compiled for the launch's lengths, cluster size and columns).
+// when none is compiled for launch.bits and launch.rank_bits).
 cudaError_t launch_cluster_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 cudaError_t launch_cluster_f64(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 

@@ -151,13 +151,11 @@ __device__ __forceinline__ double2 unit_root(unsigned long long x, unsigned long
   return make<double2>(c, Inverse ? s : -s);
 }
 
-// Both take an `offset` for the cluster kernels' later passes: v[k] times w_M^{offset + e j}.
 template <bool Inverse, int E, int Threads, class C>
-__device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, long long j, long long m,
-                                                              long long offset = 0) {
+__device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, long long j, long long m) {
   const auto um = static_cast<unsigned long long>(m);
   const auto uj = static_cast<unsigned long long>(j);
-  double2 w = unit_root<Inverse>(static_cast<unsigned long long>(offset) + static_cast<unsigned long long>(tid) * uj, um);
+  double2 w = unit_root<Inverse>(static_cast<unsigned long long>(tid) * uj, um);
   const double2 step = unit_root<Inverse>(static_cast<unsigned long long>(Threads) * uj, um);
 #pragma unroll
   for (int k = 0; k < E; ++k) {
@@ -168,16 +166,14 @@ __device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, lon
 
 template <bool Inverse, int E, int Threads, class C>
 __device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long long j, const void* lo_twiddles,
-                                                            const void* hi_twiddles, int lo_bits,
-                                                            long long offset = 0) {
+                                                            const void* hi_twiddles, int lo_bits) {
   const C* __restrict__ lo = static_cast<const C*>(lo_twiddles);
   const C* __restrict__ hi = static_cast<const C*>(hi_twiddles);
   const unsigned mask = (1u << lo_bits) - 1u;
 #pragma unroll
   for (int k = 0; k < E; ++k) {
-    // offset + e j < L N <= 2^31; w^0 = 1 is skipped.
-    const unsigned exponent =
-        static_cast<unsigned>(offset) + static_cast<unsigned>(tid + k * Threads) * static_cast<unsigned>(j);
+    // e j < L N <= 2^31; w^0 = 1 is skipped.
+    const unsigned exponent = static_cast<unsigned>(tid + k * Threads) * static_cast<unsigned>(j);
     if (exponent != 0) {
       v[k] = cmul(v[k], orient<Inverse>(cmul(__ldg(&lo[exponent & mask]), __ldg(&hi[exponent >> lo_bits]))));
     }
