@@ -733,7 +733,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     return fft::native_fft_wins(n, batch, precision, device, &reason);
   };
   // The measured rows. H100: fp32 powers of two 2^15..2^20 at 2^26 points per call, fp64
-  // 2^14..2^15 and 2^17..2^19 at 2^25. H200: fp32 16..32 and 2^15..2^16, fp64 2^14, 2^17, 2^20.
+  // 2^14..2^19 at 2^25. H200: fp32 16..32 and 2^15..2^16, fp64 2^14..2^15, 2^17, 2^20.
   for (long long n : {16LL, 32LL}) {
     CAPTURE(n);
     CHECK(wins(n, points / n, fft::Precision::kSingle, h200));
@@ -748,9 +748,9 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   }
   for (int bits = 14; bits <= 20; ++bits) {
     CAPTURE(bits);
-    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100) == (bits != 16 && bits != 20));
+    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100) == (bits != 20));
     CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h200) ==
-          (bits == 14 || bits == 17 || bits == 20));
+          (bits == 14 || bits == 15 || bits == 17 || bits == 20));
   }
   // Outside them the vendor keeps the plan, with a reason.
   const struct {
@@ -765,8 +765,8 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {1LL << 17, points >> 17, fft::Precision::kSingle, h200},  // H200: a tie at 2^17
       {3LL << 15, points / (3LL << 15), fft::Precision::kSingle, h100},  // not a power of two
       {1LL << 13, points >> 14, fft::Precision::kDouble, h100},  // fp64 below its range
-      {1LL << 16, points >> 17, fft::Precision::kDouble, h100},  // fp64 2^16: a tie, not a win
-      {1LL << 15, points >> 16, fft::Precision::kDouble, h200},  // H200 fp64 2^15: lost
+      {1LL << 21, points >> 22, fft::Precision::kDouble, h100},  // fp64 above the fused range
+      {1LL << 16, points >> 17, fft::Precision::kDouble, h200},  // H200 fp64 2^16: lost
       {1LL << 14, 64, fft::Precision::kDouble, h100},  // fp64, fewer points than measured
       {1LL << 16, points >> 16, fft::Precision::kSingle, {80, 2039}},  // A100: not measured
       {1LL << 16, points >> 16, fft::Precision::kSingle, {90, 2000}},  // H100 PCIe: not measured
