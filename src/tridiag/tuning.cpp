@@ -29,12 +29,15 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 // inputs rotated past the L2) on an NVIDIA H100 80GB HBM3 (copy 2980 GB/s), CUDA 13.0, cuSPARSE
 // 12.6, with the tiled partition solver (tiles reduced to one row each, 16-byte chunk loads, the
 // cyclic reductions multiplying by published reciprocals; one cooperative launch where every tile
-// is resident); speedup over the vendor, and the native side's fraction of copy bandwidth:
+// is resident, one streamed launch where each system's tiles are); speedup over the vendor, and the
+// native side's fraction of copy bandwidth:
 //   gtsv2StridedBatch:
-//     f32 m=32..1024 4.1-6.6x (0.90-0.96), m=4096 5.9x (0.89), m=65536 4.0x (0.51)
-//     f64 m=32..1024 3.5-5.7x (0.97-0.99), m=4096 4.2x (0.73), m=65536 3.8x (0.55)
+//     f32 m=32..1024 4.1-6.6x (0.90-0.96), m=4096 5.9x (0.89), m=65536 5.1x (0.65, streamed;
+//       three launches 4.0x, 0.51)
+//     f64 m=32..1024 3.5-5.7x (0.97-0.99), m=4096 4.1x (0.73), m=65536 4.1x (0.60, streamed;
+//       three launches 3.8x, 0.55)
 //     c32 m=32..1024 3.3-4.7x (0.79-0.96), m=4096 3.6x (0.64), m=65536 3.7x (0.54)
-//     c64 m=32..1024 3.1-3.9x (0.64-0.95), m=4096 3.0x (0.51), m=65536 3.4x (0.52)
+//     c64 m=32..1024 3.1-3.9x (0.63-0.95), m=4096 3.4x (0.56, streamed; 3.0x, 0.51), m=65536 3.4x (0.52)
 //     batch 1000, f32 m=32: 1.62x
 //   gtsvInterleavedBatch algo 0:
 //     f32 m=32..512 1.8-5.1x (0.77-0.91), m=1000..4096 7.3-22x (0.49-0.63), m=65536 345x (0.48)

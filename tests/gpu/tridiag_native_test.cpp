@@ -24,6 +24,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "idgpu/idgpu.h"
@@ -945,13 +946,15 @@ TEST_CASE("strided batches, every m", "[gpu][gtsv][strided]") {
   run_strided_grid<cuDoubleComplex>(1LL << 22);
 }
 
-// Strided systems longer than one block holds, whose tiles all fit the GPU at once, run as one
-// cooperative launch (the partition solver's Mode::kResident). Stream capture must take it as it
-// takes plain launches: the captured solve, launched twice, gives the eager solve's bits, and the
-// eager solve's residual is small.
+// Strided systems longer than one block holds run in one launch that reads them once: a
+// cooperative one where every tile of the batch fits the GPU at once (the partition solver's
+// Mode::kResident: m = 20000, two systems), else a streamed one whose tiles wait for their own
+// system's only, after a memset of its counters (Mode::kStream: 64 systems of 65536 rows, 4096
+// tiles). Stream capture must take both as it takes plain launches: the captured solve, launched
+// twice, gives the eager solve's bits, and the eager solve's residual is small.
 TEST_CASE("a tiled strided solve captured into a CUDA graph", "[gpu][gtsv][strided][graph]") {
-  constexpr int m = 20000;
-  constexpr int batch = 2;
+  const auto [m, batch] = GENERATE(std::pair{20000, 2}, std::pair{65536, 64});
+  CAPTURE(m, batch);
   const std::size_t count = static_cast<std::size_t>(m) * batch;
   std::mt19937_64 rng(20261122);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);

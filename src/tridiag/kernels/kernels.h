@@ -21,6 +21,13 @@ int partition_rows(int m, bool interleaved, int element_bytes);  // rows per chu
 // tile, so that one block solves the reduced level; 0 where that shape does not apply (the
 // launch also needs every tile of the batch resident, checked at run time).
 int partition_resident_chunks(int m, int rows_per_chunk);
+// Batches whose tiles the GPU does not hold at once stream through one launch whose tiles wait
+// for their own system's only: chunks of partition_stream_rows rows, tiles of
+// partition_stream_chunks chunks (0: not streamed), at most as many tiles as chunks per tile and
+// no more than the three-launch path's, so that the scratch (seven values a tile and batch + 1
+// counters) fits partition_buffer_bytes.
+int partition_stream_rows(int m, int element_bytes);
+int partition_stream_chunks(int m, int element_bytes);
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes);
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,

@@ -23,10 +23,11 @@
 // Bytes moved: one read of dl, d, du, x and one write of x where a block holds the system (H100,
 // 2^24 unknowns: 0.51-0.99 of copy bandwidth up to m = 4096 strided, 0.69-1.00 up to 512
 // interleaved); two reads and one write beyond, 5/9 of copy bandwidth at most (0.47-0.55 at
-// m = 65536, gtsv2_nopivot f32 0.49 at m = 2^24 and 0.56 at 2^26), except where every tile of
-// the call is resident at once (Mode::kResident: one read, one cooperative launch; gtsv2_nopivot
-// f32 m = 2^20 in 0.021 ms, 5.3x the vendor, H100). Measurements and their commands:
-// src/tridiag/tuning.cpp.
+// m = 65536, gtsv2_nopivot f32 0.49 at m = 2^24 and 0.56 at 2^26), except where a system's tiles
+// are resident at once: every tile of the call (Mode::kResident: one read, one cooperative
+// launch; gtsv2_nopivot f32 m = 2^20 in 0.021 ms, 5.3x the vendor, H100) or those of one system
+// at a time (Mode::kStream: strided f32 m = 65536 0.65 of copy bandwidth, f64 0.60).
+// Measurements and their commands: src/tridiag/tuning.cpp.
 //
 // Rows of a system beyond m are identity rows (never read nor written); dl of row 0 and du of row
 // m-1 are never read, as in cuSPARSE.
@@ -35,6 +36,8 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 #include <cooperative_groups.h>
 
@@ -133,15 +136,17 @@ struct ReducedSource {
   __device__ __forceinline__ bool load_chunk(long long, long long, long long, Row<T> (&)[L]) const {
     return false;
   }
+  // Through the L2 (ld.global.cg): Mode::kStream reads rows that other blocks of the same launch
+  // wrote, in lines that a block of a neighbouring system may have brought into this SM's L1.
   __device__ __forceinline__ Row<T> load(long long system, long long row, long long) const {
     const long long at = index.at(system, row);
-    Row<T> r{level.lower[at], level.diag[at], zero<T>(), level.rhs[at]};
+    Row<T> r{__ldcg(level.lower + at), __ldcg(level.diag + at), zero<T>(), __ldcg(level.rhs + at)};
     if (row + 1 < m) {
       const long long next = index.at(system, row + 1);
-      const T c = level.upper[at];
-      r.b = mul_sub(r.b, negate(c), level.beta[next]);
-      r.c = mul(c, level.gamma[next]);
-      r.d = mul_sub(r.d, c, level.alpha[next]);
+      const T c = __ldcg(level.upper + at);
+      r.b = mul_sub(r.b, negate(c), __ldcg(level.beta + next));
+      r.c = mul(c, __ldcg(level.gamma + next));
+      r.d = mul_sub(r.d, c, __ldcg(level.alpha + next));
     }
     return r;
   }
@@ -260,10 +265,24 @@ struct Chunk {
 //            is short and in the L2), and the back substitution from the registers kReduce left,
 //            with S_j = p_j + q_j E_{t-1} + r_j E_t. dl, d, du and x are then read once, as where
 //            a block holds the system.
+//   kStream  kResident for a batch whose tiles do not all fit the GPU at once: the barrier waits
+//            for the tiles of the block's own system only. Blocks take tiles by ticket (an atomic
+//            counter), a system's tiles consecutively; a tile whose reduced row is written adds
+//            one to its system's counter (a barrier, then red.release.gpu) and waits until that
+//            counter reaches the system's tile count (one thread spins on ld.acquire.gpu, then a
+//            barrier). Only the newest system in ticket order can have tiles not yet started, and
+//            every tile of an older one has started, so the kernel cannot deadlock while the GPU
+//            holds a system's tiles at once (checked on the host, with a margin of two).
 // So a long system costs two reads of dl, d, du, x and one write of x, plus seven values per tile
-// (7 per 1024 rows in the strided f32 layout) for each level of reduced rows; one read where the
-// system's tiles fit the GPU at once (kResident).
-enum class Mode { kSolve, kReduce, kFinish, kResident };
+// (7 per 1024 rows in the strided f32 layout) for each level of reduced rows; one read where a
+// system's tiles fit the GPU at once (kResident, kStream).
+enum class Mode { kSolve, kReduce, kFinish, kResident, kStream };
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
+  unsigned value = 0;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+  return value;
+}
 
 // Tuning knobs (compile-time): the largest block of the block-local solve, and the blocks per
 // multiprocessor the register budget aims at.
@@ -341,12 +360,14 @@ __device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, l
   __syncthreads();
 }
 
+// counters (kStream): the ticket, then one arrival counter per system, zero at launch.
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
 __device__ __forceinline__ void block_body(const Source& source, const Out& out, const TileGrid& grid,
-                                           const LevelLink<T>& link) {
-  static_assert(kMode != Mode::kResident || !kLanes, "kResident runs the strided mapping");
+                                           const LevelLink<T>& link, unsigned* counters = nullptr) {
+  constexpr bool kHeld = kMode == Mode::kResident || kMode == Mode::kStream;  // back-substitutes from registers
+  static_assert(!kHeld || !kLanes, "kResident and kStream run the strided mapping");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  constexpr bool kReduces = kMode == Mode::kReduce || kMode == Mode::kResident;
+  constexpr bool kReduces = kMode == Mode::kReduce || kHeld;
   constexpr bool kColumns = kReduces;  // the q and r right-hand sides
   const int threads = blockDim.x;
   T* sa = reinterpret_cast<T*>(shared_bytes);
@@ -369,8 +390,14 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
   // Blocks of one tile row are neighbours in memory order: systems fastest when interleaved,
   // tiles fastest when strided. kFinish runs the blocks in the reverse order of kReduce, so that
   // the first rows it re-reads are the ones kReduce read last, which the L2 may still hold.
-  const long long block =
+  long long block =
       kMode == Mode::kFinish ? static_cast<long long>(gridDim.x) - 1 - blockIdx.x : static_cast<long long>(blockIdx.x);
+  if constexpr (kMode == Mode::kStream) {
+    __shared__ unsigned ticket;
+    if (t == 0) ticket = atomicAdd(counters, 1u);
+    __syncthreads();
+    block = ticket;
+  }
   const long long groups = (grid.batch + grid.systems - 1) / grid.systems;
   const long long group = kLanes ? block % groups : block / grid.tiles;
   const long long tile = kLanes ? block / groups : block % grid.tiles;
@@ -493,11 +520,21 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
       }
       link.level.upper[at] = work.separator.c;
     }
-    if constexpr (kMode == Mode::kResident) {
+    if constexpr (kHeld) {
       // Every tile's reduced row is written; each block solves its system's reduced level (into
       // s_beta, free again), then every chunk has its two separators and back-substitutes from
       // registers.
-      cooperative_groups::this_grid().sync();
+      if constexpr (kMode == Mode::kResident) {
+        cooperative_groups::this_grid().sync();
+      } else {
+        __syncthreads();  // every thread's stores of the reduced row are issued
+        if (t == 0) {
+          unsigned* arrived = counters + 1 + system;
+          asm volatile("red.release.gpu.global.add.u32 [%0], 1;" : : "l"(arrived) : "memory");
+          while (load_acquire(arrived) < grid.tiles) __nanosleep(64);
+        }
+        __syncthreads();
+      }
       solve_reduced_rows(link, system, grid.tiles, sa, sb, sc, s_alpha, s_beta);
       const T tile_right = s_beta[tile];
       const T tile_left = tile > 0 ? s_beta[tile - 1] : zero<T>();
@@ -529,6 +566,13 @@ template <class T, int L>
 __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
     resident_kernel(ArraySource<T> source, Sink<T> out, TileGrid grid, LevelLink<T> link) {
   block_body<T, L, false, Mode::kResident>(source, out, grid, link);
+}
+
+// Mode::kStream's kernel: as resident_kernel, with the counters instead of the grid barrier.
+template <class T, int L>
+__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
+    stream_kernel(ArraySource<T> source, Sink<T> out, TileGrid grid, LevelLink<T> link, unsigned* counters) {
+  block_body<T, L, false, Mode::kStream>(source, out, grid, link, counters);
 }
 
 // gtsv2_nopivot with several right-hand sides: one matrix, n columns of B. A block takes one tile
@@ -898,7 +942,7 @@ cudaError_t allow_shared(Kernel kernel, std::size_t bytes) {
 
 // Shared memory of a block_kernel launch: seven arrays of one value per thread, nine with q and r.
 std::size_t block_shared_bytes(Mode mode, int threads, std::size_t element) {
-  const bool columns = mode == Mode::kReduce || mode == Mode::kResident;
+  const bool columns = mode == Mode::kReduce || mode == Mode::kResident || mode == Mode::kStream;
   return (columns ? 9 : 7) * static_cast<std::size_t>(threads) * element;
 }
 
@@ -971,19 +1015,25 @@ bool vector_chunks(const Layouts& layouts, const T* dl, const T* d, const T* du,
          layouts.rhs.system_step % per == 0 && layouts.matrix.row_step == 1 && layouts.rhs.row_step == 1;
 }
 
-// IDGPU_PARTITION_RESIDENT=0 (a tuning aid) keeps tiled systems on the three-launch path.
-bool resident_allowed() {
-  static const bool allowed = [] {
+// IDGPU_PARTITION_RESIDENT (a tuning aid): 0 keeps tiled systems on the three-launch path;
+// `stream` skips the cooperative launch, so that the streamed one (Mode::kStream) serves every
+// shape it can, small batches too.
+enum class HeldModes { kNone, kStreamOnly, kBoth };
+HeldModes held_modes() {
+  static const HeldModes modes = [] {
     const char* value = std::getenv("IDGPU_PARTITION_RESIDENT");
-    return value == nullptr || std::atoi(value) != 0;
+    if (value == nullptr) return HeldModes::kBoth;
+    if (std::strcmp(value, "stream") == 0) return HeldModes::kStreamOnly;
+    return std::atoi(value) != 0 ? HeldModes::kBoth : HeldModes::kNone;
   }();
-  return allowed;
+  return modes;
 }
 
-// How many blocks of `kernel` (threads, shared) the current device holds at once, cached per device
-// and block size (log2 threads 6..9); 0 when the device cannot launch cooperatively.
-template <class Kernel>
-long long resident_capacity(Kernel kernel, int chunks_log2, std::size_t shared) {
+// How many blocks of `Kernel` (threads, shared) the current device holds at once, cached per
+// kernel, device and block size (log2 threads 6..9); 0 when unknown or, with `cooperative`, when
+// the device cannot launch cooperatively.
+template <auto Kernel>
+long long resident_capacity(int chunks_log2, std::size_t shared, bool cooperative) {
   constexpr int kDevices = 64;
   static std::atomic<long long> cache[kDevices][4];
   int device = 0;
@@ -994,58 +1044,121 @@ long long resident_capacity(Kernel kernel, int chunks_log2, std::size_t shared) 
   std::atomic<long long>& slot = cache[device][chunks_log2 - 6];
   long long capacity = slot.load(std::memory_order_relaxed);
   if (capacity != 0) return capacity > 0 ? capacity : 0;
-  int cooperative = 0;
+  int can_cooperate = 0;
   int multiprocessors = 0;
   int per_multiprocessor = 0;
-  const bool known = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device) == cudaSuccess &&
-                     cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, 1 << chunks_log2,
-                                                                   shared) == cudaSuccess;
+  const bool known =
+      cudaDeviceGetAttribute(&can_cooperate, cudaDevAttrCooperativeLaunch, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, 1 << chunks_log2, shared) ==
+          cudaSuccess;
   if (!known) {
     cudaGetLastError();
     return 0;
   }
-  capacity = cooperative != 0 ? static_cast<long long>(per_multiprocessor) * multiprocessors : 0;
+  capacity = cooperative && can_cooperate == 0 ? 0 : static_cast<long long>(per_multiprocessor) * multiprocessors;
   slot.store(capacity > 0 ? capacity : -1, std::memory_order_relaxed);
   return capacity;
 }
 
+// The tiles of the one-read modes (kResident, kStream) for a strided system of m rows, and the
+// launch arguments over `scratch`: seven arrays of reduced rows, then (kStream) the counters.
+// false where the shape does not apply (partition_resident_chunks) or the buffer, sized for the
+// three-launch path's tiles, is too small.
+template <class T>
+struct HeldShape {
+  int chunks = 0;
+  long long tiles = 0;
+  LevelLink<T> link{};
+  unsigned* counters = nullptr;
+  std::size_t counter_bytes = 0;
+};
+
+template <class T, int L>
+bool held_shape(long long m, long long batch, bool stream_counters, std::size_t buffer_bytes, unsigned char* scratch,
+                HeldShape<T>* shape) {
+  if (held_modes() == HeldModes::kNone || m > INT32_MAX) return false;
+  shape->chunks = stream_counters ? partition_stream_chunks(static_cast<int>(m), sizeof(T))
+                                  : partition_resident_chunks(static_cast<int>(m), L);
+  if (shape->chunks == 0) return false;
+  shape->tiles = ceil_div(m, static_cast<long long>(shape->chunks) * L);
+  const std::size_t count = static_cast<std::size_t>(shape->tiles) * static_cast<std::size_t>(batch);
+  const std::size_t array_bytes = (kLevelArrays - 1) * count * sizeof(T);  // no separators array
+  shape->counter_bytes = stream_counters ? (static_cast<std::size_t>(batch) + 1) * sizeof(unsigned) : 0;
+  if (array_bytes + shape->counter_bytes > buffer_bytes) return false;
+  T* arrays = reinterpret_cast<T*>(scratch);
+  const Reduced<T> reduced{arrays, arrays + count, arrays + 2 * count, arrays + 3 * count,
+                           arrays + 4 * count, arrays + 5 * count, arrays + 6 * count};
+  shape->link = LevelLink<T>{reduced, level_indexing(false, shape->tiles, batch), nullptr};
+  shape->counters = stream_counters ? reinterpret_cast<unsigned*>(scratch + array_bytes) : nullptr;
+  return true;
+}
+
 // The strided layouts' tiled systems in one cooperative launch (Mode::kResident) where the shape
-// allows it (partition_resident_chunks), the reduced rows fit the caller's buffer (sized for the
-// three-launch path's smaller tiles) and every tile of the batch is resident at once. *launched
-// false: nothing was enqueued, and the caller goes on with the three launches.
+// allows it (held_shape) and every tile of the batch is resident at once. *launched false:
+// nothing was enqueued, and the caller goes on.
 template <class T, int L>
 cudaError_t solve_resident(const ArraySource<T>& source, const Sink<T>& out, long long batch,
                            std::size_t buffer_bytes, unsigned char* scratch, cudaStream_t stream, bool* launched) {
   *launched = false;
-  if (!resident_allowed() || source.m > INT32_MAX) return cudaSuccess;
-  const int chunks = partition_resident_chunks(static_cast<int>(source.m), L);
-  if (chunks == 0) return cudaSuccess;
-  const long long tiles = ceil_div(source.m, static_cast<long long>(chunks) * L);
-  const std::size_t count = static_cast<std::size_t>(tiles) * static_cast<std::size_t>(batch);
-  if ((kLevelArrays - 1) * count * sizeof(T) > buffer_bytes) return cudaSuccess;  // no separators array
-  auto kernel = resident_kernel<T, L>;
-  const std::size_t shared = block_shared_bytes(Mode::kResident, chunks, sizeof(T));
+  HeldShape<T> shape;
+  if (held_modes() != HeldModes::kBoth || !held_shape<T, L>(source.m, batch, false, buffer_bytes, scratch, &shape)) {
+    return cudaSuccess;
+  }
+  constexpr auto kernel = resident_kernel<T, L>;
+  const std::size_t shared = block_shared_bytes(Mode::kResident, shape.chunks, sizeof(T));
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
-  const int chunks_log2 = log2_ceil(chunks);
-  if (batch * tiles > resident_capacity(kernel, chunks_log2, shared)) return cudaSuccess;
-  T* arrays = reinterpret_cast<T*>(scratch);
-  const Reduced<T> reduced{arrays, arrays + count, arrays + 2 * count, arrays + 3 * count,
-                           arrays + 4 * count, arrays + 5 * count, arrays + 6 * count};
-  LevelLink<T> link{reduced, level_indexing(false, tiles, batch), nullptr};
+  const int chunks_log2 = log2_ceil(shape.chunks);
+  if (batch * shape.tiles > resident_capacity<kernel>(chunks_log2, shared, true)) return cudaSuccess;
   ArraySource<T> source_arg = source;
   Sink<T> out_arg = out;
-  TileGrid grid{batch, 1, chunks_log2, tiles};
-  void* args[] = {&source_arg, &out_arg, &grid, &link};
+  TileGrid grid{batch, 1, chunks_log2, shape.tiles};
+  void* args[] = {&source_arg, &out_arg, &grid, &shape.link};
   const cudaError_t status = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
-                                                         dim3(static_cast<unsigned>(batch * tiles)), dim3(chunks),
-                                                         args, shared, stream);
+                                                         dim3(static_cast<unsigned>(batch * shape.tiles)),
+                                                         dim3(shape.chunks), args, shared, stream);
   if (status == cudaErrorCooperativeLaunchTooLarge || status == cudaErrorNotSupported) {
     cudaGetLastError();  // not sticky: the three launches follow
     return cudaSuccess;
   }
   *launched = true;
   return status;
+}
+
+// The same tiles for a batch the GPU does not hold at once (Mode::kStream): where the GPU holds
+// twice a system's tiles, one launch after the counters are zeroed. Measured on an H100
+// (idgpu-bench, 2^24 unknowns, m = 65536, fraction of copy bandwidth, three launches -> streamed):
+// f32 0.51 -> 0.65 (chunks of 8 rows; 16 rows 0.59: 96 registers at 64 threads leave 10 blocks
+// a multiprocessor against 72 at 128 threads, 7 blocks, half again the warps), f64 0.55 -> 0.60;
+// complex c64 m = 4096 (16 tiles a system) 0.51 -> 0.56, but c32 m = 65536 (64 tiles) 0.54 -> 0.50
+// and c64 m = 65536 (128 tiles) 0.52 -> 0.41, so complex systems of more tiles keep three
+// launches. What bounds it (Nsight Compute, f32): 30-42% occupancy set by registers, with the
+// warps stalled at barriers for 38% of their cycles, a tile's wait for the rest of its system
+// included; a release reduction instead of fence and atomic, or a shorter sleep, changed nothing
+// (within 1%), and tiles of 256 or 512 chunks were slower (0.58, 0.40).
+constexpr long long kStreamMaxComplexTiles = 16;
+
+template <class T, int L>
+cudaError_t solve_stream(const ArraySource<T>& source, const Sink<T>& out, long long batch, std::size_t buffer_bytes,
+                         unsigned char* scratch, cudaStream_t stream, bool* launched) {
+  *launched = false;
+  HeldShape<T> shape;
+  if (!held_shape<T, L>(source.m, batch, true, buffer_bytes, scratch, &shape)) return cudaSuccess;
+  // Complex systems of many tiles measured faster in three launches (kStreamMaxComplexTiles).
+  if (!std::is_floating_point_v<T> && shape.tiles > kStreamMaxComplexTiles) return cudaSuccess;
+  constexpr auto kernel = stream_kernel<T, L>;
+  const std::size_t shared = block_shared_bytes(Mode::kStream, shape.chunks, sizeof(T));
+  if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
+  const int chunks_log2 = log2_ceil(shape.chunks);
+  if (2 * shape.tiles > resident_capacity<kernel>(chunks_log2, shared, false)) return cudaSuccess;
+  if (const cudaError_t status = cudaMemsetAsync(shape.counters, 0, shape.counter_bytes, stream);
+      status != cudaSuccess) {
+    return status;
+  }
+  *launched = true;
+  kernel<<<static_cast<unsigned>(batch * shape.tiles), shape.chunks, shared, stream>>>(
+      source, out, TileGrid{batch, 1, chunks_log2, shape.tiles}, shape.link, shape.counters);
+  return cudaGetLastError();
 }
 
 template <class T, int L>
@@ -1057,9 +1170,18 @@ cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* size
   const ArraySource<T> source{dl, d, du, x, layouts.matrix, layouts.rhs, m, sizes, vectors};
   const Sink<T> out{x, layouts.rhs, vectors};
   if (!layouts.interleaved && sizes == nullptr && plan.levels > 0) {
+    const std::size_t buffer_bytes = level_bytes(plan, batch, sizeof(T));
     bool launched = false;
-    const cudaError_t status =
-        solve_resident<T, L>(source, out, batch, level_bytes(plan, batch, sizeof(T)), scratch, stream, &launched);
+    cudaError_t status = solve_resident<T, L>(source, out, batch, buffer_bytes, scratch, stream, &launched);
+    if (launched || status != cudaSuccess) return status;
+    if (partition_stream_rows(m, sizeof(T)) == L) {
+      status = solve_stream<T, L>(source, out, batch, buffer_bytes, scratch, stream, &launched);
+    } else if constexpr (L > 8) {
+      ArraySource<T> source8 = source;
+      Sink<T> out8 = out;
+      source8.vectors = out8.vectors = vector_chunks<T, 8>(layouts, dl, d, du, x);
+      status = solve_stream<T, 8>(source8, out8, batch, buffer_bytes, scratch, stream, &launched);
+    }
     if (launched || status != cudaSuccess) return status;
   }
   if (layouts.interleaved) return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
@@ -1168,6 +1290,20 @@ int partition_rows(int m, bool interleaved, int element_bytes) {
   // (strided f32 m = 65536: 16 rows 0.49 of copy bandwidth, 8 rows 0.44).
   if (interleaved) return clamp_rows(element_bytes <= 4 && m > 256 ? 16 : 8, element_bytes);
   return clamp_rows(m <= 512 ? 4 : m <= 4096 ? 8 : 16, element_bytes);
+}
+
+// Streamed (Mode::kStream), f32 measured faster with 8 rows a chunk than 16: see solve_stream.
+int partition_stream_rows(int m, int element_bytes) { return std::min(partition_rows(m, false, element_bytes), 8); }
+
+// Tiles at least as long as the three-launch path's, so that there are no more of them than
+// partition_buffer_bytes made room for.
+int partition_stream_chunks(int m, int element_bytes) {
+  const int rows = partition_stream_rows(m, element_bytes);
+  const long long tile_rows = static_cast<long long>(tile_chunks(false)) * partition_rows(m, false, element_bytes);
+  int chunks = partition_resident_chunks(m, rows);
+  if (chunks == 0) return 0;
+  while (static_cast<long long>(chunks) * rows < tile_rows && chunks < kMaxBlockThreads) chunks *= 2;
+  return chunks;
 }
 
 int partition_resident_chunks(int m, int rows_per_chunk) {

@@ -78,3 +78,45 @@ TEST_CASE("partition: the one-launch shape's limits", "[partition]") {
   REQUIRE(kernels::partition_resident_chunks(0, 4) == 0);
   REQUIRE(kernels::partition_resident_chunks(100, 0) == 0);
 }
+
+// The streamed launch (Mode::kStream) for strided batches the GPU does not hold at once: chunks
+// of partition_stream_rows rows in the one-launch shape, seven reduced values a tile and one
+// counter a system plus the ticket, in the buffer the three-launch path asks for.
+TEST_CASE("partition: the streamed shape fits the caller's buffer", "[partition]") {
+  constexpr int kReducedArrays = 7;
+  for (int element_bytes : {4, 8, 16}) {
+    for (int m : partition_sizes()) {
+      const int rows = kernels::partition_stream_rows(m, element_bytes);
+      REQUIRE(rows >= 2);
+      REQUIRE(rows <= 8);
+      REQUIRE(rows <= kernels::partition_rows(m, false, element_bytes));
+      // One block holds the system at partition_rows' chunks: one launch already, no streaming.
+      if (ceil_div(m, kernels::partition_rows(m, false, element_bytes)) <= 512) continue;
+      const int chunks = kernels::partition_stream_chunks(m, element_bytes);
+      const int fewest = kernels::partition_resident_chunks(m, rows);
+      REQUIRE((chunks == 0) == (fewest == 0));
+      if (chunks == 0) continue;
+      REQUIRE((chunks == 64 || chunks == 128 || chunks == 256 || chunks == 512));
+      REQUIRE(chunks >= fewest);
+      const long long tiles = ceil_div(ceil_div(m, rows), chunks);
+      REQUIRE(tiles <= chunks);  // one block solves the reduced level
+      for (long long batch : {1LL, 3LL, 256LL, 4096LL}) {
+        if (static_cast<long long>(m) * batch > (1LL << 28)) continue;
+        INFO("m = " << m << ", batch " << batch << ", " << element_bytes << "-byte elements, " << rows
+                    << " rows a chunk, " << tiles << " tiles");
+        const std::size_t needed =
+            static_cast<std::size_t>(kReducedArrays * tiles * batch * element_bytes) +
+            static_cast<std::size_t>(batch + 1) * sizeof(unsigned);
+        REQUIRE(needed <= kernels::partition_buffer_bytes(m, static_cast<int>(batch), false, element_bytes));
+      }
+    }
+  }
+  // f32 at m = 65536: 8 rows a chunk, 64 tiles of 128 chunks (the three launches: 64 tiles of
+  // 64 chunks of 16 rows); at m = 8198, 9 tiles of 128 chunks, not 17 of 64.
+  REQUIRE(kernels::partition_stream_rows(65536, 4) == 8);
+  REQUIRE(kernels::partition_stream_chunks(65536, 4) == 128);
+  REQUIRE(kernels::partition_stream_chunks(8198, 4) == 128);
+  // f64 and c32 keep 8 rows, c64 4: the one-launch shape as it is.
+  REQUIRE(kernels::partition_stream_chunks(65536, 8) == kernels::partition_resident_chunks(65536, 8));
+  REQUIRE(kernels::partition_stream_chunks(65536, 16) == kernels::partition_resident_chunks(65536, 4));
+}
