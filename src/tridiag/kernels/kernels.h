@@ -28,6 +28,11 @@ int partition_resident_chunks(int m, int rows_per_chunk);
 // counters) fits partition_buffer_bytes.
 int partition_stream_rows(int m, int element_bytes);
 int partition_stream_chunks(int m, int element_bytes);
+// Interleaved systems that one block holds only as a 32-byte piece of each row (or not at all)
+// and a thread-block cluster holds whole run in one cluster launch: this many blocks a cluster
+// (2..8), each 32 systems wide with *chunks chunks of each; 0 where that shape does not apply.
+// The reduced level, one row a block and system, passes through distributed shared memory.
+int partition_cluster_tiles(int m, int element_bytes, int* chunks);
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes);
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,

@@ -273,10 +273,16 @@ struct Chunk {
 //            barrier). Only the newest system in ticket order can have tiles not yet started, and
 //            every tile of an older one has started, so the kernel cannot deadlock while the GPU
 //            holds a system's tiles at once (checked on the host, with a margin of two).
+//   kCluster kResident for interleaved systems that a thread-block cluster holds (up to 8 blocks
+//            of 32 systems, so that each row of the layout is read as a 128-byte f32 line where
+//            one block would read 32 bytes of it): one block a tile, the tiles' reduced rows in
+//            shared memory, a cluster barrier, every block reads its systems' reduced level from
+//            the cluster's blocks (distributed shared memory), a second cluster barrier, cyclic
+//            reduction, and the back substitution from registers.
 // So a long system costs two reads of dl, d, du, x and one write of x, plus seven values per tile
 // (7 per 1024 rows in the strided f32 layout) for each level of reduced rows; one read where a
 // system's tiles fit the GPU at once (kResident, kStream).
-enum class Mode { kSolve, kReduce, kFinish, kResident, kStream };
+enum class Mode { kSolve, kReduce, kFinish, kResident, kStream, kCluster };
 
 __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
   unsigned value = 0;
@@ -312,40 +318,38 @@ struct LevelLink {
   const T* separators;
 };
 
-// kResident's middle step, done by every block for its own system (the reduced level is at most a
-// block's threads long and in the L2, so repeating it costs less than a second grid barrier and
-// a block's wait for one solver): the `rows` reduced rows, one a thread, by parallel cyclic
-// reduction over the next power of two (identity rows past the end); separator E_t lands in
-// separators[t].
+// The held modes' middle step (kResident, kStream, kCluster), done by every block for its own
+// systems: a reduced level of `rows` rows a system (at most a block's chunks), this thread's row
+// `pos` (identity past the end) at shared position me = pos * pitch + its lane, solved by parallel
+// cyclic reduction over the next power of two; the separator E_pos lands in separators[me]. (The
+// reduced level is short and, outside kCluster, in the L2: every block repeating it costs less
+// than a second barrier and a block's wait for one solver.)
 template <class T>
-__device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, long long rows, T* sa, T* sb, T* sc,
-                                   T* sd, T* separators) {
-  const int t = threadIdx.x;
-  const ReducedSource<T> source{link.level, link.index, rows};
-  const Row<T> row = t < rows ? source.load(system, t, rows) : identity_row<T>();
+__device__ void pcr_reduced(Row<T> row, int pos, int me, int pitch, long long rows, T* sa, T* sb, T* sc, T* sd,
+                            T* separators) {
   T lower = row.a, diag = row.b, upper = row.c, rhs = row.d;
   int span = 1;
   while (span < rows) span <<= 1;
   for (int step = 1; step < span; step <<= 1) {
-    if (t < span) {
-      sa[t] = lower;
-      sb[t] = reciprocal(diag);  // see block_body's cyclic reduction
-      sc[t] = upper;
-      sd[t] = rhs;
+    if (pos < span) {
+      sa[me] = lower;
+      sb[me] = reciprocal(diag);  // see block_body's cyclic reduction
+      sc[me] = upper;
+      sd[me] = rhs;
     }
     __syncthreads();
-    if (t < span) {
+    if (pos < span) {
       T new_lower = zero<T>();
       T new_upper = zero<T>();
-      if (t >= step) {
-        const int o = t - step;
+      if (pos >= step) {
+        const int o = me - step * pitch;
         const T f = mul(lower, sb[o]);
         diag = mul_sub(diag, f, sc[o]);
         rhs = mul_sub(rhs, f, sd[o]);
         new_lower = negate(mul(f, sa[o]));
       }
-      if (t + step < span) {
-        const int o = t + step;
+      if (pos + step < span) {
+        const int o = me + step * pitch;
         const T f = mul(upper, sb[o]);
         diag = mul_sub(diag, f, sa[o]);
         rhs = mul_sub(rhs, f, sd[o]);
@@ -356,16 +360,30 @@ __device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, l
     }
     __syncthreads();
   }
-  if (t < rows) separators[t] = mul(rhs, reciprocal(diag));
+  if (pos < rows) separators[me] = mul(rhs, reciprocal(diag));
   __syncthreads();
+}
+
+// kResident and kStream: one system a block, one reduced row a thread, from the reduced level in
+// global memory; E_t lands in separators[t].
+template <class T>
+__device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, long long rows, T* sa, T* sb, T* sc,
+                                   T* sd, T* separators) {
+  const int t = threadIdx.x;
+  const ReducedSource<T> source{link.level, link.index, rows};
+  const Row<T> row = t < rows ? source.load(system, t, rows) : identity_row<T>();
+  pcr_reduced(row, t, t, 1, rows, sa, sb, sc, sd, separators);
 }
 
 // counters (kStream): the ticket, then one arrival counter per system, zero at launch.
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
 __device__ __forceinline__ void block_body(const Source& source, const Out& out, const TileGrid& grid,
                                            const LevelLink<T>& link, unsigned* counters = nullptr) {
-  constexpr bool kHeld = kMode == Mode::kResident || kMode == Mode::kStream;  // back-substitutes from registers
-  static_assert(!kHeld || !kLanes, "kResident and kStream run the strided mapping");
+  // Back-substitutes from registers after the reduced level is solved.
+  constexpr bool kHeld = kMode == Mode::kResident || kMode == Mode::kStream || kMode == Mode::kCluster;
+  static_assert((kMode != Mode::kResident && kMode != Mode::kStream) || !kLanes,
+                "kResident and kStream run the strided mapping");
+  static_assert(kMode != Mode::kCluster || kLanes, "kCluster runs the interleaved mapping");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   constexpr bool kReduces = kMode == Mode::kReduce || kHeld;
   constexpr bool kColumns = kReduces;  // the q and r right-hand sides
@@ -379,6 +397,7 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
   T* s_gamma = s_beta + threads;
   T* sq = s_gamma + threads;
   T* sr = sq + (kColumns ? threads : 0);
+  T* s_reduced = sr + (kColumns ? threads : 0);  // kCluster: this tile's reduced rows, 7 x systems
   const int chunks = 1 << grid.chunks_log2;
   const int t = threadIdx.x;
   const int slot = kLanes ? t % grid.systems : t >> grid.chunks_log2;
@@ -399,8 +418,9 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
     block = ticket;
   }
   const long long groups = (grid.batch + grid.systems - 1) / grid.systems;
-  const long long group = kLanes ? block % groups : block / grid.tiles;
-  const long long tile = kLanes ? block / groups : block % grid.tiles;
+  // kCluster: a cluster is a group, its blocks the group's tiles in rank order.
+  const long long group = kLanes && kMode != Mode::kCluster ? block % groups : block / grid.tiles;
+  const long long tile = kLanes && kMode != Mode::kCluster ? block / groups : block % grid.tiles;
   const long long system = group * grid.systems + slot;
   const bool active = system < grid.batch;
   const int tile_rows = chunks * L;
@@ -499,32 +519,67 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
     sq[me] = q_mine;
     sr[me] = r_mine;
     __syncthreads();
-    const long long at = link.index.at(system, tile);
-    // (kResident has no inactive thread: one system a block, every block a tile of it.)
-    if (active && chunk == 0) {
-      const T g = s_gamma[me];
-      link.level.alpha[at] = mul_sub(s_alpha[me], negate(g), sd[me]);
-      link.level.beta[at] = mul_sub(s_beta[me], negate(g), sq[me]);
-      link.level.gamma[at] = mul(g, sr[me]);
+    // The reduced row: in the level's arrays, or (kCluster) in this block's shared memory, where
+    // the cluster's other blocks read it, every lane's (an inactive lane's is an identity row's).
+    Reduced<T> level = link.level;
+    long long at = link.index.at(system, tile);
+    const bool writes = active || kMode == Mode::kCluster;
+    if constexpr (kMode == Mode::kCluster) {
+      const int n = grid.systems;
+      level = {s_reduced, s_reduced + n, s_reduced + 2 * n, s_reduced + 3 * n,
+               s_reduced + 4 * n, s_reduced + 5 * n, s_reduced + 6 * n};
+      at = slot;
     }
-    if (active && chunk == chunks - 1) {
+    // (kResident has no inactive thread: one system a block, every block a tile of it.)
+    if (writes && chunk == 0) {
+      const T g = s_gamma[me];
+      level.alpha[at] = mul_sub(s_alpha[me], negate(g), sd[me]);
+      level.beta[at] = mul_sub(s_beta[me], negate(g), sq[me]);
+      level.gamma[at] = mul(g, sr[me]);
+    }
+    if (writes && chunk == chunks - 1) {
       if (chunks > 1) {
         const int o = me - pitch;
-        link.level.lower[at] = mul(tile_lower, sq[o]);
-        link.level.diag[at] = mul_sub(tile_diag, negate(tile_lower), sr[o]);
-        link.level.rhs[at] = mul_sub(tile_rhs, tile_lower, sd[o]);
+        level.lower[at] = mul(tile_lower, sq[o]);
+        level.diag[at] = mul_sub(tile_diag, negate(tile_lower), sr[o]);
+        level.rhs[at] = mul_sub(tile_rhs, tile_lower, sd[o]);
       } else {
-        link.level.lower[at] = tile_lower;
-        link.level.diag[at] = tile_diag;
-        link.level.rhs[at] = tile_rhs;
+        level.lower[at] = tile_lower;
+        level.diag[at] = tile_diag;
+        level.rhs[at] = tile_rhs;
       }
-      link.level.upper[at] = work.separator.c;
+      level.upper[at] = work.separator.c;
     }
     if constexpr (kHeld) {
       // Every tile's reduced row is written; each block solves its system's reduced level (into
       // s_beta, free again), then every chunk has its two separators and back-substitutes from
       // registers.
-      if constexpr (kMode == Mode::kResident) {
+      if constexpr (kMode == Mode::kCluster) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        // Row `chunk` of the reduced level of this thread's system is tile `chunk`'s, in block
+        // `chunk` of the cluster, with the next tile's first interior row substituted (as
+        // ReducedSource::load does). Both barriers are the cluster's: the rows written before
+        // anyone reads them, and read before any block leaves.
+        namespace cg = cooperative_groups;
+        cg::cluster_group cluster = cg::this_cluster();
+        cluster.sync();
+        Row<T> row = identity_row<T>();
+        const int n = grid.systems;
+        if (chunk < grid.tiles) {
+          const T* own = cluster.map_shared_rank(s_reduced, chunk);
+          row = {own[slot], own[n + slot], zero<T>(), own[2 * n + slot]};
+          if (chunk + 1 < grid.tiles) {
+            const T* next = cluster.map_shared_rank(s_reduced, chunk + 1);
+            const T c = own[3 * n + slot];
+            row.b = mul_sub(row.b, negate(c), next[5 * n + slot]);
+            row.c = mul(c, next[6 * n + slot]);
+            row.d = mul_sub(row.d, c, next[4 * n + slot]);
+          }
+        }
+        cluster.sync();
+        pcr_reduced(row, chunk, me, pitch, grid.tiles, sa, sb, sc, s_alpha, s_beta);
+#endif
+      } else if constexpr (kMode == Mode::kResident) {
         cooperative_groups::this_grid().sync();
       } else {
         __syncthreads();  // every thread's stores of the reduced row are issued
@@ -535,9 +590,11 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
         }
         __syncthreads();
       }
-      solve_reduced_rows(link, system, grid.tiles, sa, sb, sc, s_alpha, s_beta);
-      const T tile_right = s_beta[tile];
-      const T tile_left = tile > 0 ? s_beta[tile - 1] : zero<T>();
+      if constexpr (kMode != Mode::kCluster) solve_reduced_rows(link, system, grid.tiles, sa, sb, sc, s_alpha, s_beta);
+      // E_t of this thread's system at t * pitch + its lane (strided: one system, lane 0).
+      const int lane = kLanes ? slot : 0;
+      const T tile_right = s_beta[tile * pitch + lane];
+      const T tile_left = tile > 0 ? s_beta[(tile - 1) * pitch + lane] : zero<T>();
       const T mine = mul_sub(mul_sub(p_mine, negate(q_mine), tile_left), negate(r_mine), tile_right);
       sd[me] = mine;
       __syncthreads();
@@ -568,7 +625,15 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
   block_body<T, L, false, Mode::kResident>(source, out, grid, link);
 }
 
+// Mode::kCluster's kernel: one cluster a group of interleaved systems, one block a tile.
+template <class T, int L, class Source, class Out>
+__global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
+    cluster_kernel(Source source, Out out, TileGrid grid) {
+  block_body<T, L, true, Mode::kCluster>(source, out, grid, LevelLink<T>{});
+}
+
 // Mode::kStream's kernel: as resident_kernel, with the counters instead of the grid barrier.
+// (Capping it at 80 or 64 registers spills f64: 0.44 / 0.37 of copy bandwidth against 0.60.)
 template <class T, int L>
 __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
     stream_kernel(ArraySource<T> source, Sink<T> out, TileGrid grid, LevelLink<T> link, unsigned* counters) {
@@ -879,6 +944,9 @@ bool block_shape(long long m, int rows_per_chunk, bool lanes, int element_bytes,
     *systems = std::max(kLaneSystems, kMinBlockThreads / chunks / kLaneSystems * kLaneSystems);
     return true;
   }
+  // (Measured, H100: blocks of 256 or 128 threads holding 16-byte pieces of each row instead,
+  // two or four a multiprocessor, were slower: f32 m = 1000 0.41 / 0.45 of copy bandwidth against
+  // 0.57.)
   const int sector_systems = std::max(1, 32 / element_bytes);
   *systems = kMaxBlockThreads / chunks;
   return *systems >= sector_systems;
@@ -942,8 +1010,9 @@ cudaError_t allow_shared(Kernel kernel, std::size_t bytes) {
 
 // Shared memory of a block_kernel launch: seven arrays of one value per thread, nine with q and r.
 std::size_t block_shared_bytes(Mode mode, int threads, std::size_t element) {
-  const bool columns = mode == Mode::kReduce || mode == Mode::kResident || mode == Mode::kStream;
-  return (columns ? 9 : 7) * static_cast<std::size_t>(threads) * element;
+  const bool columns = mode != Mode::kSolve && mode != Mode::kFinish;
+  const std::size_t reduced = mode == Mode::kCluster ? 7 * static_cast<std::size_t>(kLaneSystems) : 0;
+  return ((columns ? 9 : 7) * static_cast<std::size_t>(threads) + reduced) * element;
 }
 
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
@@ -1161,6 +1230,97 @@ cudaError_t solve_stream(const ArraySource<T>& source, const Sink<T>& out, long 
   return cudaGetLastError();
 }
 
+// Interleaved systems that a block holds only as a 32-byte piece of each row of the layout (or
+// not at all) and a cluster of at most kMaxClusterTiles blocks holds whole, 32 systems wide, a
+// 128-byte line of every row (Mode::kCluster): 2^chunks_log2 chunks of each system a block,
+// `tiles` blocks a cluster, the fewest chunks that do. false: not this shape.
+constexpr int kMaxClusterTiles = 8;  // the portable cluster size
+
+// IDGPU_PARTITION_CLUSTER (a tuning aid): the most blocks a cluster, 0 (no cluster launch) to 8.
+int cluster_tiles_allowed() {
+  static const int allowed = [] {
+    const char* value = std::getenv("IDGPU_PARTITION_CLUSTER");
+    const int tiles = value != nullptr ? std::atoi(value) : kMaxClusterTiles;
+    return tiles >= 0 && tiles <= kMaxClusterTiles ? tiles : kMaxClusterTiles;
+  }();
+  return allowed;
+}
+
+bool cluster_shape(long long m, int rows_per_chunk, int element_bytes, int* chunks_log2, int* tiles) {
+  const long long chunks_needed = ceil_div(m, rows_per_chunk);
+  // Measured (H100, 2^24 unknowns): the cluster wins where a block holds at most a 32-byte row
+  // piece of the layout (f32 m = 1000: 0.57 -> 0.63 of copy bandwidth), and loses where it holds
+  // 64 bytes (f32 m = 512: 0.78 -> 0.74, f64 m = 256: 0.93 -> 0.85).
+  const long long block_systems = kMaxBlockThreads >> log2_ceil(chunks_needed);
+  if (block_systems * element_bytes > 32) return false;
+  for (int log = 1; (kLaneSystems << log) <= kMaxBlockThreads; ++log) {
+    const long long need = ceil_div(chunks_needed, 1LL << log);
+    if (need <= (1LL << log) && need <= cluster_tiles_allowed()) {
+      if (need < 2) return false;
+      *chunks_log2 = log;
+      *tiles = static_cast<int>(need);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int partition_cluster_tiles(int m, int element_bytes, int* chunks) {
+  int chunks_log2 = 0;
+  int tiles = 0;
+  if (!cluster_shape(m, partition_rows(m, true, element_bytes), element_bytes, &chunks_log2, &tiles)) return 0;
+  *chunks = 1 << chunks_log2;
+  return tiles;
+}
+
+namespace {
+
+template <class T, int L, class Source, class Out>
+cudaError_t solve_cluster(const Source& source, const Out& out, long long batch, cudaStream_t stream, bool* launched) {
+  *launched = false;
+  int chunks_log2 = 0;
+  int tiles = 0;
+  if (!cluster_shape(source.m, L, sizeof(T), &chunks_log2, &tiles)) return cudaSuccess;
+  const int threads = kLaneSystems << chunks_log2;
+  const std::size_t shared = block_shared_bytes(Mode::kCluster, threads, sizeof(T));
+  const auto kernel = cluster_kernel<T, L, Source, Out>;
+  if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>(ceil_div(batch, kLaneSystems) * tiles));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  cudaLaunchAttribute attribute = {};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(tiles);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  // Whether the device runs such clusters at all (sm_90 on), cached per device and shape.
+  constexpr int kDevices = 64;
+  static std::atomic<int> runs[kDevices][10][kMaxClusterTiles + 1];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices) return cudaSuccess;
+  std::atomic<int>& known = runs[device][chunks_log2][tiles];
+  if (known.load(std::memory_order_relaxed) == 0) {
+    int clusters = 0;
+    int major = 0;
+    const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                    major >= 9 && cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess &&
+                    clusters > 0;
+    cudaGetLastError();
+    known.store(ok ? 1 : -1, std::memory_order_relaxed);
+  }
+  if (known.load(std::memory_order_relaxed) < 0) return cudaSuccess;
+  *launched = true;
+  const cudaError_t status =
+      cudaLaunchKernelEx(&config, kernel, source, out, TileGrid{batch, kLaneSystems, chunks_log2, tiles});
+  return status != cudaSuccess ? status : cudaGetLastError();
+}
+
 template <class T, int L>
 cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* sizes, const T* dl, const T* d,
                        const T* du, T* x, void* buffer, cudaStream_t stream) {
@@ -1184,7 +1344,12 @@ cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* size
     }
     if (launched || status != cudaSuccess) return status;
   }
-  if (layouts.interleaved) return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
+  if (layouts.interleaved) {
+    bool launched = false;
+    const cudaError_t status = solve_cluster<T, L>(source, out, batch, stream, &launched);
+    if (launched || status != cudaSuccess) return status;
+    return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
+  }
   return solve_level<T, L, false>(source, out, batch, plan, 0, scratch, stream);
 }
 

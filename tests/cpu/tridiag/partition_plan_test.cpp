@@ -120,3 +120,43 @@ TEST_CASE("partition: the streamed shape fits the caller's buffer", "[partition]
   REQUIRE(kernels::partition_stream_chunks(65536, 8) == kernels::partition_resident_chunks(65536, 8));
   REQUIRE(kernels::partition_stream_chunks(65536, 16) == kernels::partition_resident_chunks(65536, 4));
 }
+
+// The interleaved cluster launch (Mode::kCluster): where a block would hold a system only as a
+// 32-byte piece of each row, a cluster of 2..8 blocks, each 32 systems (a 128-byte f32 line) by
+// a power of two of chunks, holds the whole system; the reduced level, one row a block, is solved
+// by one block's cyclic reduction, so tiles <= chunks.
+TEST_CASE("partition: the interleaved cluster shape", "[partition]") {
+  for (int element_bytes : {4, 8, 16}) {
+    for (int m : partition_sizes()) {
+      const int rows = kernels::partition_rows(m, true, element_bytes);
+      const long long needed = ceil_div(m, rows);
+      long long pow2 = 1;
+      while (pow2 < needed) pow2 *= 2;
+      const long long block_systems = 512 / pow2;  // the block-local shape's systems
+      int chunks = 0;
+      const int tiles = kernels::partition_cluster_tiles(m, element_bytes, &chunks);
+      INFO("m = " << m << ", " << element_bytes << "-byte elements, " << rows << " rows a chunk");
+      if (block_systems * element_bytes > 32 || needed > 8 * 16) {
+        REQUIRE(tiles == 0);
+        continue;
+      }
+      REQUIRE(tiles >= 2);
+      REQUIRE(tiles <= 8);
+      REQUIRE((chunks == 2 || chunks == 4 || chunks == 8 || chunks == 16));
+      REQUIRE(tiles <= chunks);
+      REQUIRE(static_cast<long long>(tiles) * chunks * rows >= m);
+      // the fewest chunks: half as many would need more tiles than allowed
+      if (chunks > 2) REQUIRE((ceil_div(needed, chunks / 2) > chunks / 2 || ceil_div(needed, chunks / 2) > 8));
+    }
+  }
+  int chunks = 0;
+  // f32 m = 1000: 16 rows a chunk, 63 chunks; 8 blocks of 8 chunks of 32 systems.
+  REQUIRE(kernels::partition_cluster_tiles(1000, 4, &chunks) == 8);
+  REQUIRE(chunks == 8);
+  // f64 m = 1000: 8 rows a chunk, 125 chunks; 8 blocks of 16.
+  REQUIRE(kernels::partition_cluster_tiles(1000, 8, &chunks) == 8);
+  REQUIRE(chunks == 16);
+  // f32 m = 512: a block holds 16 systems (64-byte rows): no cluster. m = 4096: too long.
+  REQUIRE(kernels::partition_cluster_tiles(512, 4, &chunks) == 0);
+  REQUIRE(kernels::partition_cluster_tiles(4096, 4, &chunks) == 0);
+}
