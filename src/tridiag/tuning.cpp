@@ -41,12 +41,14 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     batch 1000, f32 m=32: 1.62x
 //   gtsvInterleavedBatch algo 0:
 //     f32 m=32..512 1.8-5.1x (0.77-0.91), m=1000/1024 8.2x/8.4x (0.63/0.68, a cluster of 8
-//       blocks; one block 0.57/0.64), m=4096 22.9x (0.49), m=65536 344x (0.48)
+//       blocks; one block 0.57/0.64), m=4096 25.3x (0.57 streamed; three launches 22.9x, 0.49),
+//       m=65536 344x (0.48)
 //     f64 m=32..512 1.8-3.1x (0.80-0.99), m=1000/1024 4.7x/4.6x (0.62/0.67; one block
-//       0.59/0.62), m=4096 13.0x (0.52), m=65536 200x (0.50)
-//     c32 m=32..512 1.7-2.7x (0.70-0.99), m=1000/1024 4.0x/3.9x (0.53/0.57), m=4096 12.9x (0.51),
-//       m=65536 194x (0.49)
-//     c64 m=32..512 1.6-1.8x (0.69-1.00), m=1000..4096 2.3-7.0x (0.50-0.58), m=65536 101x (0.47)
+//       0.59/0.62), m=4096 15.7x (0.645 streamed; 13.0x, 0.52), m=65536 200x (0.50)
+//     c32 m=32..512 1.7-2.7x (0.70-0.99), m=1000/1024 4.0x/3.9x (0.53/0.57), m=4096 13.5x (0.55
+//       streamed; 12.9x, 0.51), m=65536 194x (0.49)
+//     c64 m=32..512 1.6-1.8x (0.69-1.00), m=1000/1024 2.3x/2.5x (0.52/0.58), m=4096 7.5x (0.54
+//       streamed; 7.0x, 0.50), m=65536 101x (0.47)
 //     batch 1000, f32 m=32: 5.0x
 //   Both at 2^20 unknowns per call (batch 16..32768, earlier solver): native wins every case.
 //   algos 1, 2 (thread-per-system LU / Givens QR): see the rows below.

@@ -33,6 +33,11 @@ int partition_stream_chunks(int m, int element_bytes);
 // (2..8), each 32 systems wide with *chunks chunks of each; 0 where that shape does not apply.
 // The reduced level, one row a block and system, passes through distributed shared memory.
 int partition_cluster_tiles(int m, int element_bytes, int* chunks);
+// Interleaved systems too long for a cluster stream through one launch as the strided ones do, a
+// block *systems systems wide (a 128-byte line of each row) by *chunks chunks of partition_rows
+// rows, this many tiles a system (2..*chunks: one block solves a group's reduced level); 0 where
+// that shape does not apply.
+int partition_stream_lanes(int m, int element_bytes, int* systems, int* chunks);
 std::size_t partition_buffer_bytes(int m, int batch, bool interleaved, int element_bytes);
 template <class T>
 cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, const T* dl, const T* d, const T* du,

@@ -26,7 +26,8 @@
 // m = 65536, gtsv2_nopivot f32 0.49 at m = 2^24 and 0.56 at 2^26), except where a system's tiles
 // are resident at once: every tile of the call (Mode::kResident: one read, one cooperative
 // launch; gtsv2_nopivot f32 m = 2^20 in 0.021 ms, 5.3x the vendor, H100) or those of one system
-// at a time (Mode::kStream: strided f32 m = 65536 0.65 of copy bandwidth, f64 0.60).
+// or group of interleaved systems at a time (Mode::kStream: strided f32 m = 65536 0.65 of copy
+// bandwidth, f64 0.60; interleaved m = 4096 f32 0.57, f64 0.645).
 // Measurements and their commands: src/tridiag/tuning.cpp.
 //
 // Rows of a system beyond m are identity rows (never read nor written); dl of row 0 and du of row
@@ -273,6 +274,9 @@ struct Chunk {
 //            barrier). Only the newest system in ticket order can have tiles not yet started, and
 //            every tile of an older one has started, so the kernel cannot deadlock while the GPU
 //            holds a system's tiles at once (checked on the host, with a margin of two).
+//            Interleaved batches stream the same way a group of systems a block (kLanes): the
+//            group's tiles consecutive tickets, one counter a group, every block solving the
+//            group's reduced levels side by side.
 //   kCluster kResident for interleaved systems that a thread-block cluster holds (up to 8 blocks
 //            of 32 systems, so that each row of the layout is read as a 128-byte f32 line where
 //            one block would read 32 bytes of it): one block a tile, the tiles' reduced rows in
@@ -364,15 +368,15 @@ __device__ void pcr_reduced(Row<T> row, int pos, int me, int pitch, long long ro
   __syncthreads();
 }
 
-// kResident and kStream: one system a block, one reduced row a thread, from the reduced level in
-// global memory; E_t lands in separators[t].
+// kResident and kStream: the block's systems' reduced levels from global memory, row `pos` of this
+// thread's system (identity past the end, or where the system is past the batch) at shared
+// position me; E_pos lands in separators[me].
 template <class T>
-__device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, long long rows, T* sa, T* sb, T* sc,
-                                   T* sd, T* separators) {
-  const int t = threadIdx.x;
+__device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, bool active, long long rows, int pos,
+                                   int me, int pitch, T* sa, T* sb, T* sc, T* sd, T* separators) {
   const ReducedSource<T> source{link.level, link.index, rows};
-  const Row<T> row = t < rows ? source.load(system, t, rows) : identity_row<T>();
-  pcr_reduced(row, t, t, 1, rows, sa, sb, sc, sd, separators);
+  const Row<T> row = active && pos < rows ? source.load(system, pos, rows) : identity_row<T>();
+  pcr_reduced(row, pos, me, pitch, rows, sa, sb, sc, sd, separators);
 }
 
 // counters (kStream): the ticket, then one arrival counter per system, zero at launch.
@@ -381,8 +385,7 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
                                            const LevelLink<T>& link, unsigned* counters = nullptr) {
   // Back-substitutes from registers after the reduced level is solved.
   constexpr bool kHeld = kMode == Mode::kResident || kMode == Mode::kStream || kMode == Mode::kCluster;
-  static_assert((kMode != Mode::kResident && kMode != Mode::kStream) || !kLanes,
-                "kResident and kStream run the strided mapping");
+  static_assert(kMode != Mode::kResident || !kLanes, "kResident runs the strided mapping");
   static_assert(kMode != Mode::kCluster || kLanes, "kCluster runs the interleaved mapping");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   constexpr bool kReduces = kMode == Mode::kReduce || kHeld;
@@ -418,9 +421,11 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
     block = ticket;
   }
   const long long groups = (grid.batch + grid.systems - 1) / grid.systems;
-  // kCluster: a cluster is a group, its blocks the group's tiles in rank order.
-  const long long group = kLanes && kMode != Mode::kCluster ? block % groups : block / grid.tiles;
-  const long long tile = kLanes && kMode != Mode::kCluster ? block / groups : block % grid.tiles;
+  // A group's tiles are consecutive blocks in the strided mapping, in kCluster (a cluster is a
+  // group, its blocks the group's tiles in rank order) and in kStream (consecutive tickets).
+  constexpr bool kGroupMajor = !kLanes || kMode == Mode::kCluster || kMode == Mode::kStream;
+  const long long group = kGroupMajor ? block / grid.tiles : block % groups;
+  const long long tile = kGroupMajor ? block % grid.tiles : block / groups;
   const long long system = group * grid.systems + slot;
   const bool active = system < grid.batch;
   const int tile_rows = chunks * L;
@@ -584,13 +589,15 @@ __device__ __forceinline__ void block_body(const Source& source, const Out& out,
       } else {
         __syncthreads();  // every thread's stores of the reduced row are issued
         if (t == 0) {
-          unsigned* arrived = counters + 1 + system;
+          unsigned* arrived = counters + 1 + group;
           asm volatile("red.release.gpu.global.add.u32 [%0], 1;" : : "l"(arrived) : "memory");
           while (load_acquire(arrived) < grid.tiles) __nanosleep(64);
         }
         __syncthreads();
       }
-      if constexpr (kMode != Mode::kCluster) solve_reduced_rows(link, system, grid.tiles, sa, sb, sc, s_alpha, s_beta);
+      if constexpr (kMode != Mode::kCluster) {
+        solve_reduced_rows(link, system, active, grid.tiles, chunk, me, pitch, sa, sb, sc, s_alpha, s_beta);
+      }
       // E_t of this thread's system at t * pitch + its lane (strided: one system, lane 0).
       const int lane = kLanes ? slot : 0;
       const T tile_right = s_beta[tile * pitch + lane];
@@ -632,12 +639,13 @@ __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
   block_body<T, L, true, Mode::kCluster>(source, out, grid, LevelLink<T>{});
 }
 
-// Mode::kStream's kernel: as resident_kernel, with the counters instead of the grid barrier.
+// Mode::kStream's kernel: as resident_kernel, with the counters instead of the grid barrier; one
+// system a block (strided) or a group of interleaved ones (kLanes).
 // (Capping it at 80 or 64 registers spills f64: 0.44 / 0.37 of copy bandwidth against 0.60.)
-template <class T, int L>
+template <class T, int L, bool kLanes>
 __global__ void __launch_bounds__(kMaxBlockThreads, IDGPU_PARTITION_BLOCK_MIN)
     stream_kernel(ArraySource<T> source, Sink<T> out, TileGrid grid, LevelLink<T> link, unsigned* counters) {
-  block_body<T, L, false, Mode::kStream>(source, out, grid, link, counters);
+  block_body<T, L, kLanes, Mode::kStream>(source, out, grid, link, counters);
 }
 
 // gtsv2_nopivot with several right-hand sides: one matrix, n columns of B. A block takes one tile
@@ -1215,7 +1223,7 @@ cudaError_t solve_stream(const ArraySource<T>& source, const Sink<T>& out, long 
   if (!held_shape<T, L>(source.m, batch, true, buffer_bytes, scratch, &shape)) return cudaSuccess;
   // Complex systems of many tiles measured faster in three launches (kStreamMaxComplexTiles).
   if (!std::is_floating_point_v<T> && shape.tiles > kStreamMaxComplexTiles) return cudaSuccess;
-  constexpr auto kernel = stream_kernel<T, L>;
+  constexpr auto kernel = stream_kernel<T, L, false>;
   const std::size_t shared = block_shared_bytes(Mode::kStream, shape.chunks, sizeof(T));
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
   const int chunks_log2 = log2_ceil(shape.chunks);
@@ -1227,6 +1235,79 @@ cudaError_t solve_stream(const ArraySource<T>& source, const Sink<T>& out, long 
   *launched = true;
   kernel<<<static_cast<unsigned>(batch * shape.tiles), shape.chunks, shared, stream>>>(
       source, out, TileGrid{batch, 1, chunks_log2, shape.tiles}, shape.link, shape.counters);
+  return cudaGetLastError();
+}
+
+// Interleaved systems too long for a cluster (Mode::kStream, kLanes): a block 128 bytes of
+// systems wide (a whole line of every row of the layout) by 2^chunks_log2 chunks of each, where a
+// group's reduced level has no more rows than the block has chunks (one reduced row a thread).
+// false: no such shape (f32 m > 4096, f64 and c32 m > 8192, c64 m > 16384 at the measured rows
+// per chunk), or one block holds the system (block_shape).
+// Measured on an H100 (idgpu-bench, 2^24 unknowns, fraction of copy bandwidth, three launches ->
+// streamed): m = 4096 f32 0.49 -> 0.53-0.56, f64 0.52 -> 0.645, c32 0.515 -> 0.536, c64 0.495
+// -> 0.533. Narrower blocks, which would reach longer systems, lose: 32-byte pieces of each row
+// at m = 65536 (f32 8 systems, f64 and c32 4, c64 2; 64 tiles) 0.28-0.34 against 0.47-0.50, and
+// f32 m = 4096 at 8 rows a chunk, 16 systems (64 bytes) by 32 chunks, 0.41.
+bool stream_lanes_shape(long long m, int rows_per_chunk, int element_bytes, int* systems, int* chunks_log2,
+                        long long* tiles) {
+  int block_chunks_log2 = 0;
+  int block_systems = 0;
+  if (block_shape(m, rows_per_chunk, true, element_bytes, &block_chunks_log2, &block_systems)) return false;
+  const int wide = std::max(1, 128 / element_bytes);
+  const int chunks = kMaxBlockThreads / wide;
+  const long long need = ceil_div(m, static_cast<long long>(chunks) * rows_per_chunk);
+  if (need < 2 || need > chunks) return false;
+  *systems = wide;
+  *chunks_log2 = log2_ceil(chunks);
+  *tiles = need;
+  return true;
+}
+
+}  // namespace
+
+int partition_stream_lanes(int m, int element_bytes, int* systems, int* chunks) {
+  int chunks_log2 = 0;
+  long long tiles = 0;
+  if (!stream_lanes_shape(m, partition_rows(m, true, element_bytes), element_bytes, systems, &chunks_log2, &tiles)) {
+    return 0;
+  }
+  *chunks = 1 << chunks_log2;
+  return static_cast<int>(tiles);
+}
+
+namespace {
+
+template <class T, int L>
+cudaError_t solve_stream_lanes(const ArraySource<T>& source, const Sink<T>& out, long long batch,
+                               std::size_t buffer_bytes, unsigned char* scratch, cudaStream_t stream, bool* launched) {
+  *launched = false;
+  int systems = 0;
+  int chunks_log2 = 0;
+  long long tiles = 0;
+  if (held_modes() == HeldModes::kNone || !stream_lanes_shape(source.m, L, sizeof(T), &systems, &chunks_log2, &tiles)) {
+    return cudaSuccess;
+  }
+  const long long groups = ceil_div(batch, systems);
+  const std::size_t count = static_cast<std::size_t>(tiles) * static_cast<std::size_t>(batch);
+  const std::size_t array_bytes = (kLevelArrays - 1) * count * sizeof(T);
+  const std::size_t counter_bytes = (static_cast<std::size_t>(groups) + 1) * sizeof(unsigned);
+  if (array_bytes + counter_bytes > buffer_bytes) return cudaSuccess;
+  const int threads = systems << chunks_log2;
+  constexpr auto kernel = stream_kernel<T, L, true>;
+  const std::size_t shared = block_shared_bytes(Mode::kStream, threads, sizeof(T));
+  if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
+  if (2 * tiles > resident_capacity<kernel>(log2_ceil(threads), shared, false)) return cudaSuccess;
+  T* arrays = reinterpret_cast<T*>(scratch);
+  const Reduced<T> reduced{arrays, arrays + count, arrays + 2 * count, arrays + 3 * count,
+                           arrays + 4 * count, arrays + 5 * count, arrays + 6 * count};
+  const LevelLink<T> link{reduced, level_indexing(true, tiles, batch), nullptr};
+  auto* counters = reinterpret_cast<unsigned*>(scratch + array_bytes);
+  if (const cudaError_t status = cudaMemsetAsync(counters, 0, counter_bytes, stream); status != cudaSuccess) {
+    return status;
+  }
+  *launched = true;
+  kernel<<<static_cast<unsigned>(groups * tiles), threads, shared, stream>>>(
+      source, out, TileGrid{batch, systems, chunks_log2, tiles}, link, counters);
   return cudaGetLastError();
 }
 
@@ -1346,8 +1427,13 @@ cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* size
   }
   if (layouts.interleaved) {
     bool launched = false;
-    const cudaError_t status = solve_cluster<T, L>(source, out, batch, stream, &launched);
+    cudaError_t status = solve_cluster<T, L>(source, out, batch, stream, &launched);
     if (launched || status != cudaSuccess) return status;
+    if (plan.levels > 0) {
+      status = solve_stream_lanes<T, L>(source, out, batch, level_bytes(plan, batch, sizeof(T)), scratch, stream,
+                                        &launched);
+      if (launched || status != cudaSuccess) return status;
+    }
     return solve_level<T, L, true>(source, out, batch, plan, 0, scratch, stream);
   }
   return solve_level<T, L, false>(source, out, batch, plan, 0, scratch, stream);

@@ -11,6 +11,7 @@
 //    that the caller's buffer never turns the one launch down at the measured rows per chunk.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <random>
 #include <vector>
@@ -159,4 +160,58 @@ TEST_CASE("partition: the interleaved cluster shape", "[partition]") {
   // f32 m = 512: a block holds 16 systems (64-byte rows): no cluster. m = 4096: too long.
   REQUIRE(kernels::partition_cluster_tiles(512, 4, &chunks) == 0);
   REQUIRE(kernels::partition_cluster_tiles(4096, 4, &chunks) == 0);
+}
+
+// The interleaved streamed launch (Mode::kStream, lanes): blocks of 512 threads, 128 bytes of
+// systems wide (a whole line of every row of the layout), where a group's reduced level has no
+// more rows than the block has chunks; seven reduced values a tile and system and one counter a
+// group plus the ticket, in the buffer the three-launch path asks for.
+TEST_CASE("partition: the interleaved streamed shape fits the caller's buffer", "[partition]") {
+  constexpr int kReducedArrays = 7;
+  for (int element_bytes : {4, 8, 16}) {
+    for (int m : partition_sizes()) {
+      const int rows = kernels::partition_rows(m, true, element_bytes);
+      const int wide = 128 / element_bytes;
+      const long long block_chunks = 512 / wide;
+      const long long needed_tiles = ceil_div(ceil_div(m, rows), block_chunks);
+      int systems = 0;
+      int chunks = 0;
+      const int tiles = kernels::partition_stream_lanes(m, element_bytes, &systems, &chunks);
+      INFO("m = " << m << ", " << element_bytes << "-byte elements, " << rows << " rows a chunk");
+      // (a block holds the system where 32 bytes of systems by its chunks cover m)
+      const bool block_holds = ceil_div(m, rows) <= 512 / (32 / element_bytes);
+      if (block_holds || needed_tiles > block_chunks) {
+        REQUIRE(tiles == 0);
+        continue;
+      }
+      REQUIRE(needed_tiles >= 2);
+      REQUIRE(tiles == needed_tiles);
+      REQUIRE(systems == wide);
+      REQUIRE(chunks == block_chunks);
+      REQUIRE(static_cast<long long>(tiles) * chunks * rows >= m);
+      for (long long batch : {3LL, 256LL, 4096LL}) {
+        if (static_cast<long long>(m) * batch > (1LL << 28)) continue;
+        INFO("batch " << batch << ", " << systems << " systems of " << tiles << " tiles");
+        const std::size_t needed = static_cast<std::size_t>(kReducedArrays * tiles * batch * element_bytes) +
+                                   static_cast<std::size_t>(ceil_div(batch, systems) + 1) * sizeof(unsigned);
+        REQUIRE(needed <= kernels::partition_buffer_bytes(m, static_cast<int>(batch), true, element_bytes));
+      }
+    }
+  }
+  int systems = 0;
+  int chunks = 0;
+  // f32 m = 4096: 16 rows a chunk, 32 systems by 16 chunks, 16 tiles.
+  REQUIRE(kernels::partition_stream_lanes(4096, 4, &systems, &chunks) == 16);
+  REQUIRE(systems == 32);
+  REQUIRE(chunks == 16);
+  // f64 m = 4096: 8 rows, 16 systems by 32 chunks, 16 tiles; c64 8 systems by 64 chunks of 4.
+  REQUIRE(kernels::partition_stream_lanes(4096, 8, &systems, &chunks) == 16);
+  REQUIRE(systems == 16);
+  REQUIRE(kernels::partition_stream_lanes(4096, 16, &systems, &chunks) == 16);
+  REQUIRE(chunks == 64);
+  // The longest: f32 4096 (4097 would need 17 tiles of 16 chunks), f64 8192, c64 16384.
+  REQUIRE(kernels::partition_stream_lanes(4097, 4, &systems, &chunks) == 0);
+  REQUIRE(kernels::partition_stream_lanes(8192, 8, &systems, &chunks) == 32);
+  REQUIRE(kernels::partition_stream_lanes(16385, 16, &systems, &chunks) == 0);
+  REQUIRE(kernels::partition_stream_lanes(65536, 4, &systems, &chunks) == 0);
 }
