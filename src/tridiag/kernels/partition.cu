@@ -1247,7 +1247,9 @@ cudaError_t solve_stream(const ArraySource<T>& source, const Sink<T>& out, long 
 // streamed): m = 4096 f32 0.49 -> 0.53-0.56, f64 0.52 -> 0.645, c32 0.515 -> 0.536, c64 0.495
 // -> 0.533. Narrower blocks, which would reach longer systems, lose: 32-byte pieces of each row
 // at m = 65536 (f32 8 systems, f64 and c32 4, c64 2; 64 tiles) 0.28-0.34 against 0.47-0.50, and
-// f32 m = 4096 at 8 rows a chunk, 16 systems (64 bytes) by 32 chunks, 0.41.
+// f32 m = 4096 at 8 rows a chunk, 16 systems (64 bytes) by 32 chunks, 0.41. So do blocks of
+// 1024 threads (64 registers, 32 warps a multiprocessor against 16): f32 m = 4096 at 8 rows a
+// chunk 0.49-0.50, f64 at 4 rows 0.51, c32 at 4 rows 0.44, c64 at 2 rows 0.27.
 bool stream_lanes_shape(long long m, int rows_per_chunk, int element_bytes, int* systems, int* chunks_log2,
                         long long* tiles) {
   int block_chunks_log2 = 0;
