@@ -200,7 +200,13 @@ __global__ void factor_on_chip_kernel(int m, int batch, const T* __restrict__ dl
 // The shared memory bounds the threads an SM holds to 228 KB / (16 (m - 1) element bytes), and
 // with them the loads in flight: on an H100 at 2^24 unknowns m = 32 ran 1.09-1.35x the vendor
 // (f32 0.55 of copy bandwidth, against 0.35 with the factor in device memory), but f32 m = 64
-// (32-thread blocks, ~220 threads per SM) 0.83-0.89x, below the device-memory path.
+// (32-thread blocks, ~220 threads per SM) 0.83-0.89x, below the device-memory path. Loading eight
+// rows ahead (four for c64) into a ring of registers changed nothing at m = 32 (f32 LU 1.329x
+// against 1.335x) and did not rescue longer systems, with up to 160 KB of shared memory a block:
+// f32 LU m = 64 / 128 / 256 0.82x / 0.38x / 0.17x against 0.95x / 0.96x / 0.94x in device memory
+// (f64 m = 64 / 128 0.65x / 0.23x): with a warp or a few per SM each system's serial chain of
+// divisions is the bound, not the loads in flight. The device-memory path moves 13 arrays at
+// about 0.96 of copy bandwidth (0.35-0.39 counted as 5).
 constexpr std::size_t kOnChipBlockBytes = 48 * 1024;
 constexpr int kOnChipMaxRows = 32;
 int on_chip_threads(int m, std::size_t element_bytes) {
