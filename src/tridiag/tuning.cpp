@@ -81,7 +81,9 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     20 of 290 cases of tests/gpu (infinite where a 7-row interior block is singular), so gtsv2
 //     stays with the vendor (IDGPU_POLICY=native runs it).
 // The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.4-7.2x
-// (0.38-0.91), algo 0 1.2-449x (0.40-0.99), gtsv2_nopivot n=1 1.50-5.23x (f32 2^20 5.23x, 2^24
+// (0.38-0.91), algo 0 1.2-449x (0.40-0.99; remeasured with the cluster launch, 1.2-447x,
+// 0.40-0.98: f32/f64 m=1000/1024 0.50/0.53 and 0.51/0.55 against 0.44/0.48 and 0.45/0.47 in one
+// block; the streamed interleaved launch loses there and is not used, see partition.cu), gtsv2_nopivot n=1 1.50-5.23x (f32 2^20 5.23x, 2^24
 // 0.44 of copy bandwidth, 2^26 0.52), n=16 2.9-10.5x (f32 m=2^20 5.7x); so these rows hold for
 // every sm_90 device class measured.
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling

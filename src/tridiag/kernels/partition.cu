@@ -42,6 +42,7 @@
 
 #include <cooperative_groups.h>
 
+#include "core/device.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 #include "tridiag/kernels/vector16.cuh"
@@ -1279,6 +1280,12 @@ int partition_stream_lanes(int m, int element_bytes, int* systems, int* chunks) 
 
 namespace {
 
+// The streamed interleaved launch loses on an H200 (4.8 TB/s; idgpu-bench, 2^24 unknowns, m = 4096,
+// three launches -> streamed: f32 0.45 -> 0.44 of copy bandwidth, f64 0.52 -> 0.51, c32 0.48 ->
+// 0.42, c64 0.49 -> 0.40), where it wins on an H100 (3.35 TB/s): only devices of less peak DRAM
+// bandwidth than this stream, unless IDGPU_PARTITION_RESIDENT=stream asks for it.
+constexpr int kStreamLanesMaxGbs = 4000;
+
 template <class T, int L>
 cudaError_t solve_stream_lanes(const ArraySource<T>& source, const Sink<T>& out, long long batch,
                                std::size_t buffer_bytes, unsigned char* scratch, cudaStream_t stream, bool* launched) {
@@ -1289,6 +1296,7 @@ cudaError_t solve_stream_lanes(const ArraySource<T>& source, const Sink<T>& out,
   if (held_modes() == HeldModes::kNone || !stream_lanes_shape(source.m, L, sizeof(T), &systems, &chunks_log2, &tiles)) {
     return cudaSuccess;
   }
+  if (held_modes() != HeldModes::kStreamOnly && current_device_memory_gbs() >= kStreamLanesMaxGbs) return cudaSuccess;
   const long long groups = ceil_div(batch, systems);
   const std::size_t count = static_cast<std::size_t>(tiles) * static_cast<std::size_t>(batch);
   const std::size_t array_bytes = (kLevelArrays - 1) * count * sizeof(T);
@@ -1333,7 +1341,9 @@ bool cluster_shape(long long m, int rows_per_chunk, int element_bytes, int* chun
   const long long chunks_needed = ceil_div(m, rows_per_chunk);
   // Measured (H100, 2^24 unknowns): the cluster wins where a block holds at most a 32-byte row
   // piece of the layout (f32 m = 1000: 0.57 -> 0.63 of copy bandwidth), and loses where it holds
-  // 64 bytes (f32 m = 512: 0.78 -> 0.74, f64 m = 256: 0.93 -> 0.85).
+  // 64 bytes (f32 m = 512: 0.78 -> 0.74, f64 m = 256: 0.93 -> 0.85). H200, one block -> cluster:
+  // f32 m = 1000 / 1024 0.44 / 0.48 -> 0.50 / 0.53, f64 0.45 / 0.47 -> 0.51 / 0.55, c32 0.39 /
+  // 0.40 -> 0.43 / 0.45, c64 0.40 / 0.42 both ways.
   const long long block_systems = kMaxBlockThreads >> log2_ceil(chunks_needed);
   if (block_systems * element_bytes > 32) return false;
   for (int log = 1; (kLaneSystems << log) <= kMaxBlockThreads; ++log) {
