@@ -1357,11 +1357,71 @@ struct InteriorEnds {
   T w_first = T(0), w_last = T(0), v_first = T(0), v_last = T(0);
 };
 
+// How well a window of n rows from `first` factors by diagonal pivoting (its first a and last c taken
+// as 0): the smallest pivot block relative to the entries around it, |b_k| / max(|b_k|, |c_k|, |a_k|)
+// for a 1 x 1 block and sqrt|det| / (its largest entry) for a 2 x 2 one; -1 when a block is
+// exactly singular.
+template <class T>
+double pivoting_window_quality(const PivotingLevel<T>& level, int first, int n) {
+  std::vector<T> a(level.a.begin() + first, level.a.begin() + first + n);
+  std::vector<T> b(level.b.begin() + first, level.b.begin() + first + n);
+  std::vector<T> c(level.c.begin() + first, level.c.begin() + first + n);
+  a[0] = T(0);
+  c[static_cast<std::size_t>(n - 1)] = T(0);
+  std::vector<int> pivot_size;
+  if (diagonal_pivoting_forward(n, a.data(), b.data(), c.data(), static_cast<T*>(nullptr), 0, &pivot_size) != 0) {
+    return -1.0;
+  }
+  double quality = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < n; k += pivot_size[static_cast<std::size_t>(k)]) {
+    if (pivot_size[static_cast<std::size_t>(k)] == 1) {
+      const double scale = std::max({abs1(b[k]), abs1(c[k]), k > 0 ? abs1(a[k]) : 0.0});
+      quality = std::min(quality, abs1(b[k]) / scale);
+    } else {
+      const double scale = std::max({abs1(b[k]), abs1(c[k]), abs1(a[k + 1]), abs1(b[k + 1])});
+      quality = std::min(quality, std::sqrt(abs1(b[k] * b[k + 1] - c[k] * a[k + 1])) / scale);
+    }
+  }
+  return quality;
+}
+
+// The level's separators in row order: every chunk's last row and, with kTwoChosen, a second one
+// per chunk of at least 3 rows (see ChunkSeparators).
+template <class T>
+std::vector<int> pivoting_separators(const PivotingLevel<T>& level, int rows_per_chunk, ChunkSeparators choice) {
+  const int K = static_cast<int>(ceil_div(level.m, rows_per_chunk));
+  std::vector<int> separators;
+  separators.reserve(static_cast<std::size_t>(choice == ChunkSeparators::kOne ? K : 2 * K));
+  for (int k = 0; k < K; ++k) {
+    const PivotingChunk chunk = pivoting_chunk(level.m, rows_per_chunk, k);
+    const int n = chunk.interior();
+    const bool short_first = n + 1 < rows_per_chunk;  // chunk 0, as if padded in front with identity rows
+    if (choice == ChunkSeparators::kTwoChosen && (n >= 2 || (short_first && n == 1))) {
+      // Window A: rows [first, separator - 1), with separator - 1 the second separator; window B:
+      // rows [first + 1, separator), with first the second separator (a short chunk 0: rows
+      // [first, separator) after the padding, and no second separator). B only when strictly
+      // better; an empty window A (a short chunk of 2 rows) is taken.
+      const double quality_a = n == 1 ? std::numeric_limits<double>::infinity()
+                                      : pivoting_window_quality(level, chunk.first, n - 1);
+      const double quality_b = short_first ? pivoting_window_quality(level, chunk.first, n)
+                                           : pivoting_window_quality(level, chunk.first + 1, n - 1);
+      if (quality_b <= quality_a) {
+        separators.push_back(chunk.separator - 1);
+      } else if (!short_first) {
+        separators.push_back(chunk.first);
+      }
+    }
+    separators.push_back(chunk.separator);
+  }
+  return separators;
+}
+
 // Solves the level in place (level.r becomes the solution). Returns 0 or the level's 1-based row
 // where a singular pivot block starts (for a block of a reduced level, the row of the separator
 // that its first row stands for).
 template <class T>
-int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkPivotingStats& stats) {
+int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkSeparators choice,
+                         ChunkPivotingStats& stats) {
   const int m = level.m, columns = level.columns, P = rows_per_chunk;
   if (m <= P) {
     // One chunk: the whole level by diagonal pivoting.
@@ -1372,23 +1432,26 @@ int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkPivot
     diagonal_pivoting_backward(m, level.a.data(), level.b.data(), level.c.data(), level.r.data(), columns, pivot_size);
     return 0;
   }
-  const int K = static_cast<int>(ceil_div(m, P));
+  const std::vector<int> separators = pivoting_separators(level, P, choice);
+  const int K = static_cast<int>(separators.size());
   ++stats.levels;
   stats.level_rows.push_back(K);
+  // Block k: the interior rows [first, separators[k]) after the previous separator.
+  const auto block = [&](int k) { return PivotingChunk{k == 0 ? 0 : separators[k - 1] + 1, separators[k]}; };
 
   // First pass: every interior block for its columns + 2 right-hand sides (y_0 .. y_{columns-1},
   // w, v); only the ends of each are kept.
   std::vector<InteriorEnds<T>> ends(static_cast<std::size_t>(K));
   for (int k = 0; k < K; ++k) {
-    const PivotingChunk chunk = pivoting_chunk(m, P, k);
+    const PivotingChunk chunk = block(k);
     const int n = chunk.interior();
     if (n == 0) continue;
     std::vector<T> r(static_cast<std::size_t>(n) * (columns + 2), T(0));
     for (int j = 0; j < columns; ++j) {
       for (int i = 0; i < n; ++i) r[static_cast<std::size_t>(j) * n + i] = level.rhs(j, chunk.first + i);
     }
-    // w: the first interior row's coupling to the previous separator (a[0] = 0 for chunk 0);
-    // v: the last interior row's coupling to this chunk's separator.
+    // w: the first interior row's coupling to the previous separator (a[0] = 0 for block 0);
+    // v: the last interior row's coupling to this block's separator.
     r[static_cast<std::size_t>(columns) * n] = level.a[static_cast<std::size_t>(chunk.first)];
     r[static_cast<std::size_t>(columns + 1) * n + n - 1] = level.c[static_cast<std::size_t>(chunk.separator - 1)];
     if (const int zero = pivoting_interior_solve(level, chunk, columns + 2, &r); zero != 0) return chunk.first + zero;
@@ -1405,19 +1468,20 @@ int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkPivot
     e.v_last = r[static_cast<std::size_t>(columns + 1) * n + n - 1];
   }
 
-  // The reduced level: separator row s of chunk k with x_L = y_L - w_L x_{s_{k-1}} - v_L x_s and
+  // The reduced level: separator row s of block k with x_L = y_L - w_L x_{s_{k-1}} - v_L x_s and
   // x_F = y_F - w_F x_s - v_F x_{s_{k+1}} substituted (L, F: the interior rows next to s).
   PivotingLevel<T> reduced(K, columns);
   for (int k = 0; k < K; ++k) {
-    const PivotingChunk chunk = pivoting_chunk(m, P, k);
+    const PivotingChunk chunk = block(k);
     const std::size_t s = static_cast<std::size_t>(chunk.separator);
     const T a_s = level.a[s], b_s = level.b[s], c_s = level.c[s];
     const bool has_left = chunk.interior() >= 1;
     const bool has_next = k + 1 < K;
-    const bool has_right = has_next && pivoting_chunk(m, P, k + 1).interior() >= 1;
+    const bool has_right = has_next && block(k + 1).interior() >= 1;
     const InteriorEnds<T>& left = ends[static_cast<std::size_t>(k)];
     const InteriorEnds<T>* right = has_right ? &ends[static_cast<std::size_t>(k + 1)] : nullptr;
-    // n_k = 0: row s - 1 is the previous separator itself; n_{k+1} = 0: row s + 1 is the next one.
+    // An empty block k: row s - 1 is the previous separator itself; an empty block k + 1: row s + 1
+    // is the next one.
     reduced.a[static_cast<std::size_t>(k)] = k == 0 ? T(0) : has_left ? -(a_s * left.w_last) : a_s;
     T diag = b_s;
     if (has_left) diag = diag - a_s * left.v_last;
@@ -1431,15 +1495,15 @@ int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkPivot
       reduced.rhs(j, k) = rhs;
     }
   }
-  if (const int zero = chunk_pivoting_level(reduced, P, stats); zero != 0) {
-    // Reduced row zero - 1 is the separator of chunk zero - 1.
-    return pivoting_chunk(m, P, zero - 1).separator + 1;
+  if (const int zero = chunk_pivoting_level(reduced, P, choice, stats); zero != 0) {
+    // Reduced row zero - 1 is separator zero - 1.
+    return separators[static_cast<std::size_t>(zero - 1)] + 1;
   }
 
   // Second pass: each interior block again, its end rows' right-hand sides less the couplings to
   // the now known separators; the separators take the reduced solution.
   for (int k = 0; k < K; ++k) {
-    const PivotingChunk chunk = pivoting_chunk(m, P, k);
+    const PivotingChunk chunk = block(k);
     const int n = chunk.interior();
     if (n >= 1) {
       const T a_first = level.a[static_cast<std::size_t>(chunk.first)];
@@ -1466,7 +1530,7 @@ int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkPivot
 
 template <class T>
 int chunk_pivoting(int m, int rows_per_chunk, int columns, int ldb, const T* dl, const T* d, const T* du, T* x,
-                   ChunkPivotingStats* stats) {
+                   ChunkPivotingStats* stats, ChunkSeparators separators) {
   check_size(m);
   if (rows_per_chunk < 2) throw std::invalid_argument("chunk_pivoting: rows_per_chunk must be >= 2");
   if (columns < 0) throw std::invalid_argument("chunk_pivoting: columns < 0");
@@ -1485,7 +1549,7 @@ int chunk_pivoting(int m, int rows_per_chunk, int columns, int ldb, const T* dl,
   for (int j = 0; j < columns; ++j) {
     for (int i = 0; i < m; ++i) level.rhs(j, i) = x[static_cast<std::ptrdiff_t>(j) * ldb + i];
   }
-  if (const int zero = chunk_pivoting_level(level, rows_per_chunk, st); zero != 0) return zero;
+  if (const int zero = chunk_pivoting_level(level, rows_per_chunk, separators, st); zero != 0) return zero;
   for (int j = 0; j < columns; ++j) {
     for (int i = 0; i < m; ++i) x[static_cast<std::ptrdiff_t>(j) * ldb + i] = level.rhs(j, i);
   }
@@ -1844,7 +1908,8 @@ double relative_error(int m, const T* x, const T* y) {
   template int givens_qr<T>(int, const T*, const T*, const T*, T*);                                              \
   template int diagonal_pivoting<T>(int, const T*, const T*, const T*, T*);                                      \
   template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \
-  template int chunk_pivoting<T>(int, int, int, int, const T*, const T*, const T*, T*, ChunkPivotingStats*);     \
+  template int chunk_pivoting<T>(int, int, int, int, const T*, const T*, const T*, T*, ChunkPivotingStats*,        \
+                                 ChunkSeparators);                                                               \
   template int dense_solve<T>(int, const T*, const T*, const T*, T*);                                            \
   template int dense_solve_full<T>(int, const T*, const T*, const T*, T*);                                       \
   template double condition_number_inf<T>(int, const T*, const T*, const T*);                                    \

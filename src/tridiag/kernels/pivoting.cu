@@ -31,7 +31,9 @@
 // matrix does not promise. Diagonally dominant matrices are solved as accurately as the vendor's
 // gtsv2 does; on random non-dominant ones some 7-row interiors are singular or nearly so (a
 // zero-diagonal pattern makes one exactly singular), and the error there is far above the
-// vendor's, which is why the dispatch does not send gtsv2 here (measurements: tuning.cpp).
+// vendor's, which is why the dispatch does not send gtsv2 here (measurements: tuning.cpp). The way
+// out measured on the CPU: two separators a chunk, the better of two windows of P - 2 rows, and one
+// step of iterative refinement (reference::ChunkSeparators::kTwoChosen; not built here yet).
 //
 // The host reference of the same algorithm: reference::chunk_pivoting (src/tridiag/reference.h).
 #include <algorithm>
