@@ -285,8 +285,8 @@ int spike_diagonal_pivoting(int m, int partitions, const T* dl, const T* d, cons
 // nothing and returns 0); dl[0] and du[m-1] are never read.
 //
 // Which rows of a chunk are separators:
-//   kOne        the chunk's last row, as above: the GPU kernel's choice today.
-//   kTwoChosen  two per chunk of at least 3 rows, which makes every interior block P - 2 rows long:
+//   kOne        the chunk's last row, as above (the GPU kernel's first design).
+//   kTwoChosen  two per chunk of at least 3 rows (the GPU kernel's), which makes every interior P - 2 rows:
 //               the last row and either the row before it (window A, the interior rows
 //               [first, s_k - 1)) or the chunk's first row (window B, [first + 1, s_k)), whichever
 //               window's diagonal pivoting has the larger smallest pivot relative to the entries

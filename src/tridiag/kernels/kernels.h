@@ -71,10 +71,10 @@ template <class T>
 cudaError_t pcr_thomas_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                                      cudaStream_t stream);
 
-// gtsv2 (pivoting): n columns of B against one matrix, no diagonal dominance asked. Chunks of
-// pivoting_rows rows, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2 blocks), the
-// chunks' separators reduced level by level through `buffer` (pivoting_buffer_bytes).
-int pivoting_rows(int element_bytes);
+// gtsv2 (pivoting): n columns of B against one matrix, no diagonal dominance asked. Chunks of 8
+// rows with two separators each, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2
+// blocks), the separators reduced level by level through `buffer` (pivoting_buffer_bytes), then one
+// step of iterative refinement where a pivot was small.
 std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,

@@ -1,41 +1,60 @@
-// gtsv2 (one matrix, n right-hand sides, no diagonal dominance asked): the separators of the
-// partition solver with each chunk's interior solved by diagonal pivoting.
+// gtsv2 (one matrix, n right-hand sides, no diagonal dominance asked): chunks of P rows whose
+// interiors are solved by diagonal pivoting, their separators reduced level by level, and one step
+// of iterative refinement.
 //
 // A level of M rows is cut into K = ceil(M / P) chunks of P rows, counted from the system's end so
 // that only the first chunk is short; it is padded in front with identity rows, which couple to
-// nothing (row 0's dl is not read), so that every chunk is P rows in registers. A chunk's last row is
-// its separator s_k, the P - 1 rows before it its interior. The interior block (its first row's
-// coupling a to s_{k-1} and its last row's coupling c to s_k taken out) is factored by diagonal
-// pivoting (1 x 1 or 2 x 2 pivot blocks chosen by the rule of Erway and Marcia that Chang et al.
-// use in their SPIKE solver, SC'12; no row interchanges, so the elimination stays in the chunk), and
-// solved for three kinds of right-hand side: y (the chunk's own rhs), w (a e_first) and v
-// (c e_last), so that x_i = y_i - w_i x_{s_{k-1}} - v_i x_{s_k}. Substituting the last interior row
-// of chunk k and the first of chunk k+1 into the separator row of chunk k leaves the reduced system,
-// tridiagonal in the K separators:
-//     lower_k = -a_s w^L_k,  diag_k = b_s - a_s v^L_k - c_s w^F_{k+1},  upper_k = -c_s v^F_{k+1},
-//     rhs_k = d_s - a_s y^L_k - c_s y^F_{k+1}.
-// Chunk k writes its own terms; chunk k+1 (which reads c_s, the row before its first) writes the
-// c_s terms into separate arrays, which the next level adds on load. The reduced system is solved
-// the same way, level after level, until a level of at most P rows is solved whole by one thread;
-// then every level's finish pass re-reads its chunks, solves each interior again with both
-// separators known, and writes the solution.
+// nothing (row 0's dl is not read), so that every chunk is P rows in registers. Each chunk has two
+// separators: its last row, and either the row before it (window A: the interior is the chunk's
+// rows [0, P - 2)) or its first row (window B: rows [1, P - 1)). The chunk takes the window whose
+// diagonal pivoting (1 x 1 or 2 x 2 pivot blocks by the rule of Erway and Marcia that Chang et al.
+// use in their SPIKE solver, SC'12; no row interchanges) has the larger smallest pivot relative to
+// the entries around it, B only when strictly larger. Every interior then has P - 2 rows, an even
+// number, so a pattern of zeros on the diagonal never makes one singular by its order alone, and
+// the choice steers around most ill-conditioned windows.
 //
-// The matrix's part (pivot choice, the reciprocal pivots, the multipliers) is done once per chunk
-// and applied to every column. Levels of at most kBlockRows rows are reduced, solved and finished
-// by one block in one launch.
+// The interior is solved for three kinds of right-hand side: y (the chunk's rhs), w (its first
+// row's coupling a to the separator before it) and v (its last row's coupling c to the separator
+// after it), so that x_i = y_i - w_i x_left - v_i x_right. Substituting the interior's first and
+// last rows into the separator rows around it leaves a tridiagonal reduced system of 2K rows: row
+// 2k is chunk k's second separator, row 2k + 1 its last row. Chunk k writes rows 2k and 2k + 1 but
+// for the terms of row 2k + 1 that the next chunk's interior contributes (its first row's coupling
+// to row 2k + 1): chunk k + 1 writes those into diag_next[k] and rhs_next[k], which the next level
+// adds on load, and upper[2k + 1] whole. A window whose separator sits next to the previous chunk's
+// (B) couples the two directly. The reduced system is solved the same way, level after level,
+// until a level of at most P rows is solved whole by one thread; then every level's finish pass
+// re-reads its chunks, solves each interior again with its separators known, and writes the
+// solution. The window choice is stored (a byte a chunk) for the finish pass.
 //
-// Bytes moved, n = 1: dl, d, du and the rhs read twice (reduce and finish) and x written once, plus
-// 6 / P of an array per level for the reduced system.
+// Refinement (systems of more than P rows): the level-0 finish pass also forms the residual
+// r = b - A x1 of its rows and reduces it at once (the matrix's reduced levels are reused; only
+// the right-hand sides are reduced again). A chunk's last row needs x1 of the next chunk's first
+// row, which only the next chunk has: that chunk adds its term -c x1 to the last row's reduced
+// right-hand side, as it adds its interior's. The reduced levels are solved again for the
+// correction, and a last pass re-forms r on each chunk's interior, solves it and writes x1 plus
+// the correction. x1 is kept in the buffer. The step runs only where the first solve met a pivot
+// smaller than half the entries around it (kSureQuality; a flag in the buffer that any chunk or
+// the top solve may set): a diagonally dominant matrix never does, and then the refinement's
+// kernels return at once. IDGPU_PIVOT_REFINE=2 runs it always, 0 never.
 //
-// Accuracy: like SPIKE, this needs every interior block well conditioned, which a nonsingular
-// matrix does not promise. Diagonally dominant matrices are solved as accurately as the vendor's
-// gtsv2 does; on random non-dominant ones some 7-row interiors are singular or nearly so (a
-// zero-diagonal pattern makes one exactly singular), and the error there is far above the
-// vendor's, which is why the dispatch does not send gtsv2 here (measurements: tuning.cpp). The way
-// out measured on the CPU: two separators a chunk, the better of two windows of P - 2 rows, and one
-// step of iterative refinement (reference::ChunkSeparators::kTwoChosen; not built here yet).
+// The matrix's part (window choice, pivots, reciprocals, multipliers) is done once per chunk and
+// pass and applied to every column. Levels of at most kBlockRows rows are reduced, solved and
+// finished by one block in one launch.
 //
-// The host reference of the same algorithm: reference::chunk_pivoting (src/tridiag/reference.h).
+// Bytes moved at level 0, n = 1: dl, d, du and b read three times (reduce, finish and residual,
+// correction), x1 written and read once and x written once, plus about 11 / P of an array per
+// level for the reduced systems, twice.
+//
+// Accuracy: measured with the host reference of the same algorithm (double, P = 8, random
+// non-dominant systems of 65536 rows, 300 uniform and 300 with 5% of the diagonal exactly zero):
+// with one refinement step every system met 2 eta(LU) + 8 eps against LU with partial
+// pivoting's backward error eta(LU); with one separator a chunk (this kernel's first design) 10
+// of the 300 with zeros had an exactly singular interior, and without refinement 2 of the 600
+// missed by up to 43x.
+//
+// The host reference: reference::chunk_pivoting with ChunkSeparators::kTwoChosen
+// (src/tridiag/reference.h), which differs only where chunk 0 is short: the kernel's padded chunk
+// may make a padding row a separator (an identity row of the reduced system).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -47,15 +66,22 @@
 namespace idgpu::tridiag::kernels {
 namespace {
 
+// Rows a chunk (P): interiors of 6 rows, each level a quarter of the one below.
+constexpr int kRows = 8;
 constexpr int kThreads = 128;
 constexpr int kBlockThreads = 256;
+// Levels shrink by P / 2: 15 levels take P = 8 from 2^31 rows to the top.
 constexpr int kMaxLevels = 16;
 // Levels of at most this many rows go to the one-block kernel (IDGPU_PIVOT_BLOCK_ROWS).
-constexpr long long kBlockRows = 4096;
+constexpr long long kBlockRows = 1024;
+// The squared pivot quality (see window_quality) from which a pivot needs no refinement: every
+// pivot at least half the entries around it, as in any diagonally dominant matrix.
+constexpr float kSureQuality = 0.25f;
 
 // A level's system as the kernels read it. Level 0 is the caller's (dl, d, du, B with column j at
-// rhs + j*ld); a reduced level is pBuffer's, where the diagonal and the rhs are each the sum of two
-// arrays (the chunk's own terms and its right neighbour's).
+// rhs + j*ld); a reduced level is pBuffer's, where an odd row's diagonal and rhs are each the sum
+// of two terms: its own chunk's (diag, rhs) and the next chunk's (diag_next, rhs_next, one entry a
+// chunk: row 2k + 1 at k).
 template <class T>
 struct LevelIn {
   const T* lower;
@@ -65,11 +91,14 @@ struct LevelIn {
   const T* rhs;
   const T* rhs_next;  // null at level 0
   long long ld;       // of the rhs columns
+  long long ld_next;  // of the rhs_next columns
   long long rows;
   bool vectors;  // 16-byte loads of whole chunks (level 0, aligned)
 };
 
-// A reduced level in pBuffer: rows values per array, the rhs and x arrays with n columns each.
+// A reduced level in pBuffer: rows = 2K values per array (K values in diag_next and rhs_next), the
+// rhs, rhs_next and x arrays with n columns each, and the window choice of each of the K chunks of
+// the level below.
 template <class T>
 struct LevelOut {
   T* lower;
@@ -79,6 +108,10 @@ struct LevelOut {
   T* rhs;
   T* rhs_next;
   T* x;  // the level's solution, written by its finish pass (or the top solve)
+  unsigned char* choice;
+  // Set (nonzero) where a pivot of the first solve is small relative to the entries around it:
+  // the refinement step runs only then. Null without refinement.
+  int* refine;
   long long rows;
 };
 
@@ -102,30 +135,37 @@ __device__ __forceinline__ void load_matrix(const LevelIn<T>& in, long long firs
     const bool real = g >= 0;
     rows.a[r] = real && g > 0 ? in.lower[g] : zero<T>();
     rows.b[r] = real ? in.diag[g] : from_real<T>(typename ScalarTraits<T>::Real(1));
-    if (real && in.diag_next != nullptr) rows.b[r] = add(rows.b[r], in.diag_next[g]);
+    if (real && (g & 1) && in.diag_next != nullptr) rows.b[r] = add(rows.b[r], in.diag_next[g >> 1]);
     rows.c[r] = real && g + 1 < in.rows ? in.upper[g] : zero<T>();
   }
 }
 
+// P rows of one column from `first` (zeros for the padding).
 template <class T, int P>
-__device__ __forceinline__ void load_rhs(const LevelIn<T>& in, long long first, int column, T (&d)[P]) {
-  const T* rhs = in.rhs + column * in.ld;
-  if (in.vectors && first >= 0 && first + P <= in.rows) {
-    load_vectors(rhs + first, d);
+__device__ __forceinline__ void load_rows(const T* column, bool vectors, long long first, T (&d)[P]) {
+  if (vectors && first >= 0) {
+    load_vectors(column + first, d);
     return;
   }
-  const T* next = in.rhs_next != nullptr ? in.rhs_next + column * in.ld : nullptr;
+#pragma unroll
+  for (int r = 0; r < P; ++r) d[r] = first + r >= 0 ? column[first + r] : zero<T>();
+}
+
+template <class T, int P>
+__device__ __forceinline__ void load_rhs(const LevelIn<T>& in, long long first, int column, T (&d)[P]) {
+  load_rows(in.rhs + column * in.ld, in.vectors, first, d);
+  if (in.rhs_next == nullptr) return;
+  const T* next = in.rhs_next + column * in.ld_next;
 #pragma unroll
   for (int r = 0; r < P; ++r) {
     const long long g = first + r;
-    d[r] = g >= 0 ? rhs[g] : zero<T>();
-    if (g >= 0 && next != nullptr) d[r] = add(d[r], next[g]);
+    if (g >= 0 && (g & 1)) d[r] = add(d[r], next[g >> 1]);
   }
 }
 
 template <class T, int P>
-__device__ __forceinline__ void store_x(T* x, long long rows, bool vectors, long long first, const T (&values)[P]) {
-  if (vectors && first >= 0 && first + P <= rows) {
+__device__ __forceinline__ void store_x(T* x, bool vectors, long long first, const T (&values)[P]) {
+  if (vectors && first >= 0) {
     store_vectors(x + first, values);
     return;
   }
@@ -145,8 +185,16 @@ struct Factor {
   T mult[N];           // the block's multiplier into the row after it
   unsigned two = 0;    // bit r: a 2 x 2 block starts at row r
 
-  __device__ __forceinline__ void factor() {
+  // Erway and Marcia's choice: a 1 x 1 pivot where |b_r| sigma >= kappa |a_{r+1} c_r|.
+  __device__ __forceinline__ static bool one_by_one(const T& b0, const T& c0, const T& a1, const T& b1, const T& c1,
+                                                    const T& a2, bool third) {
     const Real kappa = Real(0.6180339887498949);  // (sqrt 5 - 1) / 2
+    Real sigma = fmax(fmax(abs1(b0), abs1(c0)), fmax(abs1(a1), abs1(b1)));
+    if (third) sigma = fmax(sigma, fmax(abs1(c1), abs1(a2)));
+    return abs1(b0) * sigma >= kappa * abs1(a1) * abs1(c0);
+  }
+
+  __device__ __forceinline__ void factor() {
     bool second = false;
 #pragma unroll
     for (int r = 0; r < N; ++r) {
@@ -158,9 +206,8 @@ struct Factor {
         inv[r] = reciprocal(b[r]);
         continue;
       }
-      Real sigma = fmax(fmax(abs1(b[r]), abs1(c[r])), fmax(abs1(a[r + 1]), abs1(b[r + 1])));
-      if (r + 2 < N) sigma = fmax(sigma, fmax(abs1(c[r + 1]), abs1(a[r + 2])));
-      if (abs1(b[r]) * sigma >= kappa * abs1(a[r + 1]) * abs1(c[r])) {
+      const bool third = r + 2 < N;
+      if (one_by_one(b[r], c[r], a[r + 1], b[r + 1], c[third ? r + 1 : r], a[third ? r + 2 : r], third)) {
         inv[r] = reciprocal(b[r]);
         mult[r] = mul(a[r + 1], inv[r]);
         b[r + 1] = mul_sub(b[r + 1], mult[r], c[r]);
@@ -168,7 +215,7 @@ struct Factor {
         two |= 1u << r;
         second = true;
         inv[r] = reciprocal(mul_sub(mul(b[r], b[r + 1]), c[r], a[r + 1]));
-        if (r + 2 < N) {
+        if (third) {
           mult[r] = mul(a[r + 2], inv[r]);
           b[r + 2] = mul_sub(b[r + 2], mul(mult[r], b[r]), c[r + 1]);
         }
@@ -206,109 +253,320 @@ struct Factor {
   }
 };
 
-// The interior of a chunk (its first P - 1 rows) as a block, with its couplings to the separators
-// around it taken out: a_first to s_{k-1}, c_last to s_k.
-template <class T, int P>
-__device__ __forceinline__ void interior(const ChunkRows<T, P>& rows, Factor<T, P - 1>& f, T& a_first, T& c_last) {
+// Fast approximate reciprocals (about single precision) for the window choice, which only ranks
+// windows; the factorization itself divides exactly.
+__device__ __forceinline__ float approx_reciprocal(float x) {
+  float r;
+  asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ double approx_reciprocal(double x) {
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  return r;
+}
+__device__ __forceinline__ float approx_divide(float a, float b) { return a * approx_reciprocal(b); }
+__device__ __forceinline__ double approx_divide(double a, double b) { return a * approx_reciprocal(b); }
+__device__ __forceinline__ cuComplex approx_divide(cuComplex a, cuComplex b) {
+  const float scale = approx_reciprocal(b.x * b.x + b.y * b.y);
+  return make_cuComplex((a.x * b.x + a.y * b.y) * scale, (a.y * b.x - a.x * b.y) * scale);
+}
+__device__ __forceinline__ cuDoubleComplex approx_divide(cuDoubleComplex a, cuDoubleComplex b) {
+  const double scale = approx_reciprocal(b.x * b.x + b.y * b.y);
+  return make_cuDoubleComplex((a.x * b.x + a.y * b.y) * scale, (a.y * b.x - a.x * b.y) * scale);
+}
+
+// How well the window of W rows from chunk row Offset (0: window A, 1: B) factors by diagonal
+// pivoting, as reference::pivoting_window_quality measures it but squared (the same ranking with no
+// square root) and with approximate division: the smallest pivot block relative to the entries
+// around it, |b_k| / max(|b_k|, |c_k|, |a_k|) for a 1 x 1 block and sqrt|det| / (its largest
+// entry) for a 2 x 2 one; -1 when a block is exactly singular. The window's first `pad` rows are
+// chunk 0's identity padding, which the reference does not have: they are left out (a padding row
+// is always a 1 x 1 block on its own).
+template <class T, int P, int W, int Offset>
+__device__ __forceinline__ typename ScalarTraits<T>::Real window_quality(const ChunkRows<T, P>& rows, int pad) {
+  using Real = typename ScalarTraits<T>::Real;
+  auto a = [&](int r) { return r == 0 ? zero<T>() : rows.a[r + Offset]; };
+  auto c = [&](int r) { return r == W - 1 ? zero<T>() : rows.c[r + Offset]; };
+  T b[W];
 #pragma unroll
-  for (int r = 0; r < P - 1; ++r) {
-    f.a[r] = rows.a[r];
-    f.b[r] = rows.b[r];
-    f.c[r] = rows.c[r];
+  for (int r = 0; r < W; ++r) b[r] = rows.b[r + Offset];
+  Real quality = Real(INFINITY);
+  bool second = false;
+#pragma unroll
+  for (int r = 0; r < W; ++r) {
+    if (second) {
+      second = false;
+      continue;
+    }
+    const bool third = r + 2 < W;
+    if (r + 1 == W || Factor<T, W>::one_by_one(b[r], c(r), a(r + 1), b[r + 1 < W ? r + 1 : r], c(third ? r + 1 : r),
+                                               a(third ? r + 2 : r), third)) {
+      const Real pivot = abs1(b[r]);
+      const Real ratio = pivot * approx_reciprocal(fmax(pivot, fmax(abs1(c(r)), abs1(a(r)))));
+      if (r >= pad) quality = fmin(quality, pivot == Real(0) ? Real(-1) : ratio * ratio);
+      if (r + 1 < W) b[r + 1] = mul_sub(b[r + 1], approx_divide(a(r + 1), b[r]), c(r));
+    } else {
+      second = true;
+      const T det = mul_sub(mul(b[r], b[r + 1]), c(r), a(r + 1));
+      const Real scale = fmax(fmax(abs1(b[r]), abs1(c(r))), fmax(abs1(a(r + 1)), abs1(b[r + 1])));
+      const Real inverse = approx_reciprocal(scale);
+      quality = fmin(quality, abs1(det) == Real(0) ? Real(-1) : abs1(det) * inverse * inverse);
+      if (third) b[r + 2] = mul_sub(b[r + 2], approx_divide(mul(a(r + 2), b[r]), det), c(r + 1));
+    }
   }
-  a_first = f.a[0];
-  c_last = f.c[P - 2];
-  f.a[0] = zero<T>();
-  f.c[P - 2] = zero<T>();
-  f.factor();
+  return quality;
+}
+
+// A chunk's chosen interior (rows [0, P - 2) for window A, [1, P - 1) for B), factored, with its
+// couplings to the separators around it taken out: a_first to the one before, c_last to the one
+// after.
+template <class T, int P>
+struct Window {
+  static constexpr int W = P - 2;
+  Factor<T, W> f;
+  T a_first, c_last;
+  bool b;
+};
+
+template <class T, int L>
+__device__ __forceinline__ void window_of(const T (&y)[L], bool b, T (&yi)[L - 2]) {
+#pragma unroll
+  for (int r = 0; r < L - 2; ++r) yi[r] = b ? y[r + 1] : y[r];
 }
 
 template <class T, int P>
+__device__ __forceinline__ void take_window(const ChunkRows<T, P>& rows, bool b, Window<T, P>& w) {
+  constexpr int W = P - 2;
+  w.b = b;
+  window_of(rows.a, b, w.f.a);
+  window_of(rows.b, b, w.f.b);
+  window_of(rows.c, b, w.f.c);
+  w.a_first = w.f.a[0];
+  w.c_last = w.f.c[W - 1];
+  w.f.a[0] = zero<T>();
+  w.f.c[W - 1] = zero<T>();
+  w.f.factor();
+}
+
+// The chunk's rows from its interior's solution for y (yi, the separators' couplings not yet taken
+// out) and the three separators around it: `outer` (the previous chunk's last row), `second` and
+// `last` (this chunk's).
+template <class T, int P>
+__device__ __forceinline__ void chunk_solution(const Window<T, P>& w, const T (&y)[P], T outer, T second, T last,
+                                               T (&x)[P]) {
+  constexpr int W = P - 2;
+  T yi[W];
+  window_of(y, w.b, yi);
+  yi[0] = mul_sub(yi[0], w.a_first, w.b ? second : outer);
+  yi[W - 1] = mul_sub(yi[W - 1], w.c_last, w.b ? last : second);
+  w.f.solve(yi);
+#pragma unroll
+  for (int r = 0; r < P; ++r) {
+    const T in_a = r < W ? yi[r] : r == W ? second : last;
+    const T in_b = r == 0 ? second : r <= W ? yi[r - 1] : last;
+    x[r] = w.b ? in_b : in_a;
+  }
+}
+
+// r = y - A x on the chunk's rows (`before`: x of the row before the chunk), the last row without
+// its c term, which couples it to the next chunk.
+template <class T, int P>
+__device__ __forceinline__ void chunk_residual(const ChunkRows<T, P>& rows, const T (&y)[P], const T (&x)[P], T before,
+                                               T (&r)[P]) {
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    T v = mul_sub(y[i], rows.b[i], x[i]);
+    v = mul_sub(v, rows.a[i], i > 0 ? x[i - 1] : before);
+    if (i + 1 < P) v = mul_sub(v, rows.c[i], x[i + 1]);
+    r[i] = v;
+  }
+}
+
+template <int P>
 __device__ __forceinline__ long long chunk_first(long long chunk, long long rows, long long chunks) {
   return chunk * P - (chunks * P - rows);
 }
 
-// The chunk's terms of the reduced rows k (its own) and k - 1 (its left neighbour's c_s terms).
+// A chunk of a level: where it starts, its rows, its window.
 template <class T, int P>
-__device__ __forceinline__ void reduce_chunk(const LevelIn<T>& in, const LevelOut<T>& out, int n, long long chunk) {
-  const long long chunks = out.rows;
-  const long long first = chunk_first<T, P>(chunk, in.rows, chunks);
+struct Chunk {
+  long long index, first, chunks;
   ChunkRows<T, P> rows;
-  load_matrix(in, first, rows);
-  Factor<T, P - 1> f;
-  T a_first, c_last;
-  interior(rows, f, a_first, c_last);
-  const T a_s = rows.a[P - 1];
-  // The previous separator's c couples it to this chunk's first row.
-  const T c_before = chunk > 0 ? in.upper[first - 1] : zero<T>();
+  Window<T, P> window;
+  T c_before;  // the coupling of the previous chunk's last row to this chunk's first
 
-  T w[P - 1], v[P - 1];
+  // The window is chosen (choose) or read back from `choice`.
+  __device__ __forceinline__ Chunk(const LevelIn<T>& in, const LevelOut<T>& out, long long chunk, bool choose)
+      : index(chunk), chunks(out.rows / 2) {
+    first = chunk_first<P>(chunk, in.rows, chunks);
+    load_matrix(in, first, rows);
+    bool b;
+    if (choose) {
+      const int pad = first < 0 ? static_cast<int>(-first) : 0;
+      const auto quality_a = window_quality<T, P, P - 2, 0>(rows, pad);
+      const auto quality_b = window_quality<T, P, P - 2, 1>(rows, pad > 0 ? pad - 1 : 0);
+      b = quality_b > quality_a;
+      out.choice[chunk] = b ? 1 : 0;
+      if (out.refine != nullptr && fmax(quality_a, quality_b) < kSureQuality) *out.refine = 1;
+    } else {
+      b = out.choice[chunk] != 0;
+    }
+    take_window(rows, b, window);
+    c_before = chunk > 0 ? in.upper[first - 1] : zero<T>();
+  }
+
+  // The rows of the second separator and the last.
+  __device__ __forceinline__ T second_a() const { return window.b ? rows.a[0] : rows.a[P - 2]; }
+  __device__ __forceinline__ T second_b() const { return window.b ? rows.b[0] : rows.b[P - 2]; }
+  __device__ __forceinline__ T second_c() const { return window.b ? rows.c[0] : rows.c[P - 2]; }
+
+  // The reduced rows' matrix terms (see the top of the file).
+  __device__ __forceinline__ void reduce_matrix(const LevelOut<T>& out) const {
+    constexpr int W = P - 2;
+    T w[W], v[W];
 #pragma unroll
-  for (int r = 0; r < P - 1; ++r) w[r] = v[r] = zero<T>();
-  w[0] = a_first;
-  v[P - 2] = c_last;
-  f.solve(w);
-  f.solve(v);
-  out.lower[chunk] = negate(mul(a_s, w[P - 2]));
-  out.diag[chunk] = mul_sub(rows.b[P - 1], a_s, v[P - 2]);
-  if (chunk > 0) {
-    out.upper[chunk - 1] = negate(mul(c_before, v[0]));
-    out.diag_next[chunk - 1] = negate(mul(c_before, w[0]));
+    for (int r = 0; r < W; ++r) w[r] = v[r] = zero<T>();
+    w[0] = window.a_first;
+    v[W - 1] = window.c_last;
+    window.f.solve(w);
+    window.f.solve(v);
+    const long long even = 2 * index, odd = even + 1;
+    const T sa = second_a(), sb = second_b(), sc = second_c();
+    const T la = rows.a[P - 1];
+    if (window.b) {
+      out.lower[even] = sa;
+      out.diag[even] = mul_sub(sb, sc, w[0]);
+      out.upper[even] = negate(mul(sc, v[0]));
+      out.lower[odd] = negate(mul(la, w[W - 1]));
+      out.diag[odd] = mul_sub(rows.b[P - 1], la, v[W - 1]);
+    } else {
+      out.lower[even] = index > 0 ? negate(mul(sa, w[W - 1])) : zero<T>();
+      out.diag[even] = mul_sub(sb, sa, v[W - 1]);
+      out.upper[even] = sc;
+      out.lower[odd] = la;
+      out.diag[odd] = rows.b[P - 1];
+    }
+    if (index > 0) {
+      out.upper[even - 1] = window.b ? c_before : negate(mul(c_before, v[0]));
+      out.diag_next[index - 1] = window.b ? zero<T>() : negate(mul(c_before, w[0]));
+    }
+    if (index + 1 == chunks) {
+      out.upper[odd] = zero<T>();
+      out.diag_next[index] = zero<T>();
+    }
   }
-  if (chunk + 1 == chunks) {
-    out.upper[chunk] = zero<T>();
-    out.diag_next[chunk] = zero<T>();
+
+  // The reduced rows' right-hand side terms of one column, y the chunk's rhs. In refinement's
+  // residual, the last row of the previous chunk misses its term c_before * x1 of this chunk's
+  // first row (`first_x`), added here.
+  template <bool WithFirstX>
+  __device__ __forceinline__ void reduce_rhs(const LevelOut<T>& out, int column, const T (&y)[P],
+                                             T first_x = zero<T>()) const {
+    constexpr int W = P - 2;
+    T yi[W];
+    window_of(y, window.b, yi);
+    window.f.solve(yi);
+    const long long at = column * out.rows, at_next = column * chunks;
+    const long long even = 2 * index, odd = even + 1;
+    if (window.b) {
+      out.rhs[at + even] = mul_sub(y[0], second_c(), yi[0]);
+      out.rhs[at + odd] = mul_sub(y[P - 1], rows.a[P - 1], yi[W - 1]);
+    } else {
+      out.rhs[at + even] = mul_sub(y[W], second_a(), yi[W - 1]);
+      out.rhs[at + odd] = y[P - 1];
+    }
+    if (index > 0) {
+      T next = WithFirstX ? negate(mul(c_before, first_x)) : zero<T>();
+      if (!window.b) next = mul_sub(next, c_before, yi[0]);
+      out.rhs_next[at_next + index - 1] = next;
+    }
+    if (index + 1 == chunks) out.rhs_next[at_next + index] = zero<T>();
   }
+
+  // The three separators around the chunk in the reduced solution x (n columns, ld = 2K).
+  __device__ __forceinline__ void separators(const T* x, int column, T& outer, T& second, T& last) const {
+    const T* s = x + column * (2 * chunks);
+    outer = index > 0 ? s[2 * index - 1] : zero<T>();
+    second = s[2 * index];
+    last = s[2 * index + 1];
+  }
+};
+
+// Reduces chunk `chunk` of level `in` into `out`: with the matrix (the first solve) or the
+// right-hand sides alone (the correction's, the matrix's terms and the window choice being the
+// first solve's).
+template <class T, int P>
+__device__ __forceinline__ void reduce_chunk(const LevelIn<T>& in, const LevelOut<T>& out, int n, long long chunk,
+                                             bool rhs_only) {
+  const Chunk<T, P> c(in, out, chunk, !rhs_only);
+  if (!rhs_only) c.reduce_matrix(out);
   for (int column = 0; column < n; ++column) {
     T y[P];
-    load_rhs(in, first, column, y);
-    const T d_s = y[P - 1];
-    T yi[P - 1];
-#pragma unroll
-    for (int r = 0; r < P - 1; ++r) yi[r] = y[r];
-    f.solve(yi);
-    const long long at = column * chunks;
-    out.rhs[at + chunk] = mul_sub(d_s, a_s, yi[P - 2]);
-    if (chunk > 0) out.rhs_next[at + chunk - 1] = negate(mul(c_before, yi[0]));
-    if (chunk + 1 == chunks) out.rhs_next[at + chunk] = zero<T>();
+    load_rhs(in, c.first, column, y);
+    c.template reduce_rhs<false>(out, column, y);
   }
 }
 
-// The chunk's interior solved again with both separators known (sep, column j at sep + j*chunks),
-// and its rows written to x (column j at x + j*ldx).
+// The chunk's rows solved with its separators known (above.x), written to x (column j at x + j*ldx).
 template <class T, int P>
-__device__ __forceinline__ void finish_chunk(const LevelIn<T>& in, const T* sep, long long chunks, T* x,
-                                             long long ldx, bool vectors_out, int n, long long chunk) {
-  const long long first = chunk_first<T, P>(chunk, in.rows, chunks);
-  ChunkRows<T, P> rows;
-  load_matrix(in, first, rows);
-  Factor<T, P - 1> f;
-  T a_first, c_last;
-  interior(rows, f, a_first, c_last);
+__device__ __forceinline__ void finish_chunk(const LevelIn<T>& in, const LevelOut<T>& above, T* x, long long ldx,
+                                             bool vectors_out, int n, long long chunk) {
+  const Chunk<T, P> c(in, above, chunk, false);
   for (int column = 0; column < n; ++column) {
-    T y[P];
-    load_rhs(in, first, column, y);
-    const T right = sep[column * chunks + chunk];
-    const T left = chunk > 0 ? sep[column * chunks + chunk - 1] : zero<T>();
-    T yi[P - 1];
+    T y[P], solved[P], outer, second, last;
+    load_rhs(in, c.first, column, y);
+    c.separators(above.x, column, outer, second, last);
+    chunk_solution(c.window, y, outer, second, last, solved);
+    store_x(x + column * ldx, vectors_out, c.first, solved);
+  }
+}
+
+// Level 0's finish of the first solve, which keeps x1 (column j at x1 + j*ldx1) and reduces the
+// residual b - A x1 into above's right-hand sides.
+template <class T, int P>
+__device__ __forceinline__ void residual_chunk(const LevelIn<T>& in, const LevelOut<T>& above, T* x1, long long ldx1,
+                                               int n, long long chunk) {
+  const Chunk<T, P> c(in, above, chunk, false);
+  for (int column = 0; column < n; ++column) {
+    T y[P], solved[P], r[P], outer, second, last;
+    load_rhs(in, c.first, column, y);
+    c.separators(above.x, column, outer, second, last);
+    chunk_solution(c.window, y, outer, second, last, solved);
+    store_x(x1 + column * ldx1, in.vectors, c.first, solved);
+    chunk_residual(c.rows, y, solved, outer, r);
+    c.template reduce_rhs<true>(above, column, r, solved[0]);
+  }
+}
+
+// Level 0's last pass: the residual again on the chunk's interior, solved with the correction's
+// separators (above.x), added to x1 and written to x.
+template <class T, int P>
+__device__ __forceinline__ void correct_chunk(const LevelIn<T>& in, const LevelOut<T>& above, const T* x1,
+                                              long long ldx1, T* x, long long ldx, int n, long long chunk) {
+  const Chunk<T, P> c(in, above, chunk, false);
+  for (int column = 0; column < n; ++column) {
+    T y[P], first[P], r[P], delta[P], outer, second, last;
+    load_rhs(in, c.first, column, y);
+    const T* x1_column = x1 + column * ldx1;
+    load_rows(x1_column, in.vectors, c.first, first);
+    chunk_residual(c.rows, y, first, c.index > 0 ? x1_column[c.first - 1] : zero<T>(), r);
+    c.separators(above.x, column, outer, second, last);
+    chunk_solution(c.window, r, outer, second, last, delta);
 #pragma unroll
-    for (int r = 0; r < P - 1; ++r) yi[r] = y[r];
-    yi[0] = mul_sub(yi[0], a_first, left);
-    yi[P - 2] = mul_sub(yi[P - 2], c_last, right);
-    f.solve(yi);
-#pragma unroll
-    for (int r = 0; r < P - 1; ++r) y[r] = yi[r];
-    y[P - 1] = right;
-    store_x(x + column * ldx, in.rows, vectors_out, first, y);
+    for (int i = 0; i < P; ++i) delta[i] = add(first[i], delta[i]);
+    store_x(x + column * ldx, in.vectors, c.first, delta);
   }
 }
 
 // A level of at most P rows, solved whole (by one thread).
 template <class T, int P>
-__device__ __forceinline__ void top_solve(const LevelIn<T>& in, T* x, long long ldx, bool vectors_out, int n) {
+__device__ __forceinline__ void top_solve(const LevelIn<T>& in, T* x, long long ldx, bool vectors_out, int n,
+                                          int* refine) {
   const long long first = in.rows - P;
   ChunkRows<T, P> rows;
   load_matrix(in, first, rows);
+  if (refine != nullptr && window_quality<T, P, P, 0>(rows, static_cast<int>(-first)) < kSureQuality) *refine = 1;
   Factor<T, P> f;
 #pragma unroll
   for (int r = 0; r < P; ++r) {
@@ -321,24 +579,52 @@ __device__ __forceinline__ void top_solve(const LevelIn<T>& in, T* x, long long 
     T y[P];
     load_rhs(in, first, column, y);
     f.solve(y);
-    store_x(x + column * ldx, in.rows, vectors_out, first, y);
+    store_x(x + column * ldx, vectors_out, first, y);
   }
 }
 
+__device__ __forceinline__ long long grid_chunk() {
+  return static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+}
+
 template <class T, int P>
-__global__ void __launch_bounds__(kThreads) reduce_kernel(LevelIn<T> in, LevelOut<T> out, int n) {
-  const long long chunk = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-  if (chunk < out.rows) reduce_chunk<T, P>(in, out, n, chunk);
+__global__ void __launch_bounds__(kThreads) reduce_kernel(LevelIn<T> in, LevelOut<T> out, int n, bool rhs_only) {
+  if (rhs_only && *out.refine == 0) return;
+  if (const long long chunk = grid_chunk(); chunk < out.rows / 2) reduce_chunk<T, P>(in, out, n, chunk, rhs_only);
 }
 
 template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
-    finish_kernel(LevelIn<T> in, const T* sep, long long chunks, T* x, long long ldx, bool vectors_out, int n) {
-  const long long chunk = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
-  if (chunk < chunks) finish_chunk<T, P>(in, sep, chunks, x, ldx, vectors_out, n, chunk);
+    finish_kernel(LevelIn<T> in, LevelOut<T> above, T* x, long long ldx, bool vectors_out, int n, bool correction) {
+  if (correction && *above.refine == 0) return;
+  if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
+    finish_chunk<T, P>(in, above, x, ldx, vectors_out, n, chunk);
+  }
 }
 
-// Every level from `from` up, reduced, solved and finished by one block: the small levels cost a
+template <class T, int P>
+__global__ void __launch_bounds__(kThreads)
+    residual_kernel(LevelIn<T> in, LevelOut<T> above, T* x1, long long ldx1, T* x, long long ldx, int n) {
+  const long long chunk = grid_chunk();
+  if (chunk >= above.rows / 2) return;
+  // No small pivot: the first solve stands, written where the caller wants it.
+  if (*above.refine == 0) {
+    finish_chunk<T, P>(in, above, x, ldx, in.vectors, n, chunk);
+  } else {
+    residual_chunk<T, P>(in, above, x1, ldx1, n, chunk);
+  }
+}
+
+template <class T, int P>
+__global__ void __launch_bounds__(kThreads)
+    correct_kernel(LevelIn<T> in, LevelOut<T> above, const T* x1, long long ldx1, T* x, long long ldx, int n) {
+  if (*above.refine == 0) return;
+  if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
+    correct_chunk<T, P>(in, above, x1, ldx1, x, ldx, n, chunk);
+  }
+}
+
+// The levels from `from` up, reduced, solved and finished by one block: the small levels cost a
 // launch each otherwise. Level l reads ins[l]; its reduced system is outs[l + 1]; its solution
 // goes to xs[l] (leading dimension lds[l]). The block's barriers order its global writes and
 // reads.
@@ -348,35 +634,65 @@ struct BlockLevels {
   LevelOut<T> outs[kMaxLevels];
   T* xs[kMaxLevels];
   long long lds[kMaxLevels];
+  T* x1;  // refinement's first solution of level 0
+  long long ldx1;
+  int* flag;  // LevelOut::refine
   int from;
   int top;
   bool vectors_out;  // level 0's x (B) takes vector stores
+  bool refine;
 };
 
 template <class T, int P>
-__global__ void __launch_bounds__(kBlockThreads) block_kernel(BlockLevels<T> levels, int n) {
-  for (int level = levels.from; level < levels.top; ++level) {
-    for (long long chunk = threadIdx.x; chunk < levels.outs[level + 1].rows; chunk += kBlockThreads) {
-      reduce_chunk<T, P>(levels.ins[level], levels.outs[level + 1], n, chunk);
+__device__ void block_levels(const BlockLevels<T>& levels, int n, int from, bool rhs_only) {
+  for (int level = from; level < levels.top; ++level) {
+    for (long long chunk = threadIdx.x; chunk < levels.outs[level + 1].rows / 2; chunk += kBlockThreads) {
+      reduce_chunk<T, P>(levels.ins[level], levels.outs[level + 1], n, chunk, rhs_only);
     }
     __syncthreads();
   }
   if (threadIdx.x == 0) {
     top_solve<T, P>(levels.ins[levels.top], levels.xs[levels.top], levels.lds[levels.top],
-                    levels.top == 0 && levels.vectors_out, n);
+                    levels.top == 0 && levels.vectors_out, n, rhs_only ? nullptr : levels.outs[1].refine);
   }
   __syncthreads();
-  for (int level = levels.top - 1; level >= levels.from; --level) {
+  // Level 0 is finished here only without refinement.
+  const int last = from > 0 ? from : levels.refine ? 1 : 0;
+  for (int level = levels.top - 1; level >= last; --level) {
     const LevelOut<T>& above = levels.outs[level + 1];
-    for (long long chunk = threadIdx.x; chunk < above.rows; chunk += kBlockThreads) {
-      finish_chunk<T, P>(levels.ins[level], above.x, above.rows, levels.xs[level], levels.lds[level],
+    for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
+      finish_chunk<T, P>(levels.ins[level], above, levels.xs[level], levels.lds[level],
                          level == 0 && levels.vectors_out, n, chunk);
     }
     __syncthreads();
   }
 }
 
-// The levels' rows: levels[0] = m, each next ceil(previous / P), until one of at most P rows.
+// The first solve from levels.from up (rhs_only false), or the correction's (true). Where the block
+// holds level 0 and refines, the first solve goes on through the whole correction.
+template <class T, int P>
+__global__ void __launch_bounds__(kBlockThreads) block_kernel(BlockLevels<T> levels, int n, bool rhs_only) {
+  if (rhs_only && *levels.outs[1].refine == 0) return;
+  block_levels<T, P>(levels, n, levels.from, rhs_only);
+  if (rhs_only || levels.from > 0 || !levels.refine) return;
+  const LevelOut<T>& above = levels.outs[1];
+  if (*above.refine == 0) {
+    for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
+      finish_chunk<T, P>(levels.ins[0], above, levels.xs[0], levels.lds[0], levels.vectors_out, n, chunk);
+    }
+    return;
+  }
+  for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
+    residual_chunk<T, P>(levels.ins[0], above, levels.x1, levels.ldx1, n, chunk);
+  }
+  __syncthreads();
+  block_levels<T, P>(levels, n, 1, true);
+  for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
+    correct_chunk<T, P>(levels.ins[0], above, levels.x1, levels.ldx1, levels.xs[0], levels.lds[0], n, chunk);
+  }
+}
+
+// The levels' rows: levels[0] = m, each next 2 ceil(previous / P), until one of at most P rows.
 struct PivotPlan {
   int count = 0;  // levels, the caller's included
   long long rows[kMaxLevels] = {};
@@ -386,7 +702,7 @@ PivotPlan plan_pivot(long long m, int P) {
   PivotPlan plan;
   plan.rows[plan.count++] = m;
   while (plan.rows[plan.count - 1] > P && plan.count < kMaxLevels) {
-    plan.rows[plan.count] = (plan.rows[plan.count - 1] + P - 1) / P;
+    plan.rows[plan.count] = 2 * ((plan.rows[plan.count - 1] + P - 1) / P);
     ++plan.count;
   }
   return plan;
@@ -395,29 +711,34 @@ PivotPlan plan_pivot(long long m, int P) {
 constexpr std::size_t kAlign = 256;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-// Per reduced level: four matrix arrays and three arrays of n columns (rhs, rhs_next, x).
-std::size_t level_bytes(long long rows, int n, std::size_t element) {
-  const std::size_t one = aligned(static_cast<std::size_t>(rows) * element);
-  const std::size_t columns = aligned(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n) * element);
-  return 4 * one + 3 * columns;
+// x1's leading dimension: m rounded up to whole 16-byte vectors.
+long long x1_ld(long long m, std::size_t element) {
+  const long long per = static_cast<long long>(16 / std::min<std::size_t>(element, 16));
+  return (m + per - 1) / per * per;
 }
 
+// Carves the level's arrays from `cursor` (or only counts them, with a null base): per reduced
+// level of R rows, three matrix arrays of R and diag_next of R / 2, rhs and x of R n, rhs_next of
+// R n / 2, and R / 2 choice bytes.
 template <class T>
-LevelOut<T> carve(unsigned char*& cursor, long long rows, int n) {
-  const std::size_t one = aligned(static_cast<std::size_t>(rows) * sizeof(T));
-  const std::size_t columns = aligned(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n) * sizeof(T));
+LevelOut<T> carve(std::size_t& offset, unsigned char* base, long long rows, int n) {
+  const std::size_t element = sizeof(T);
+  const std::size_t r = static_cast<std::size_t>(rows), columns = static_cast<std::size_t>(n);
   LevelOut<T> out{};
   out.rows = rows;
-  T** matrix[] = {&out.lower, &out.diag, &out.diag_next, &out.upper};
-  for (T** p : matrix) {
-    *p = reinterpret_cast<T*>(cursor);
-    cursor += one;
-  }
-  T** per_column[] = {&out.rhs, &out.rhs_next, &out.x};
-  for (T** p : per_column) {
-    *p = reinterpret_cast<T*>(cursor);
-    cursor += columns;
-  }
+  auto take = [&](std::size_t bytes) {
+    unsigned char* p = base != nullptr ? base + offset : nullptr;
+    offset += aligned(bytes);
+    return p;
+  };
+  out.lower = reinterpret_cast<T*>(take(r * element));
+  out.diag = reinterpret_cast<T*>(take(r * element));
+  out.upper = reinterpret_cast<T*>(take(r * element));
+  out.diag_next = reinterpret_cast<T*>(take(r / 2 * element));
+  out.rhs = reinterpret_cast<T*>(take(r * columns * element));
+  out.x = reinterpret_cast<T*>(take(r * columns * element));
+  out.rhs_next = reinterpret_cast<T*>(take(r / 2 * columns * element));
+  out.choice = take(r / 2);
   return out;
 }
 
@@ -429,14 +750,44 @@ long long block_rows_limit() {
   return rows > 0 ? rows : kBlockRows;
 }
 
-int forced_rows() {
-  const char* text = std::getenv("IDGPU_PIVOT_ROWS");
-  if (text == nullptr) return 0;
-  const int rows = std::atoi(text);
-  return rows == 4 || rows == 8 ? rows : 0;
+// IDGPU_PIVOT_REFINE: 0 leaves out the refinement step, 2 runs it whatever the pivots (both for
+// measurements and tests); otherwise it runs where a pivot was small.
+int refinement_mode() {
+  const char* text = std::getenv("IDGPU_PIVOT_REFINE");
+  return text == nullptr ? 1 : std::atoi(text);
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+template <class T>
+std::size_t layout(int m, int n, int P, unsigned char* base, BlockLevels<T>* levels) {
+  const PivotPlan plan = plan_pivot(m, P);
+  std::size_t offset = 0;
+  for (int level = 1; level < plan.count; ++level) {
+    const LevelOut<T> o = carve<T>(offset, base, plan.rows[level], n);
+    if (levels == nullptr) continue;
+    levels->outs[level] = o;
+    levels->ins[level] =
+        LevelIn<T>{o.lower, o.diag, o.diag_next, o.upper, o.rhs, o.rhs_next, o.rows, o.rows / 2, o.rows, false};
+    levels->xs[level] = o.x;
+    levels->lds[level] = o.rows;
+  }
+  if (plan.count > 1) {
+    const long long ld = x1_ld(m, sizeof(T));
+    unsigned char* x1 = base != nullptr ? base + offset : nullptr;
+    offset += aligned(static_cast<std::size_t>(ld) * static_cast<std::size_t>(n) * sizeof(T));
+    // The refinement flag.
+    unsigned char* flag = base != nullptr ? base + offset : nullptr;
+    offset += kAlign;
+    if (levels != nullptr) {
+      levels->x1 = reinterpret_cast<T*>(x1);
+      levels->ldx1 = ld;
+      levels->flag = reinterpret_cast<int*>(flag);
+    }
+  }
+  if (levels != nullptr) levels->top = plan.count - 1;
+  return offset;
+}
 
 template <class T, int P>
 cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
@@ -444,15 +795,14 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   const PivotPlan plan = plan_pivot(m, P);
   if (plan.rows[plan.count - 1] > P) return cudaErrorNotSupported;
   BlockLevels<T> levels{};
-  unsigned char* cursor = static_cast<unsigned char*>(buffer);
-  for (int level = 1; level < plan.count; ++level) {
-    const LevelOut<T> o = carve<T>(cursor, plan.rows[level], n);
-    levels.outs[level] = o;
-    levels.ins[level] = LevelIn<T>{o.lower, o.diag, o.diag_next, o.upper, o.rhs, o.rhs_next, o.rows, o.rows, false};
-    levels.xs[level] = o.x;
-    levels.lds[level] = o.rows;
+  layout<T>(m, n, P, static_cast<unsigned char*>(buffer), &levels);
+  const int mode = refinement_mode();
+  levels.refine = levels.top > 0 && mode != 0;
+  if (levels.refine) {
+    for (int level = 1; level <= levels.top; ++level) levels.outs[level].refine = levels.flag;
+    const cudaError_t reset = cudaMemsetAsync(levels.flag, mode == 2 ? 1 : 0, sizeof(int), stream);
+    if (reset != cudaSuccess) return reset;
   }
-  levels.top = plan.count - 1;
   // The first level small enough for one block, and every level above it, go to block_kernel.
   const long long block_rows = block_rows_limit();
   levels.from = levels.top;
@@ -461,56 +811,58 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   constexpr int kPer = Vector16<T>::kCount;
   // Vectors where every full chunk starts on a 16-byte boundary: the padding in front is a whole
   // number of vectors, and so is ldb.
-  const long long padding = plan.count > 1 ? plan.rows[1] * P - m : 0;
-  const bool vectors = padding % kPer == 0 && aligned16(dl) && aligned16(d) && aligned16(du) && aligned16(B) &&
-                       ldb % kPer == 0;
-  levels.ins[0] = LevelIn<T>{dl, d, nullptr, du, B, nullptr, ldb, m, vectors};
+  const long long padding = plan.count > 1 ? plan.rows[1] / 2 * P - m : 0;
+  const bool vectors =
+      padding % kPer == 0 && aligned16(dl) && aligned16(d) && aligned16(du) && aligned16(B) && ldb % kPer == 0;
+  levels.ins[0] = LevelIn<T>{dl, d, nullptr, du, B, nullptr, ldb, 0, m, vectors};
   levels.xs[0] = B;
   levels.lds[0] = ldb;
   levels.vectors_out = vectors;
-  for (int level = 0; level < levels.from; ++level) {
-    reduce_kernel<T, P><<<blocks_for(plan.rows[level + 1]), kThreads, 0, stream>>>(levels.ins[level],
-                                                                                   levels.outs[level + 1], n);
-  }
-  block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n);
-  for (int level = levels.from - 1; level >= 0; --level) {
-    const LevelOut<T>& above = levels.outs[level + 1];
-    finish_kernel<T, P><<<blocks_for(above.rows), kThreads, 0, stream>>>(
-        levels.ins[level], above.x, above.rows, levels.xs[level], levels.lds[level], level == 0 && vectors, n);
-  }
+  const auto reduce = [&](int level, bool rhs_only) {
+    reduce_kernel<T, P><<<blocks_for(plan.rows[level + 1] / 2), kThreads, 0, stream>>>(
+        levels.ins[level], levels.outs[level + 1], n, rhs_only);
+  };
+  const auto finish = [&](int level, bool correction) {
+    finish_kernel<T, P><<<blocks_for(plan.rows[level + 1] / 2), kThreads, 0, stream>>>(
+        levels.ins[level], levels.outs[level + 1], levels.xs[level], levels.lds[level], level == 0 && vectors, n,
+        correction);
+  };
+  for (int level = 0; level < levels.from; ++level) reduce(level, false);
+  block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n, false);
+  if (levels.from == 0) return cudaGetLastError();
+  for (int level = levels.from - 1; level >= (levels.refine ? 1 : 0); --level) finish(level, false);
+  if (!levels.refine) return cudaGetLastError();
+  const unsigned blocks0 = blocks_for(plan.rows[1] / 2);
+  residual_kernel<T, P>
+      <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
+  for (int level = 1; level < levels.from; ++level) reduce(level, true);
+  block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n, true);
+  for (int level = levels.from - 1; level >= 1; --level) finish(level, true);
+  correct_kernel<T, P>
+      <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
   return cudaGetLastError();
 }
 
 }  // namespace
 
-int pivoting_rows(int element_bytes) {
-  if (const int forced = forced_rows(); forced != 0) return forced;
-  return 8;
-}
-
 std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes) {
-  const int P = pivoting_rows(element_bytes);
-  const PivotPlan plan = plan_pivot(m, P);
-  std::size_t bytes = 0;
-  for (int level = 1; level < plan.count; ++level) {
-    bytes += level_bytes(plan.rows[level], std::max(n, 1), static_cast<std::size_t>(element_bytes));
+  constexpr int P = kRows;
+  const int columns = std::max(n, 1);
+  switch (element_bytes) {
+    case 4:
+      return layout<float>(m, columns, P, nullptr, nullptr);
+    case 8:
+      return layout<double>(m, columns, P, nullptr, nullptr);
+    default:
+      return layout<cuDoubleComplex>(m, columns, P, nullptr, nullptr);
   }
-  return bytes;
 }
 
 template <class T>
 cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                            cudaStream_t stream) {
   if (m <= 0 || n <= 0) return cudaSuccess;
-  switch (pivoting_rows(sizeof(T))) {
-    case 4:
-      return solve_with<T, 4>(m, n, ldb, dl, d, du, B, buffer, stream);
-    case 8:
-      return solve_with<T, 8>(m, n, ldb, dl, d, du, B, buffer, stream);
-    default:
-      break;
-  }
-  return cudaErrorInvalidValue;
+  return solve_with<T, kRows>(m, n, ldb, dl, d, du, B, buffer, stream);
 }
 
 #define IDGPU_INSTANTIATE_(T) \
