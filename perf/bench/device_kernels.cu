@@ -49,7 +49,7 @@ __global__ void fill_uniform_kernel(T* data, std::size_t count, unsigned long lo
 
 template <class T>
 __global__ void fill_tridiagonal_kernel(T* dl, T* d, T* du, T* x, std::size_t count, long long m, long long batch,
-                                        bool interleaved, unsigned long long seed) {
+                                        bool interleaved, unsigned long long seed, bool dominant) {
   for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; index < count;
        index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const long long row = interleaved ? static_cast<long long>(index) / batch : static_cast<long long>(index) % m;
@@ -57,11 +57,12 @@ __global__ void fill_tridiagonal_kernel(T* dl, T* d, T* du, T* x, std::size_t co
     const T lower = row == 0 ? T(0) : uniform<T>(seed, base);
     const T upper = row == m - 1 ? T(0) : uniform<T>(seed, base + 1);
     const T extra = uniform<T>(seed, base + 2);
-    // |d| exceeds |dl| + |du| by at least 1/2: strictly dominant, so every algorithm is stable.
+    // |d| exceeds |dl| + |du| by at least 1/2: strictly dominant, so every algorithm is stable
+    // (unless `dominant` is false: then d is uniform too).
     const T magnitude = fabs(lower) + fabs(upper) + T(0.5) + fabs(extra);
     dl[index] = lower;
     du[index] = upper;
-    d[index] = extra < T(0) ? -magnitude : magnitude;
+    d[index] = !dominant ? extra : extra < T(0) ? -magnitude : magnitude;
     x[index] = uniform<T>(seed, base + 3);
   }
 }
@@ -72,7 +73,8 @@ __device__ __forceinline__ double modulus(double re, double im) { return hypot(r
 // The complex counterpart: C is float2 (cuComplex) or double2 (cuDoubleComplex), R its part type.
 template <class R, class C>
 __global__ void fill_tridiagonal_complex_kernel(C* dl, C* d, C* du, C* x, std::size_t count, long long m,
-                                                long long batch, bool interleaved, unsigned long long seed) {
+                                                long long batch, bool interleaved, unsigned long long seed,
+                                                bool dominant) {
   for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; index < count;
        index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const long long row = interleaved ? static_cast<long long>(index) / batch : static_cast<long long>(index) % m;
@@ -84,11 +86,12 @@ __global__ void fill_tridiagonal_complex_kernel(C* dl, C* d, C* du, C* x, std::s
     upper.x = row == m - 1 ? R(0) : uniform<R>(seed, base + 2);
     upper.y = row == m - 1 ? R(0) : uniform<R>(seed, base + 3);
     // A random direction (both parts non-zero), scaled to |d| = 1.5 (|dl| + |du|) + 1/2: strictly
-    // dominant by at least 1/2, so every algorithm is stable.
+    // dominant by at least 1/2, so every algorithm is stable (unless `dominant` is false: then
+    // both parts of d are uniform in [-1, 1)).
     const R direction_re = uniform<R>(seed, base + 4);
     const R direction_im = uniform<R>(seed, base + 5);
     const R magnitude = R(1.5) * (modulus(lower.x, lower.y) + modulus(upper.x, upper.y)) + R(0.5);
-    const R scale = magnitude / modulus(direction_re, direction_im);
+    const R scale = dominant ? magnitude / modulus(direction_re, direction_im) : R(1);
     C diagonal;
     diagonal.x = direction_re * scale;
     diagonal.y = direction_im * scale;
@@ -161,19 +164,19 @@ cudaError_t fill_uniform_impl(T* data, std::size_t count, std::uint64_t seed, cu
 
 template <class T>
 cudaError_t fill_tridiagonal_impl(T* dl, T* d, T* du, T* x, std::size_t count, long long m, long long batch,
-                                  bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+                                  bool interleaved, std::uint64_t seed, cudaStream_t stream, bool dominant) {
   if (count == 0) return cudaSuccess;
-  fill_tridiagonal_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, x, count, m, batch, interleaved,
-                                                                         seed);
+  fill_tridiagonal_kernel<T>
+      <<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, x, count, m, batch, interleaved, seed, dominant);
   return cudaGetLastError();
 }
 
 template <class R, class C>
 cudaError_t fill_tridiagonal_complex_impl(C* dl, C* d, C* du, C* x, std::size_t count, long long m, long long batch,
-                                          bool interleaved, std::uint64_t seed, cudaStream_t stream) {
+                                          bool interleaved, std::uint64_t seed, cudaStream_t stream, bool dominant) {
   if (count == 0) return cudaSuccess;
   fill_tridiagonal_complex_kernel<R, C>
-      <<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, x, count, m, batch, interleaved, seed);
+      <<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, x, count, m, batch, interleaved, seed, dominant);
   return cudaGetLastError();
 }
 
@@ -187,25 +190,27 @@ cudaError_t fill_uniform(double* data, std::size_t count, std::uint64_t seed, cu
   return fill_uniform_impl(data, count, seed, stream);
 }
 
-cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size_t count, long long m,
-                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
-  return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size_t count, long long m, long long batch,
+                             bool interleaved, std::uint64_t seed, cudaStream_t stream, bool dominant) {
+  return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream, dominant);
 }
 
 cudaError_t fill_tridiagonal(double* dl, double* d, double* du, double* x, std::size_t count, long long m,
-                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
-  return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream,
+                             bool dominant) {
+  return fill_tridiagonal_impl(dl, d, du, x, count, m, batch, interleaved, seed, stream, dominant);
 }
 
 cudaError_t fill_tridiagonal(cuComplex* dl, cuComplex* d, cuComplex* du, cuComplex* x, std::size_t count, long long m,
-                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream) {
-  return fill_tridiagonal_complex_impl<float>(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream,
+                             bool dominant) {
+  return fill_tridiagonal_complex_impl<float>(dl, d, du, x, count, m, batch, interleaved, seed, stream, dominant);
 }
 
 cudaError_t fill_tridiagonal(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleComplex* du, cuDoubleComplex* x,
                              std::size_t count, long long m, long long batch, bool interleaved, std::uint64_t seed,
-                             cudaStream_t stream) {
-  return fill_tridiagonal_complex_impl<double>(dl, d, du, x, count, m, batch, interleaved, seed, stream);
+                             cudaStream_t stream, bool dominant) {
+  return fill_tridiagonal_complex_impl<double>(dl, d, du, x, count, m, batch, interleaved, seed, stream, dominant);
 }
 
 cudaError_t launch_spin(int microseconds, cudaStream_t stream) {

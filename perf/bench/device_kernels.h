@@ -18,19 +18,23 @@ cudaError_t fill_uniform(double* data, std::size_t count, std::uint64_t seed, cu
 
 // A batch of strictly diagonally dominant tridiagonal systems and right-hand sides (x).
 // Element e of every array belongs to row e % m (strided layout) or row e / batch (interleaved);
-// dl of row 0 and du of row m-1 are zero, as cuSPARSE requires; everything else is random.
-cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size_t count, long long m,
-                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream);
+// dl of row 0 and du of row m-1 are zero, as cuSPARSE requires; everything else is random. With
+// dominant false, d is as random as dl and du (uniform in [-1, 1), each part for complex types):
+// systems that need pivoting.
+cudaError_t fill_tridiagonal(float* dl, float* d, float* du, float* x, std::size_t count, long long m, long long batch,
+                             bool interleaved, std::uint64_t seed, cudaStream_t stream, bool dominant = true);
 cudaError_t fill_tridiagonal(double* dl, double* d, double* du, double* x, std::size_t count, long long m,
-                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream);
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream,
+                             bool dominant = true);
 // Complex systems: real and imaginary parts of dl, du and x random; d has a random phase and the
 // modulus 1.5 * (|dl| + |du|) + 0.5, so no part of any element is zero (but dl of row 0 and du of
 // row m-1, as above).
 cudaError_t fill_tridiagonal(cuComplex* dl, cuComplex* d, cuComplex* du, cuComplex* x, std::size_t count, long long m,
-                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream);
+                             long long batch, bool interleaved, std::uint64_t seed, cudaStream_t stream,
+                             bool dominant = true);
 cudaError_t fill_tridiagonal(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleComplex* du, cuDoubleComplex* x,
                              std::size_t count, long long m, long long batch, bool interleaved, std::uint64_t seed,
-                             cudaStream_t stream);
+                             cudaStream_t stream, bool dominant = true);
 
 // One thread that spins for `microseconds` of GPU time.
 cudaError_t launch_spin(int microseconds, cudaStream_t stream);
