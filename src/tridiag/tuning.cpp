@@ -13,8 +13,8 @@ struct TuningRow {
   bool complex;
   int min_m;
   int max_m;
-  long long min_batch;  // batched layouts; gtsv2_nopivot rows (batch 0) use max_n instead
-  int max_n;            // gtsv2_nopivot: the most right-hand sides measured (0: any)
+  long long min_batch;  // batched layouts; gtsv2 / gtsv2_nopivot rows (batch 0) use max_n instead
+  int max_n;            // gtsv2 / gtsv2_nopivot: the most right-hand sides measured (0: any)
   const char* evidence;  // the measurement that chose this row
   // Peak DRAM bandwidth band [min_gbs, max_gbs) in GB/s; 0, 0: any device of min_arch on. Rows
   // measured where an H100 and an H200 disagree name the device: H100 SXM 3352, H200 4814.
@@ -74,12 +74,20 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //       f64, c32, c64 0.36-0.54x except m=2^16 (1.22-1.44x); n=16 0.48-0.62x. p-Thomas has 2^13-2^15
 //       threads for the whole GPU and the two PCR passes move about 25 arrays' worth.
 //     So the partition solver stays the only one routed to.
-//   gtsv2 (pivoting), the chunked diagonal pivoting solver, dominant matrices, n=1,
-//     m=1000/2^16/2^20/2^24/2^26: f32 3.9x/2.1x/1.8x/2.9x/3.4x (0.34 at 2^24), f64 3.3x/1.6x/1.8x/3.8x/4.4x,
-//     c32 4.1x/1.6x/1.7x/4.0x/4.6x, c64 3.9x/1.3x/3.1x/6.6x; n=16 at m=1000/2^20 1.8-2.3x/1.9-2.6x.
-//     No row: on random non-dominant matrices its backward error exceeded twice the vendor's in
-//     20 of 290 cases of tests/gpu (infinite where a 7-row interior block is singular), so gtsv2
-//     stays with the vendor (IDGPU_POLICY=native runs it).
+//   gtsv2 (pivoting): chunks of 8 rows with two separators each (the better-conditioned of two
+//     windows), one refinement step where a pivot was small. n=1, m=1000/2^16/2^20/2^24/2^26;
+//     dominant matrices (no refinement runs) and random non-dominant ones ("nd", refined):
+//       f32 2.55x/1.03x/0.90x/1.84x/2.30x (0.22/0.28 of copy at 2^24/2^26, 5 arrays counted),
+//         nd 1.47x/0.65x/0.59x/1.09x/1.49x
+//       f64 2.02x/0.82x/0.91x/2.54x/3.01x, nd 1.26x/0.54x/0.65x/1.75x/2.34x
+//       c32 2.52x/0.88x/0.92x/2.67x/3.19x, nd 1.44x/0.55x/0.65x/1.73x/2.05x
+//       c64 2.42x/0.77x/1.90x/4.91x (no 2^26: the vendor's buffer size overflows),
+//         nd 1.37x/0.49x/1.49x/3.18x
+//     n=16 (dominant) m=1000/2^20: f32 1.80x/1.84x, f64 1.47x/1.43x, c32 1.63x/1.48x, c64 1.38x/1.62x;
+//     non-dominant n=16 not measured (vendor). Between 2^16 and 2^20 the reduced levels' launches
+//     and the one-block top levels (about 50 us each, twice when refining) cost more than the
+//     vendor's whole solve. The accuracy: tests/gpu [pivot], every kind of matrix within twice the
+//     vendor's backward and forward error. Not measured on an H200: the rows name the H100.
 // The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.4-7.2x
 // (0.38-0.91), algo 0 1.2-449x (0.40-0.99; remeasured with the cluster launch, 1.2-447x,
 // 0.40-0.98: f32/f64 m=1000/1024 0.50/0.53 and 0.51/0.55 against 0.44/0.48 and 0.45/0.47 in one
@@ -97,6 +105,19 @@ constexpr TuningRow kRows[] = {
     {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.6-100x"},
     {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot f32/f64 n<=16 2.3-10.7x"},
     {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot c32/c64 n<=16 1.5-8.6x"},
+    // gtsv2, n = 1: where native wins on dominant and refined non-dominant matrices alike.
+    {Layout::kSingle, -1, 90, 0, false, 1000, 1024, 0, 1, "H100: gtsv2 f32/f64 m=1000 1.3-2.6x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kSingle, -1, 90, 8, true, 1000, 1024, 0, 1, "H100: gtsv2 c32 m=1000 1.4-2.5x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kSingle, -1, 90, 16, true, 1000, 1024, 0, 1, "H100: gtsv2 c64 m=1000 1.4-2.4x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kSingle, -1, 90, 0, false, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 f32/f64 m>=2^24 1.1-3.0x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kSingle, -1, 90, 8, true, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 c32 m>=2^24 1.7-3.2x", kH100MinGbs,
+     kH100MaxGbs},
+    {Layout::kSingle, -1, 90, 16, true, 1 << 20, kMaxRows, 0, 1, "H100: gtsv2 c64 m>=2^20 1.5-4.9x", kH100MinGbs,
+     kH100MaxGbs},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.
