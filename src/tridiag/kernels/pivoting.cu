@@ -41,6 +41,18 @@
 // pass and applied to every column. Levels of at most kBlockRows rows are reduced, solved and
 // finished by one block in one launch.
 //
+// Tried and measured slower (H100, idgpu-bench, medians of 30 over three interleaved rounds): the
+// whole solve as one cooperative launch, every level's chunks spread over a resident grid of
+// 256-thread blocks with a grid barrier between levels and the one-block levels in block 0, so
+// that the 22 launches of a refined 2^20-row solve (10 of them early exits when no pivot was
+// small) become one. f32 m = 2^20 0.123 -> 0.154 ms, f64 0.182 -> 0.221, c32 0.201 -> 0.336,
+// c64 0.301 -> 0.459; non-dominant f32 0.203 -> 0.278; only f32 m = 2^16 gained (0.0745 ->
+// 0.0710). Keeping level 0 in launches of its own around a cooperative launch for the levels
+// above it was slower too (f32 2^20 0.150 ms). The merged kernel holds the registers of every
+// pass (f32 128, f64 213, complex 236-255), which leaves one or two blocks a multiprocessor for
+// level 0, and a grid barrier over a mostly idle grid costs about what a launch does: the time
+// is in each chunk's serial chain of divisions and loads, 5-8 us a level, not in the launches.
+//
 // Bytes moved at level 0, n = 1: dl, d, du and b read three times (reduce, finish and residual,
 // correction), x1 written and read once and x written once, plus about 11 / P of an array per
 // level for the reduced systems, twice.
