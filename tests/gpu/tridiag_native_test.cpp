@@ -581,18 +581,15 @@ double condition_estimate(int m, const std::vector<Wide>& dl, const std::vector<
 // ||x - x_ref||_inf / ||x_ref||_inf and the normwise backward error
 // ||A x - b||_inf / (||A||_inf ||x||_inf + ||b||_inf) (in long double).
 //
-// Both of ours must be within twice the vendor's plus 8 eps. For a matrix that is not dominant the
-// forward error's 8 eps floor is amplified by kappa_inf(A): there the forward errors of two
-// backward-stable solvers are cond-sized projections of their residuals onto A's smallest singular
-// directions, and their ratio varies like that of two random projections (0.03x to 27x between
-// float64 LU with partial pivoting and Givens QR, both with backward errors under 0.5 eps, on random
-// systems of 1000 and 65536 rows: twice the other's was exceeded in about a quarter of the cases;
-// on an H100, 23 of the 290 non-dominant gtsv2 cases, ours up to 79x the vendor's with our backward
-// error at most 1.6 eps in 22 of them). Since ||x - x_ref|| <= ||A^-1|| ||A x - b||, a solution
-// whose backward error is under 4 eps has a forward error under about 8 eps kappa_inf(A) whatever
-// the vendor's happens to be (those 23 were under 1% of it); kappa is only estimated
-// (condition_estimate) when the plain comparison fails. For such matrices the backward error is
-// the real test, and the forward one a check of consistency.
+// Both of ours must be within twice the vendor's plus 8 eps, with one exception: where kappa_inf(A)
+// eps >= 1 the solution has no correct digit on either side, the forward errors of two
+// backward-stable solvers are then cond-sized projections of their residuals onto A's smallest
+// singular directions, and their ratio varies like that of two random projections; there the
+// forward error's 8 eps floor is amplified by kappa_inf(A) (estimated by condition_estimate, only
+// when the plain comparison fails), and the backward error is the real test. Below that, our
+// refinement's residual in twice the working precision is what keeps the forward error within
+// twice the vendor's: with the residual in working precision, 40 of the 435 gtsv2 cases exceeded
+// it on an H100, up to 181x the vendor's at kappa 8e2..9e8, with backward errors well within.
 //
 // judge_native false: our side is run and its errors printed, and only the vendor's are judged
 // (gtsv2 on non-dominant matrices, which the dispatch leaves with the vendor: see the TEST_CASE).
@@ -714,6 +711,9 @@ void check_columns_case(ColumnsApi api, MatrixKind kind, int m, int n, int ldb, 
   const bool forward_within = forward[1] <= 2.0 * forward[0] + 8.0 * eps;
   const bool estimate = kind != MatrixKind::kDominant && !forward_within && std::isfinite(forward[1]);
   const double condition = estimate ? std::max(1.0, condition_estimate(m, sl, sd, su)) : 1.0;
+  // The floor's amplification: kappa where kappa eps >= 1 (no correct digit to compare) or where
+  // there is no vendor error to compare with (native_only), else none.
+  const double amplification = native_only() || condition * eps >= 1.0 ? condition : 1.0;
   std::printf("%s %s %-13s m=%-8d n=%-3d ldb=%-8d vendor_err=%.3e native_err=%.3e vendor_bwd=%.3e native_bwd=%.3e",
               Host<T>::name(), api_suffix(api), kind_name(kind), m, n, ldb, forward[0], forward[1], backward[0],
               backward[1]);
@@ -729,7 +729,7 @@ void check_columns_case(ColumnsApi api, MatrixKind kind, int m, int n, int ldb, 
   CHECK(std::isfinite(backward[1]));
   // In units of eps, which Catch's fixed-point expansion of a double shows (1e-16 prints as 0.0).
   CHECK(backward[1] / eps <= 2.0 * backward[0] / eps + 8.0);
-  CHECK(forward[1] / eps <= 2.0 * forward[0] / eps + 8.0 * condition);
+  CHECK(forward[1] / eps <= 2.0 * forward[0] / eps + 8.0 * amplification);
 }
 
 // m * n up to `unknowns` (2^24 for the real types, 2^22 for the complex ones) and unknowns_cap(),

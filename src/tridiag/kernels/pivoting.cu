@@ -26,16 +26,15 @@
 // re-reads its chunks, solves each interior again with its separators known, and writes the
 // solution. The window choice is stored (a byte a chunk) for the finish pass.
 //
-// Refinement (systems of more than P rows): the level-0 finish pass also forms the residual
-// r = b - A x1 of its rows and reduces it at once (the matrix's reduced levels are reused; only
-// the right-hand sides are reduced again). A chunk's last row needs x1 of the next chunk's first
-// row, which only the next chunk has: that chunk adds its term -c x1 to the last row's reduced
-// right-hand side, as it adds its interior's. The reduced levels are solved again for the
-// correction, and a last pass re-forms r on each chunk's interior, solves it and writes x1 plus
-// the correction. x1 is kept in the buffer. The step runs only where the first solve met a pivot
-// smaller than half the entries around it (kSureQuality; a flag in the buffer that any chunk or
-// the top solve may set): a diagonally dominant matrix never does, and then the refinement's
-// kernels return at once. IDGPU_PIVOT_REFINE=2 runs it always, 0 never.
+// Refinement (systems of more than P rows): the level-0 finish pass keeps the first solution x1
+// in the buffer, and the next pass forms the residual r = b - A x1 of each chunk's rows, in twice
+// the working precision (residual_row), and reduces it at once (the matrix's reduced levels are
+// reused; only the right-hand sides are reduced again). The reduced levels are solved again for
+// the correction, and a last pass re-forms r on each chunk's interior, solves it and writes x1
+// plus the correction. The step runs only where the first solve met a pivot smaller than half the
+// entries around it (kSureQuality; a flag in the buffer that any chunk or the top solve may set):
+// a diagonally dominant matrix never does, and then the refinement's kernels return at once.
+// IDGPU_PIVOT_REFINE=2 runs it always, 0 never.
 //
 // The matrix's part (window choice, pivots, reciprocals, multipliers) is done once per chunk and
 // pass and applied to every column. Levels of at most kBlockRows rows are reduced, solved and
@@ -53,9 +52,9 @@
 // level 0, and a grid barrier over a mostly idle grid costs about what a launch does: the time
 // is in each chunk's serial chain of divisions and loads, 5-8 us a level, not in the launches.
 //
-// Bytes moved at level 0, n = 1: dl, d, du and b read three times (reduce, finish and residual,
-// correction), x1 written and read once and x written once, plus about 11 / P of an array per
-// level for the reduced systems, twice.
+// Bytes moved at level 0, n = 1: dl, d, du and b read twice (reduce, finish) and x written once;
+// when refining, read twice more (residual, correction), x1 written once and read twice, plus
+// about 11 / P of an array per level for the reduced systems, twice.
 //
 // Accuracy: measured with the host reference of the same algorithm (double, P = 8, random
 // non-dominant systems of 65536 rows, 300 uniform and 300 with 5% of the diagonal exactly zero):
@@ -65,8 +64,9 @@
 // missed by up to 43x.
 //
 // The host reference: reference::chunk_pivoting with ChunkSeparators::kTwoChosen
-// (src/tridiag/reference.h), which differs only where chunk 0 is short: the kernel's padded chunk
-// may make a padding row a separator (an identity row of the reduced system).
+// (src/tridiag/reference.h), which differs where chunk 0 is short (the kernel's padded chunk may
+// make a padding row a separator, an identity row of the reduced system) and in the residual,
+// which the reference forms in its own working precision.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -381,17 +381,78 @@ __device__ __forceinline__ void chunk_solution(const Window<T, P>& w, const T (&
   }
 }
 
-// r = y - A x on the chunk's rows (`before`: x of the row before the chunk), the last row without
-// its c term, which couples it to the next chunk.
+// One row's residual y - a xm - b x0 - c xp, formed in twice the working precision and rounded
+// once: in double for the single-precision types; for the double ones by error-free products
+// (fma) and sums, accumulated with their errors (the compensated dot product of Ogita, Rump and
+// Oishi, SIAM J. Sci. Comput. 26(6), 2005). A refinement step with a residual this accurate
+// brings the forward error down to about eps wherever kappa(A) eps is well below one; in working
+// precision it would stay near kappa(A) eps.
+struct Compensated {
+  double sum, error;
+  __device__ __forceinline__ explicit Compensated(double start) : sum(start), error(0.0) {}
+  __device__ __forceinline__ void subtract_product(double p, double q) {
+    const double product = p * q;
+    const double product_error = fma(p, q, -product);
+    const double total = sum - product;
+    const double z = total - sum;
+    error += (sum - (total - z)) + (-product - z) - product_error;
+    sum = total;
+  }
+  __device__ __forceinline__ double value() const { return sum + error; }
+};
+
+__device__ __forceinline__ float residual_row(float y, float a, float xm, float b, float x0, float c, float xp) {
+  return static_cast<float>(static_cast<double>(y) - static_cast<double>(a) * xm - static_cast<double>(b) * x0 -
+                            static_cast<double>(c) * xp);
+}
+__device__ __forceinline__ cuComplex residual_row(cuComplex y, cuComplex a, cuComplex xm, cuComplex b, cuComplex x0,
+                                                  cuComplex c, cuComplex xp) {
+  const auto part = [](double start, float p1, float q1, float p2, float q2, float p3, float q3, float p4, float q4,
+                       float p5, float q5, float p6, float q6) {
+    return static_cast<float>(start - static_cast<double>(p1) * q1 - static_cast<double>(p2) * q2 -
+                              static_cast<double>(p3) * q3 - static_cast<double>(p4) * q4 -
+                              static_cast<double>(p5) * q5 - static_cast<double>(p6) * q6);
+  };
+  // Re(a x) = a.x x.x - a.y x.y, Im(a x) = a.x x.y + a.y x.x.
+  return make_cuComplex(part(y.x, a.x, xm.x, -a.y, xm.y, b.x, x0.x, -b.y, x0.y, c.x, xp.x, -c.y, xp.y),
+                        part(y.y, a.x, xm.y, a.y, xm.x, b.x, x0.y, b.y, x0.x, c.x, xp.y, c.y, xp.x));
+}
+__device__ __forceinline__ double residual_row(double y, double a, double xm, double b, double x0, double c,
+                                               double xp) {
+  Compensated r(y);
+  r.subtract_product(a, xm);
+  r.subtract_product(b, x0);
+  r.subtract_product(c, xp);
+  return r.value();
+}
+__device__ __forceinline__ cuDoubleComplex residual_row(cuDoubleComplex y, cuDoubleComplex a, cuDoubleComplex xm,
+                                                        cuDoubleComplex b, cuDoubleComplex x0, cuDoubleComplex c,
+                                                        cuDoubleComplex xp) {
+  Compensated re(y.x), im(y.y);
+  re.subtract_product(a.x, xm.x);
+  re.subtract_product(-a.y, xm.y);
+  re.subtract_product(b.x, x0.x);
+  re.subtract_product(-b.y, x0.y);
+  re.subtract_product(c.x, xp.x);
+  re.subtract_product(-c.y, xp.y);
+  im.subtract_product(a.x, xm.y);
+  im.subtract_product(a.y, xm.x);
+  im.subtract_product(b.x, x0.y);
+  im.subtract_product(b.y, x0.x);
+  im.subtract_product(c.x, xp.y);
+  im.subtract_product(c.y, xp.x);
+  return make_cuDoubleComplex(re.value(), im.value());
+}
+
+// r = y - A x on the chunk's rows, each formed by residual_row; `before` and `after` are x of the
+// rows before and after the chunk (zero where there is none: its coupling is zero too).
 template <class T, int P>
 __device__ __forceinline__ void chunk_residual(const ChunkRows<T, P>& rows, const T (&y)[P], const T (&x)[P], T before,
-                                               T (&r)[P]) {
+                                               T after, T (&r)[P]) {
 #pragma unroll
   for (int i = 0; i < P; ++i) {
-    T v = mul_sub(y[i], rows.b[i], x[i]);
-    v = mul_sub(v, rows.a[i], i > 0 ? x[i - 1] : before);
-    if (i + 1 < P) v = mul_sub(v, rows.c[i], x[i + 1]);
-    r[i] = v;
+    r[i] = residual_row(y[i], rows.a[i], i > 0 ? x[i - 1] : before, rows.b[i], x[i], rows.c[i],
+                        i + 1 < P ? x[i + 1] : after);
   }
 }
 
@@ -469,12 +530,8 @@ struct Chunk {
     }
   }
 
-  // The reduced rows' right-hand side terms of one column, y the chunk's rhs. In refinement's
-  // residual, the last row of the previous chunk misses its term c_before * x1 of this chunk's
-  // first row (`first_x`), added here.
-  template <bool WithFirstX>
-  __device__ __forceinline__ void reduce_rhs(const LevelOut<T>& out, int column, const T (&y)[P],
-                                             T first_x = zero<T>()) const {
+  // The reduced rows' right-hand side terms of one column, y the chunk's rhs.
+  __device__ __forceinline__ void reduce_rhs(const LevelOut<T>& out, int column, const T (&y)[P]) const {
     constexpr int W = P - 2;
     T yi[W];
     window_of(y, window.b, yi);
@@ -488,11 +545,7 @@ struct Chunk {
       out.rhs[at + even] = mul_sub(y[W], second_a(), yi[W - 1]);
       out.rhs[at + odd] = y[P - 1];
     }
-    if (index > 0) {
-      T next = WithFirstX ? negate(mul(c_before, first_x)) : zero<T>();
-      if (!window.b) next = mul_sub(next, c_before, yi[0]);
-      out.rhs_next[at_next + index - 1] = next;
-    }
+    if (index > 0) out.rhs_next[at_next + index - 1] = window.b ? zero<T>() : negate(mul(c_before, yi[0]));
     if (index + 1 == chunks) out.rhs_next[at_next + index] = zero<T>();
   }
 
@@ -516,7 +569,7 @@ __device__ __forceinline__ void reduce_chunk(const LevelIn<T>& in, const LevelOu
   for (int column = 0; column < n; ++column) {
     T y[P];
     load_rhs(in, c.first, column, y);
-    c.template reduce_rhs<false>(out, column, y);
+    c.reduce_rhs(out, column, y);
   }
 }
 
@@ -534,20 +587,28 @@ __device__ __forceinline__ void finish_chunk(const LevelIn<T>& in, const LevelOu
   }
 }
 
-// Level 0's finish of the first solve, which keeps x1 (column j at x1 + j*ldx1) and reduces the
-// residual b - A x1 into above's right-hand sides.
+// x of the rows just before and after a chunk of `rows` rows, from a whole solution column (zero
+// where there is none).
 template <class T, int P>
-__device__ __forceinline__ void residual_chunk(const LevelIn<T>& in, const LevelOut<T>& above, T* x1, long long ldx1,
-                                               int n, long long chunk) {
+__device__ __forceinline__ void neighbours(const T* column, long long first, long long rows, T& before, T& after) {
+  before = first > 0 ? column[first - 1] : zero<T>();
+  after = first + P < rows ? column[first + P] : zero<T>();
+}
+
+// Level 0's residual b - A x1 of the first solve x1 (column j at x1 + j*ldx1, whole: written by the
+// launch before), reduced into above's right-hand sides.
+template <class T, int P>
+__device__ __forceinline__ void residual_chunk(const LevelIn<T>& in, const LevelOut<T>& above, const T* x1,
+                                               long long ldx1, int n, long long chunk) {
   const Chunk<T, P> c(in, above, chunk, false);
   for (int column = 0; column < n; ++column) {
-    T y[P], solved[P], r[P], outer, second, last;
+    T y[P], first[P], r[P], before, after;
     load_rhs(in, c.first, column, y);
-    c.separators(above.x, column, outer, second, last);
-    chunk_solution(c.window, y, outer, second, last, solved);
-    store_x(x1 + column * ldx1, in.vectors, c.first, solved);
-    chunk_residual(c.rows, y, solved, outer, r);
-    c.template reduce_rhs<true>(above, column, r, solved[0]);
+    const T* x1_column = x1 + column * ldx1;
+    load_rows(x1_column, in.vectors, c.first, first);
+    neighbours<T, P>(x1_column, c.first, in.rows, before, after);
+    chunk_residual(c.rows, y, first, before, after, r);
+    c.reduce_rhs(above, column, r);
   }
 }
 
@@ -562,7 +623,9 @@ __device__ __forceinline__ void correct_chunk(const LevelIn<T>& in, const LevelO
     load_rhs(in, c.first, column, y);
     const T* x1_column = x1 + column * ldx1;
     load_rows(x1_column, in.vectors, c.first, first);
-    chunk_residual(c.rows, y, first, c.index > 0 ? x1_column[c.first - 1] : zero<T>(), r);
+    T before, after;
+    neighbours<T, P>(x1_column, c.first, in.rows, before, after);
+    chunk_residual(c.rows, y, first, before, after, r);
     c.separators(above.x, column, outer, second, last);
     chunk_solution(c.window, r, outer, second, last, delta);
 #pragma unroll
@@ -614,15 +677,25 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// Level 0's finish of the first solve: written where the caller wants it where no pivot was
+// small, else kept as x1 for the refinement.
 template <class T, int P>
 __global__ void __launch_bounds__(kThreads)
-    residual_kernel(LevelIn<T> in, LevelOut<T> above, T* x1, long long ldx1, T* x, long long ldx, int n) {
+    finish0_kernel(LevelIn<T> in, LevelOut<T> above, T* x1, long long ldx1, T* x, long long ldx, int n) {
   const long long chunk = grid_chunk();
   if (chunk >= above.rows / 2) return;
-  // No small pivot: the first solve stands, written where the caller wants it.
   if (*above.refine == 0) {
     finish_chunk<T, P>(in, above, x, ldx, in.vectors, n, chunk);
   } else {
+    finish_chunk<T, P>(in, above, x1, ldx1, in.vectors, n, chunk);
+  }
+}
+
+template <class T, int P>
+__global__ void __launch_bounds__(kThreads)
+    residual_kernel(LevelIn<T> in, LevelOut<T> above, const T* x1, long long ldx1, int n) {
+  if (*above.refine == 0) return;
+  if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
     residual_chunk<T, P>(in, above, x1, ldx1, n, chunk);
   }
 }
@@ -694,6 +767,10 @@ __global__ void __launch_bounds__(kBlockThreads) block_kernel(BlockLevels<T> lev
     }
     return;
   }
+  for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
+    finish_chunk<T, P>(levels.ins[0], above, levels.x1, levels.ldx1, levels.ins[0].vectors, n, chunk);
+  }
+  __syncthreads();
   for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
     residual_chunk<T, P>(levels.ins[0], above, levels.x1, levels.ldx1, n, chunk);
   }
@@ -845,8 +922,9 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   for (int level = levels.from - 1; level >= (levels.refine ? 1 : 0); --level) finish(level, false);
   if (!levels.refine) return cudaGetLastError();
   const unsigned blocks0 = blocks_for(plan.rows[1] / 2);
-  residual_kernel<T, P>
+  finish0_kernel<T, P>
       <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
+  residual_kernel<T, P><<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, n);
   for (int level = 1; level < levels.from; ++level) reduce(level, true);
   block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n, true);
   for (int level = levels.from - 1; level >= 1; --level) finish(level, true);
