@@ -15,7 +15,14 @@ using VendorMake = std::function<cufftResult(cufftHandle vendor_plan, size_t* wo
 const vendor::CufftTable* table() { return vendor::cufft(); }
 
 // The native plan for a descriptor, or null with the reason the vendor serves it.
-std::unique_ptr<NativePlan> choose_native(const Descriptor& descriptor, const char** reason) {
+std::unique_ptr<NativePlan> choose_native(const Plan& plan, const Descriptor& descriptor, const char** reason) {
+  if (plan.vendor_only) {
+    // Something set on the handle before the plan (a callback, a plan property, a work-area
+    // policy, GPUs) changes the transform or how it runs: only the vendor's plan honours it.
+    *reason = plan.vendor_only_reason.c_str();
+    log::dispatch().debug("{}: vendor ({})", descriptor.to_string(), *reason);
+    return nullptr;
+  }
   const Policy current = policy();
   if (current == Policy::kVendor) {
     *reason = "IDGPU_POLICY=vendor";
@@ -37,7 +44,7 @@ std::unique_ptr<NativePlan> choose_native(const Descriptor& descriptor, const ch
 cufftResult make_plan(Call& call, Plan& plan, const Descriptor& descriptor, const VendorMake& vendor_make,
                       size_t* work_size) {
   const char* reason = "";
-  if (auto native = choose_native(descriptor, &reason)) {
+  if (auto native = choose_native(plan, descriptor, &reason)) {
     log::plan().debug("{}: native plan {} for {}", api_name(call.api), native->name(), descriptor.to_string());
     const std::size_t bytes = native->work_size();
     if (plan.auto_allocate && bytes > 0) {
@@ -137,7 +144,7 @@ cufftResult typed_call(Call& call, Purpose purpose, cufftHandle handle, int rank
   }
   if (purpose == Purpose::kMake) return make_plan(call, *plan, descriptor, vendor, work_size);
   const char* reason = "";
-  if (auto native = choose_native(descriptor, &reason)) {
+  if (auto native = choose_native(*plan, descriptor, &reason)) {
     if (work_size == nullptr) return CUFFT_INVALID_VALUE;
     *work_size = native->work_size();
     call.path = Path::kNative;
@@ -281,7 +288,22 @@ cufftResult make_vendor_plan(Plan& plan, Api api) {
     return made;
   }
   if (plan.stream != nullptr) vendor_table->cufftSetStream(plan.vendor, plan.stream);
-  if (plan.work_area != nullptr) vendor_table->cufftSetWorkArea(plan.vendor, plan.work_area);
+  if (!plan.auto_allocate && work_size > plan.native->work_size()) {
+    // The caller sized its work area from the native plan: too small for the vendor's. The
+    // vendor plan gets an area of its own (freed with the plan), and keeps it.
+    void* area = nullptr;
+    if (cudaMalloc(&area, work_size) != cudaSuccess) {
+      cudaGetLastError();
+      log::dispatch().error("{}: no {} B work area for the vendor plan behind a native one", api_name(api), work_size);
+      return CUFFT_ALLOC_FAILED;
+    }
+    if (plan.owned_work_area != nullptr) cudaFree(plan.owned_work_area);
+    plan.owned_work_area = area;
+    plan.owns_vendor_work_area = true;
+    vendor_table->cufftSetWorkArea(plan.vendor, area);
+  } else if (plan.work_area != nullptr) {
+    vendor_table->cufftSetWorkArea(plan.vendor, plan.work_area);
+  }
   plan.vendor_made = true;
   return CUFFT_SUCCESS;
 }
@@ -289,14 +311,18 @@ cufftResult make_vendor_plan(Plan& plan, Api api) {
 cufftResult pin_to_vendor(Plan& plan, Api api) {
   if (plan.native && plan.descriptor) {
     if (const cufftResult made = make_vendor_plan(plan, api); made != CUFFT_SUCCESS) return made;
-    log::dispatch().info("{} on a native plan: the vendor serves this plan from now on", api_name(api));
+    log::dispatch().info("{} on a native plan ({}): the vendor serves this plan from now on", api_name(api),
+                         plan.descriptor->to_string());
     plan.native.reset();
-    if (plan.owned_work_area != nullptr) {
+    if (plan.owned_work_area != nullptr && !plan.owns_vendor_work_area) {
       cudaFree(plan.owned_work_area);
       plan.owned_work_area = nullptr;
     }
   }
-  plan.vendor_only = true;
+  if (!plan.vendor_only) {
+    plan.vendor_only = true;
+    plan.vendor_only_reason = std::string(api_name(api)) + " was called on this handle: only the vendor plan honours it";
+  }
   return CUFFT_SUCCESS;
 }
 
@@ -308,6 +334,8 @@ cufftResult cufftCreate(Call& call, cufftHandle* plan) {
 }
 
 cufftResult cufftDestroy(Call& call, cufftHandle plan) {
+  // Handle 0 is never handed out; the vendor destroys it as a no-op (measured with cuFFT 12.0).
+  if (plan == 0) return CUFFT_SUCCESS;
   if (handles().find(plan) == nullptr) return CUFFT_INVALID_PLAN;
   call.path = Path::kVendor;
   return destroy_plan(plan);
@@ -498,6 +526,12 @@ cufftResult cufftSetWorkArea(Call& call, cufftHandle plan, void* workArea) {
       target.work_area = workArea;
       return CUFFT_SUCCESS;
     }
+    if (target.owns_vendor_work_area) {
+      // The caller's area was sized for the native plan this one replaced: the vendor plan
+      // keeps the area idgpu gave it.
+      target.work_area = workArea;
+      return CUFFT_SUCCESS;
+    }
     const cufftResult status = vendor_table.cufftSetWorkArea(target.vendor, workArea);
     if (status == CUFFT_SUCCESS) target.work_area = workArea;
     return status;
@@ -506,7 +540,7 @@ cufftResult cufftSetWorkArea(Call& call, cufftHandle plan, void* workArea) {
 
 cufftResult cufftXtSetWorkArea(Call& call, cufftHandle plan, void** workArea) {
   return set_on_plan(call, plan, [&](Plan& target, const vendor::CufftTable& vendor_table) {
-    if (target.native) {
+    if (target.native || target.owns_vendor_work_area) {
       if (workArea == nullptr) return CUFFT_INVALID_VALUE;
       target.work_area = workArea[0];
       return CUFFT_SUCCESS;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <deque>
 #include <vector>
 
@@ -63,6 +64,13 @@ class Plan {
   std::unique_ptr<NativePlan> native;    // set when our kernels serve the plan
   bool made = false;
   bool vendor_only = false;  // a vendor-only feature was used on this plan
+  // Why the vendor serves this handle (vendor_only): the call that set the feature, for the
+  // dispatch log of every later make and exec.
+  std::string vendor_only_reason;
+  // A work area idgpu allocated for the vendor plan behind a native one, when the plan was
+  // pinned to the vendor after the caller had sized its own area from the native plan (and
+  // turned auto-allocation off): the caller's area may be too small for the vendor's plan.
+  bool owns_vendor_work_area = false;
   bool vendor_made = false;  // the vendor plan exists (always, unless a native plan was chosen)
   cudaStream_t stream = nullptr;
   bool auto_allocate = true;

@@ -240,6 +240,17 @@ static int case_destroy_unknown(const IdgpuTestApi *a, IdgpuStatusFixture *f, in
   return (int)a->cufftDestroy(idgpu_case_unknown_plan);
 }
 
+/* Handle 0 is never handed out: the vendor treats its destruction as a no-op success. */
+static int case_destroy_zero(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
+  (void)f; (void)p;
+  return (int)a->cufftDestroy(0);
+}
+
+static int case_destroy_negative(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
+  (void)f; (void)p;
+  return (int)a->cufftDestroy(-1);
+}
+
 static int case_setstream_destroyed(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
   (void)p;
   return (int)a->cufftSetStream(idgpu_case_destroyed_plan(a), f->stream);
@@ -522,6 +533,8 @@ static const IdgpuStatusCase idgpu_status_cases[] = {
     IDGPU_CASE("cufft.xtexec.destroyed_handle", case_xtexec_on_destroyed),
     IDGPU_CASE("cufft.destroy.twice", case_destroy_twice),
     IDGPU_CASE("cufft.destroy.unknown_handle", case_destroy_unknown),
+    IDGPU_CASE("cufft.destroy.zero_handle", case_destroy_zero),
+    IDGPU_CASE("cufft.destroy.negative_handle", case_destroy_negative),
     IDGPU_CASE("cufft.setstream.destroyed_handle", case_setstream_destroyed),
     IDGPU_CASE("cufft.setworkarea.destroyed_handle", case_setworkarea_destroyed),
     IDGPU_CASE("cufft.setautoallocation.destroyed_handle", case_setautoalloc_destroyed),
