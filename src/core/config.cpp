@@ -1,48 +1,204 @@
 #include "core/config.h"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <strings.h>
+
+#include "core/config_variables.h"
 
 namespace idgpu {
 namespace {
 
 bool equals(const char* value, const char* word) { return value != nullptr && strcasecmp(value, word) == 0; }
 
-LogLevel parse_log_level(const char* value) {
-  if (value == nullptr || *value == '\0') return LogLevel::kError;
-  if (equals(value, "off") || equals(value, "0") || equals(value, "none")) return LogLevel::kOff;
-  if (equals(value, "error")) return LogLevel::kError;
-  if (equals(value, "warn") || equals(value, "warning")) return LogLevel::kWarn;
-  if (equals(value, "info") || equals(value, "1")) return LogLevel::kInfo;
-  if (equals(value, "debug")) return LogLevel::kDebug;
-  if (equals(value, "trace")) return LogLevel::kTrace;
-  return LogLevel::kError;
+// The parsers of core/config_variables.h: each sets its field from a value that is neither unset
+// nor empty, and answers false (leaving the field alone) for a value it does not accept.
+
+bool parse_log_level(const char* value, Config* config) {
+  LogLevel& level = config->log_level;
+  if (equals(value, "off") || equals(value, "0") || equals(value, "none")) {
+    level = LogLevel::kOff;
+  } else if (equals(value, "error")) {
+    level = LogLevel::kError;
+  } else if (equals(value, "warn") || equals(value, "warning")) {
+    level = LogLevel::kWarn;
+  } else if (equals(value, "info") || equals(value, "1")) {
+    level = LogLevel::kInfo;
+  } else if (equals(value, "debug")) {
+    level = LogLevel::kDebug;
+  } else if (equals(value, "trace")) {
+    level = LogLevel::kTrace;
+  } else {
+    return false;
+  }
+  return true;
 }
 
-ReportMode parse_report(const char* value) {
-  if (value == nullptr || *value == '\0' || equals(value, "0") || equals(value, "off")) return ReportMode::kOff;
-  if (equals(value, "timing") || equals(value, "time")) return ReportMode::kTiming;
-  return ReportMode::kCounts;
+// On/off switches: 1, on, true, yes / 0, off, false, no.
+bool parse_switch(const char* value, bool* on) {
+  if (equals(value, "1") || equals(value, "on") || equals(value, "true") || equals(value, "yes")) {
+    *on = true;
+  } else if (equals(value, "0") || equals(value, "off") || equals(value, "false") || equals(value, "no")) {
+    *on = false;
+  } else {
+    return false;
+  }
+  return true;
 }
 
-Policy parse_policy(const char* value) {
-  if (equals(value, "vendor")) return Policy::kVendor;
-  if (equals(value, "native")) return Policy::kNative;
-  return Policy::kAuto;
+// A decimal integer in [low, high], nothing around it.
+bool parse_integer(const char* value, long long low, long long high, long long* number) {
+  if (!((*value >= '0' && *value <= '9') || *value == '-')) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long parsed = std::strtoll(value, &end, 10);
+  if (errno != 0 || end == value || *end != '\0' || parsed < low || parsed > high) return false;
+  *number = parsed;
+  return true;
 }
 
-TridiagSolver parse_tridiag_solver(const char* value) {
-  if (equals(value, "partition")) return TridiagSolver::kPartition;
-  if (equals(value, "wang-mou")) return TridiagSolver::kWangMou;
-  if (equals(value, "pcr-thomas")) return TridiagSolver::kPcrThomas;
-  return TridiagSolver::kAuto;
+bool parse_power_of_two(const char* value, int low, int high, int* number) {
+  long long parsed = 0;
+  if (!parse_integer(value, low, high, &parsed) || (parsed & (parsed - 1)) != 0) return false;
+  *number = static_cast<int>(parsed);
+  return true;
 }
 
-bool parse_flag(const char* value) {
-  return value != nullptr && *value != '\0' && !equals(value, "0") && !equals(value, "off") &&
-         !equals(value, "false");
+bool parse_report(const char* value, Config* config) {
+  if (equals(value, "timing") || equals(value, "time")) {
+    config->report = ReportMode::kTiming;
+    return true;
+  }
+  if (equals(value, "counts")) {
+    config->report = ReportMode::kCounts;
+    return true;
+  }
+  bool on = false;
+  if (!parse_switch(value, &on)) return false;
+  config->report = on ? ReportMode::kCounts : ReportMode::kOff;
+  return true;
 }
+
+bool parse_policy(const char* value, Config* config) {
+  if (equals(value, "auto")) {
+    config->initial_policy = Policy::kAuto;
+  } else if (equals(value, "vendor")) {
+    config->initial_policy = Policy::kVendor;
+  } else if (equals(value, "native")) {
+    config->initial_policy = Policy::kNative;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool parse_sync_check(const char* value, Config* config) { return parse_switch(value, &config->sync_check); }
+
+bool parse_tridiag_solver(const char* value, Config* config) {
+  if (equals(value, "auto")) {
+    config->tridiag_solver = TridiagSolver::kAuto;
+  } else if (equals(value, "partition")) {
+    config->tridiag_solver = TridiagSolver::kPartition;
+  } else if (equals(value, "wang-mou")) {
+    config->tridiag_solver = TridiagSolver::kWangMou;
+  } else if (equals(value, "pcr-thomas")) {
+    config->tridiag_solver = TridiagSolver::kPcrThomas;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool parse_fft_measure(const char* value, Config* config) { return parse_switch(value, &config->fft_measure); }
+
+bool parse_fft_fused(const char* value, Config* config) { return parse_switch(value, &config->fft_fused); }
+
+bool parse_fft_fused_lag(const char* value, Config* config) {
+  long long lag = 0;
+  if (!parse_integer(value, 0, 1LL << 30, &lag)) return false;
+  config->fft_fused_lag = static_cast<int>(lag);
+  return true;
+}
+
+bool parse_vendor_cufft(const char* value, Config* config) {
+  config->vendor_cufft = value;
+  return true;
+}
+
+bool parse_vendor_cusparse(const char* value, Config* config) {
+  config->vendor_cusparse = value;
+  return true;
+}
+
+bool parse_partition_rows(const char* value, Config* config) {
+  return parse_power_of_two(value, 2, 16, &config->partition_rows);
+}
+
+bool parse_partition_cluster(const char* value, Config* config) {
+  long long tiles = 0;
+  if (!parse_integer(value, 0, 8, &tiles)) return false;
+  config->partition_cluster = static_cast<int>(tiles);
+  return true;
+}
+
+bool parse_partition_resident(const char* value, Config* config) {
+  if (equals(value, "stream")) {
+    config->partition_resident = PartitionResident::kStreamOnly;
+    return true;
+  }
+  bool on = false;
+  if (!parse_switch(value, &on)) return false;
+  config->partition_resident = on ? PartitionResident::kOn : PartitionResident::kOff;
+  return true;
+}
+
+// The upper bounds are those of partition.cu's default block (512 threads, 32 systems a lane block).
+bool parse_partition_tile_chunks(const char* value, Config* config) {
+  return parse_power_of_two(value, 2, 512, &config->partition_tile_chunks);
+}
+
+bool parse_partition_lane_chunks(const char* value, Config* config) {
+  return parse_power_of_two(value, 1, 16, &config->partition_lane_chunks);
+}
+
+bool parse_pivot_block_rows(const char* value, Config* config) {
+  return parse_integer(value, 1, 2147483647, &config->pivot_block_rows);
+}
+
+bool parse_pivot_refine(const char* value, Config* config) {
+  long long mode = 0;
+  if (!parse_integer(value, 0, 2, &mode)) return false;
+  config->pivot_refine = static_cast<int>(mode);
+  return true;
+}
+
+bool parse_fault_inject(const char* value, Config* config) {
+  if (equals(value, "off") || equals(value, "0")) {
+    config->fault_inject = FaultInject::kOff;
+  } else if (equals(value, "launch")) {
+    config->fault_inject = FaultInject::kLaunch;
+  } else if (equals(value, "second-launch")) {
+    config->fault_inject = FaultInject::kSecondLaunch;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+struct Variable {
+  const char* name;
+  bool (*parse)(const char* value, Config* config);
+  const char* accepted;
+  const char* fallback;
+};
+
+constexpr Variable kVariables[] = {
+#define IDGPU_CONFIG_ROW(name, parser, accepted, fallback) {#name, parser, accepted, fallback},
+    IDGPU_CONFIG_VARIABLES(IDGPU_CONFIG_ROW)
+#undef IDGPU_CONFIG_ROW
+};
 
 HotState g_hot{};
 
@@ -60,30 +216,47 @@ __attribute__((noinline, cold)) void load_hot() {
 
 }  // namespace
 
-Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
-                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure,
-                    const char* tridiag_solver) {
+Config parse_config(const EnvironmentLookup& lookup, std::vector<std::string>* warnings) {
   Config parsed;
-  parsed.log_level = parse_log_level(log);
-  parsed.report = parse_report(report);
-  parsed.initial_policy = parse_policy(policy);
-  parsed.sync_check = parse_flag(sync_check);
-  parsed.fft_measure = parse_flag(fft_measure);
-  parsed.tridiag_solver = parse_tridiag_solver(tridiag_solver);
-  parsed.vendor_cufft = vendor_cufft != nullptr ? vendor_cufft : "";
-  parsed.vendor_cusparse = vendor_cusparse != nullptr ? vendor_cusparse : "";
+  for (const Variable& variable : kVariables) {
+    const char* value = lookup(variable.name);
+    if (value == nullptr || *value == '\0' || variable.parse(value, &parsed)) continue;
+    if (warnings != nullptr) {
+      warnings->push_back(std::string("idgpu: ") + variable.name + "=" + value + " is not " + variable.accepted +
+                          "; using " + variable.fallback);
+    }
+  }
+  if (parsed.pivot_refine == 0 && warnings != nullptr) {
+    warnings->push_back(
+        "idgpu: IDGPU_PIVOT_REFINE=0 leaves out gtsv2's iterative refinement (a test aid); results may be less "
+        "accurate than the vendor's");
+  }
   return parsed;
+}
+
+const std::vector<const char*>& config_variable_names() {
+  static const std::vector<const char*> names = [] {
+    std::vector<const char*> list;
+    for (const Variable& variable : kVariables) list.push_back(variable.name);
+    return list;
+  }();
+  return names;
 }
 
 namespace {
 
-// Kept out of line so that config()'s fast path (on every call's hot path) is a guard check.
+// Kept out of line so that config()'s fast path (on every call's hot path) is a guard check. The
+// warnings go straight to stderr: the loggers are set up from this configuration, and the default
+// level (error) would hide them.
 __attribute__((noinline, cold)) const Config* load_config() {
-  static const Config loaded =
-      parse_config(std::getenv("IDGPU_LOG"), std::getenv("IDGPU_REPORT"), std::getenv("IDGPU_POLICY"),
-                   std::getenv("IDGPU_SYNC_CHECK"), std::getenv("IDGPU_VENDOR_CUFFT"),
-                   std::getenv("IDGPU_VENDOR_CUSPARSE"), std::getenv("IDGPU_FFT_MEASURE"),
-                   std::getenv("IDGPU_TRIDIAG_SOLVER"));
+  static const Config loaded = [] {
+    std::vector<std::string> warnings;
+    Config parsed = parse_config([](const char* name) -> const char* { return std::getenv(name); }, &warnings);
+    if (parsed.log_level != LogLevel::kOff) {
+      for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+    }
+    return parsed;
+  }();
   return &loaded;
 }
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace idgpu {
 
@@ -18,6 +20,13 @@ enum class TridiagSolver : int { kAuto = 0, kPartition = 1, kWangMou = 2, kPcrTh
 // IDGPU_REPORT: nothing, call counts at exit, or counts plus GPU time per function.
 enum class ReportMode : int { kOff = 0, kCounts = 1, kTiming = 2 };
 
+// IDGPU_PARTITION_RESIDENT (a tuning aid): which one-launch paths the partition solver may take.
+enum class PartitionResident : int { kOn = 0, kStreamOnly = 1, kOff = 2 };
+
+// IDGPU_FAULT_INJECT (a test aid): native launches fail as if the device had no kernel image.
+enum class FaultInject : int { kOff = 0, kLaunch = 1, kSecondLaunch = 2 };
+
+// Every field is one variable of core/config_variables.h; the defaults are an unset variable's.
 struct Config {
   LogLevel log_level = LogLevel::kError;  // IDGPU_LOG=off|error|warn|info|debug|trace
   ReportMode report = ReportMode::kOff;   // IDGPU_REPORT=0|1|timing
@@ -26,14 +35,34 @@ struct Config {
   TridiagSolver tridiag_solver = TridiagSolver::kAuto;  // IDGPU_TRIDIAG_SOLVER=auto|partition|wang-mou|pcr-thomas
   bool fft_measure = false;               // IDGPU_FFT_MEASURE=1: time native vs vendor FFT plans the
                                           // tuning table does not cover, at plan time
+  bool fft_fused = true;                  // IDGPU_FFT_FUSED=0: fused FFT plans run as two launches
+  int fft_fused_lag = 0;                  // IDGPU_FFT_FUSED_LAG: the fused schedule's lag (0: its own)
   std::string vendor_cufft;               // IDGPU_VENDOR_CUFFT: path of the real libcufft
   std::string vendor_cusparse;            // IDGPU_VENDOR_CUSPARSE: path of the real libcusparse
+  // Tuning aids of the native tridiagonal solvers; 0 (-1 for the cluster) leaves the kernel
+  // file's measured choice.
+  int partition_rows = 0;                 // IDGPU_PARTITION_ROWS=2|4|8|16
+  int partition_cluster = -1;             // IDGPU_PARTITION_CLUSTER=0..8
+  PartitionResident partition_resident = PartitionResident::kOn;  // IDGPU_PARTITION_RESIDENT=0|1|stream
+  int partition_tile_chunks = 0;          // IDGPU_PARTITION_TILE_CHUNKS: power of two 2..512
+  int partition_lane_chunks = 0;          // IDGPU_PARTITION_LANE_CHUNKS: power of two 1..16
+  long long pivot_block_rows = 0;         // IDGPU_PIVOT_BLOCK_ROWS: 1..2^31-1
+  int pivot_refine = 1;                   // IDGPU_PIVOT_REFINE: 0 never refine gtsv2, 1 where a pivot
+                                          // was small, 2 always
+  FaultInject fault_inject = FaultInject::kOff;  // IDGPU_FAULT_INJECT=off|launch|second-launch
 };
 
-// Parses one environment snapshot; exposed so the CPU tests can check the parsing.
-Config parse_config(const char* log, const char* report, const char* policy, const char* sync_check,
-                    const char* vendor_cufft, const char* vendor_cusparse, const char* fft_measure = nullptr,
-                    const char* tridiag_solver = nullptr);
+// Looks one variable up by name: its value, or nullptr where it is unset.
+using EnvironmentLookup = std::function<const char*(const char* name)>;
+
+// Parses one environment snapshot; exposed so the CPU tests can check the parsing. Every value
+// that is not accepted adds one line to `warnings` (naming the variable, the value, the accepted
+// values and what is used instead), as does a setting that costs accuracy (IDGPU_PIVOT_REFINE=0);
+// config() prints them to stderr unless IDGPU_LOG=off. An empty value is an unset one.
+Config parse_config(const EnvironmentLookup& lookup, std::vector<std::string>* warnings);
+
+// The names of every variable parse_config reads (core/config_variables.h), in its order.
+const std::vector<const char*>& config_variable_names();
 
 const Config& config();
 

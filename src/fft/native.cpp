@@ -15,6 +15,7 @@
 
 #include "core/config.h"
 #include "core/device.h"
+#include "core/launch.h"
 #include "core/log.h"
 #include "core/vendor.h"
 #include "fft/kernels/stockham.h"
@@ -48,6 +49,7 @@ class StockhamPlan final : public NativePlan {
 
   cufftResult execute(const ExecArgs& args) const override {
     if (args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
+    launch::begin_call();
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     if (fused_ && !in_place) return execute_fused(args);
@@ -90,15 +92,13 @@ class StockhamPlan final : public NativePlan {
       const bool even_out = shape.span == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
       launch.vector_in = single && even_in && aligned16(launch.input);
       launch.vector_out = single && even_out && aligned16(launch.output);
-      cudaError_t status = single ? kernels::launch_pass_f32(launch, inverse, args.stream)
-                                  : kernels::launch_pass_f64(launch, inverse, args.stream);
-      if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(args.stream);
-      if (status != cudaSuccess) {
-        log::kernel().error("{} (n={}, batch={}), pass {}: {}", name_, plan_.n, plan_.batch, i + 1,
-                            cudaGetErrorString(status));
-        cudaGetLastError();
+      const cudaError_t launched = launch::counted([&] {
+        return single ? kernels::launch_pass_f32(launch, inverse, args.stream)
+                      : kernels::launch_pass_f64(launch, inverse, args.stream);
+      });
+      if (const cufftResult status = finish_launch(launched, args, static_cast<int>(i) + 1); status != CUFFT_SUCCESS) {
         if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
-        return CUFFT_EXEC_FAILED;
+        return status;
       }
     }
     if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
@@ -114,19 +114,30 @@ class StockhamPlan final : public NativePlan {
     launch.last.input = args.output;
     launch.last.output = args.output;
     const bool inverse = args.direction == CUFFT_INVERSE;
-    cudaError_t status = plan_.precision == Precision::kSingle ? kernels::launch_fused_f32(launch, inverse, args.stream)
-                                                               : kernels::launch_fused_f64(launch, inverse, args.stream);
-    return finish_launch(status, args.stream);
+    const cudaError_t launched = launch::counted([&] {
+      return plan_.precision == Precision::kSingle ? kernels::launch_fused_f32(launch, inverse, args.stream)
+                                                   : kernels::launch_fused_f64(launch, inverse, args.stream);
+    });
+    return finish_launch(launched, args, 0);
   }
 
-  cufftResult finish_launch(cudaError_t status, cudaStream_t stream) const {
-    if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(stream);
-    if (status != cudaSuccess) {
-      log::kernel().error("{} (n={}, batch={}): {}", name_, plan_.n, plan_.batch, cudaGetErrorString(status));
-      cudaGetLastError();
-      return CUFFT_EXEC_FAILED;
-    }
-    return CUFFT_SUCCESS;
+  // A launch's status as cuFFT's, synchronised and checked first under IDGPU_SYNC_CHECK. A launch
+  // that could not run (launch::not_launched) is left to the vendor plan (kNotServed) where the
+  // caller's arrays are as they came: out of place, where no pass writes the input (pass_buffers)
+  // and the vendor rewrites the whole output; in place, where no launch of the call ran. Any other
+  // failure is the caller's. `pass`: the failing pass (1-based) of a multi-launch plan, else 0.
+  cufftResult finish_launch(cudaError_t launched, const ExecArgs& args, int pass) const {
+    cudaError_t status = launched;
+    if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(args.stream);
+    if (status == cudaSuccess) return CUFFT_SUCCESS;
+    cudaGetLastError();
+    const bool in_place = args.input == args.output;
+    const bool redo =
+        launched != cudaSuccess && launch::not_launched(launched) && (!in_place || launch::launches_ran() == 0);
+    const std::string where = pass > 0 ? ", pass " + std::to_string(pass) : std::string();
+    log::kernel().error("{} (n={}, batch={}){}: {}{}", name_, plan_.n, plan_.batch, where, cudaGetErrorString(status),
+                        redo ? "; the vendor plan serves this call" : "");
+    return redo ? kNotServed : CUFFT_EXEC_FAILED;
   }
 
   // The two passes as one cluster kernel: no work area, in place or not.
@@ -149,10 +160,11 @@ class StockhamPlan final : public NativePlan {
     launch.input = args.input;
     launch.output = args.output;
     const bool inverse = args.direction == CUFFT_INVERSE;
-    const cudaError_t status = plan_.precision == Precision::kSingle
-                                   ? kernels::launch_cluster_f32(launch, inverse, args.stream)
-                                   : kernels::launch_cluster_f64(launch, inverse, args.stream);
-    return finish_launch(status, args.stream);
+    const cudaError_t launched = launch::counted([&] {
+      return plan_.precision == Precision::kSingle ? kernels::launch_cluster_f32(launch, inverse, args.stream)
+                                                   : kernels::launch_cluster_f64(launch, inverse, args.stream);
+    });
+    return finish_launch(launched, args, 0);
   }
 
   FftPlan plan_;
@@ -235,20 +247,10 @@ std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
   return launches;
 }
 
-// Experiment switches, read once: IDGPU_FFT_FUSED=0 runs fused plans as two launches;
+// Experiment switches (core/config.h): IDGPU_FFT_FUSED=0 runs fused plans as two launches;
 // IDGPU_FFT_FUSED_LAG=D overrides the schedule's lag.
-int environment_int(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  return text != nullptr && *text != '\0' ? std::atoi(text) : fallback;
-}
-bool fused_enabled() {
-  static const bool enabled = environment_int("IDGPU_FFT_FUSED", 1) != 0;
-  return enabled;
-}
-int fused_lag_override() {
-  static const int lag = environment_int("IDGPU_FFT_FUSED_LAG", 0);
-  return lag;
-}
+bool fused_enabled() { return config().fft_fused; }
+int fused_lag_override() { return config().fft_fused_lag; }
 
 // The fused kernel's launch for a plan with FftFused, its twiddles those of the plan's passes
 // (the tables do not depend on transforms per block): nothing when no kernel is compiled for the

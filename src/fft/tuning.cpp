@@ -5,25 +5,11 @@ namespace {
 
 bool power_of_two(long long n) { return n > 0 && (n & (n - 1)) == 0; }
 
-// Device classes measured. Compute capability alone does not tell an H100 from an H200 (both
-// sm_90), and the two rank the same kernels differently (see the rows), so a class is also a
-// band of peak DRAM bandwidth around the one device it was measured on: H100 SXM 3352 GB/s,
-// H200 4800 GB/s (as CUDA reports their memory clock and bus width). Other sm_90 parts (H100
-// PCIe at 2000 GB/s, GH200) fall in neither band and keep the vendor until measured.
-struct ClassBand {
-  int min_arch;
-  int max_arch;
-  int min_gbs;
-  int max_gbs;
-};
-constexpr ClassBand kH100{90, 90, 3000, 4000};
-constexpr ClassBand kH200{90, 90, 4500, 5200};
-
-// One row: on devices of that class, for this precision, the native plan wins for n in
-// [min_n, max_n] (powers of two only when `powers_of_two`) once a call moves at least
-// min_points points (n x batch).
+// One row: on devices of the classes it was measured on (core/device_class.h), for this
+// precision, the native plan wins for n in [min_n, max_n] (powers of two only when
+// `powers_of_two`) once a call moves at least min_points points (n x batch).
 struct TuningRow {
-  ClassBand device;
+  MeasuredClasses measured_on;
   Precision precision;
   bool powers_of_two;
   long long min_n;
@@ -82,16 +68,16 @@ constexpr TuningRow kRows[] = {
      "H200: fp64 Z2Z 2^20 at 2^25 points, 1.11x the vendor"},
 };
 
-bool in_band(const ClassBand& band, DeviceClass device) {
-  return device.arch >= band.min_arch && device.arch <= band.max_arch && device.memory_gbs >= band.min_gbs &&
-         device.memory_gbs < band.max_gbs;
-}
-
 }  // namespace
 
 bool native_fft_wins(long long n, long long batch, Precision precision, DeviceClass device, const char** reason) {
+  const MeasuredClasses classes = classes_of(device);
+  if (classes == 0) {
+    *reason = kUnmeasuredDevice;
+    return false;
+  }
   for (const TuningRow& row : kRows) {
-    if (row.precision != precision || !in_band(row.device, device) || (row.powers_of_two && !power_of_two(n)) ||
+    if (row.precision != precision || (row.measured_on & classes) == 0 || (row.powers_of_two && !power_of_two(n)) ||
         n < row.min_n || n > row.max_n || n * batch < row.min_points) {
       continue;
     }

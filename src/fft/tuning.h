@@ -2,19 +2,16 @@
 // measurement that chose it.
 #pragma once
 
+#include "core/device_class.h"
 #include "fft/descriptor.h"
 
 namespace idgpu::fft {
 
-// The device class a row of the table was measured on: compute capability (e.g. 90) and peak
-// DRAM bandwidth in GB/s (core/device.h), which tells an H100 from an H200.
-struct DeviceClass {
-  int arch = 0;
-  int memory_gbs = 0;
-};
+using idgpu::DeviceClass;
 
 // True when the tuning table says the native 1D C2C/Z2Z plan of length n (batch transforms) is
-// faster than the vendor's on a device of this class; otherwise `reason` says why not.
+// faster than the vendor's on a device of this class (core/device_class.h: only the classes a row
+// was measured on); otherwise `reason` says why not.
 bool native_fft_wins(long long n, long long batch, Precision precision, DeviceClass device, const char** reason);
 
 }  // namespace idgpu::fft

@@ -52,16 +52,25 @@ Problem make_problem(Layout layout) {
 // The stream a cuSPARSE handle runs on.
 cudaStream_t stream_of(cusparseHandle_t handle);
 
+// Runs the vendor entry point, `reason` saying why the vendor serves the call; `timed`: under
+// IDGPU_REPORT=timing, with a timer of its own.
+template <class Fn, class... Args>
+cusparseStatus_t call_vendor(Call& call, const char* reason, bool timed, Fn vendor_fn, cusparseHandle_t handle,
+                             Args... args) {
+  if (vendor_fn == nullptr) return kVendorMissing;
+  call.path = Path::kVendor;
+  call.reason = reason;
+  if (!timed) return vendor_fn(handle, args...);
+  stats::GpuTimer timer(call.api, stats::timing_enabled() ? stream_of(handle) : nullptr);
+  return vendor_fn(handle, args...);
+}
+
 // Runs the vendor entry point for a problem no native solver takes.
 template <class Fn, class... Args>
 cusparseStatus_t serve(Call& call, const Problem& problem, Fn vendor_fn, cusparseHandle_t handle, Args... args) {
   const char* reason = "";
   choose_native(problem, &reason);
-  if (vendor_fn == nullptr) return kVendorMissing;
-  call.path = Path::kVendor;
-  call.reason = reason;
-  stats::GpuTimer timer(call.api, stats::timing_enabled() ? stream_of(handle) : nullptr);
-  return vendor_fn(handle, args...);
+  return call_vendor(call, reason, true, vendor_fn, handle, args...);
 }
 
 // The vendor's buffer size, or more where the native solver needs more, so that a buffer of the
@@ -85,6 +94,27 @@ inline const NativeSolver* native_for_buffer(const Problem& problem, const void*
     return nullptr;
   }
   return solver;
+}
+
+// A solve: by the native solver where one serves the problem, else by the vendor entry point, as
+// also where the native solve failed before any of its launches ran (kNotServed).
+// run_native(solver, stream) runs the native side; args are the vendor entry point's after the
+// handle.
+template <class T, class RunNative, class Fn, class... Args>
+cusparseStatus_t solve(Call& call, const Problem& problem, const void* buffer, const RunNative& run_native,
+                       Fn vendor_fn, cusparseHandle_t handle, Args... args) {
+  const char* reason = "";
+  const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason);
+  if (solver == nullptr) return call_vendor(call, reason, true, vendor_fn, handle, args...);
+  call.path = Path::kNative;
+  call.reason = solver->name;
+  const cudaStream_t stream = stream_of(handle);
+  stats::GpuTimer timer(call.api, stream);
+  const cusparseStatus_t status = run_native(*solver, stream);
+  if (status != kNotServed) return status;
+  // Within the native side's timer: one timed interval for the call.
+  return call_vendor(call, "the native solver could not be launched on this device: the vendor", false,
+                     vendor_fn, handle, args...);
 }
 
 template <class T, class Fn>
@@ -114,15 +144,10 @@ cusparseStatus_t gtsv2_solve(Call& call, Fn vendor_fn, Layout layout, cusparseHa
   if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
     return status;
   }
-  const char* reason = "";
-  if (const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason)) {
-    call.path = Path::kNative;
-    call.reason = solver->name;
-    const cudaStream_t stream = stream_of(handle);
-    stats::GpuTimer timer(call.api, stream);
-    return run_columns<T>(*solver, problem, dl, d, du, B, buffer, stream);
-  }
-  return serve(call, problem, vendor_fn, handle, m, n, dl, d, du, B, ldb, buffer);
+  const auto run_native = [&](const NativeSolver& solver, cudaStream_t stream) {
+    return run_columns<T>(solver, problem, dl, d, du, B, buffer, stream);
+  };
+  return solve<T>(call, problem, buffer, run_native, vendor_fn, handle, m, n, dl, d, du, B, ldb, buffer);
 }
 
 template <class T, class Fn>
@@ -152,15 +177,10 @@ cusparseStatus_t strided_solve(Call& call, Fn vendor_fn, cusparseHandle_t handle
   if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
     return status;
   }
-  const char* reason = "";
-  if (const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason)) {
-    call.path = Path::kNative;
-    call.reason = solver->name;
-    const cudaStream_t stream = stream_of(handle);
-    stats::GpuTimer timer(call.api, stream);
-    return run_strided<T>(*solver, problem, dl, d, du, x, buffer, stream);
-  }
-  return serve(call, problem, vendor_fn, handle, m, dl, d, du, x, batch, stride, buffer);
+  const auto run_native = [&](const NativeSolver& solver, cudaStream_t stream) {
+    return run_strided<T>(solver, problem, dl, d, du, x, buffer, stream);
+  };
+  return solve<T>(call, problem, buffer, run_native, vendor_fn, handle, m, dl, d, du, x, batch, stride, buffer);
 }
 
 template <class T, class Fn>
@@ -190,15 +210,10 @@ cusparseStatus_t interleaved_solve(Call& call, Fn vendor_fn, cusparseHandle_t ha
   if (const auto status = refuse_solve(problem, handle != nullptr, has_data); status != CUSPARSE_STATUS_SUCCESS) {
     return status;
   }
-  const char* reason = "";
-  if (const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason)) {
-    call.path = Path::kNative;
-    call.reason = solver->name;
-    const cudaStream_t stream = stream_of(handle);
-    stats::GpuTimer timer(call.api, stream);
-    return run_interleaved<T>(*solver, problem, dl, d, du, x, buffer, stream);
-  }
-  return serve(call, problem, vendor_fn, handle, algo, m, dl, d, du, x, batch, buffer);
+  const auto run_native = [&](const NativeSolver& solver, cudaStream_t stream) {
+    return run_interleaved<T>(solver, problem, dl, d, du, x, buffer, stream);
+  };
+  return solve<T>(call, problem, buffer, run_native, vendor_fn, handle, algo, m, dl, d, du, x, batch, buffer);
 }
 
 }  // namespace idgpu::tridiag

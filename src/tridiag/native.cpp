@@ -8,6 +8,7 @@
 
 #include "core/config.h"
 #include "core/device.h"
+#include "core/launch.h"
 #include "core/log.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/tuning.h"
@@ -51,16 +52,20 @@ const NativeSolver kPartition{"partition solver (chunks in registers, separators
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
 const NativeSolver kInterleavedQr{"interleaved Givens QR (thread per system)", fill_buffer};
 
-// A launch's status as the vendor's: synchronised and checked first under IDGPU_SYNC_CHECK.
+// A solve's status as the vendor's: synchronised and checked first under IDGPU_SYNC_CHECK. A
+// failure before any launch of the solve ran (launch::not_launched, launch::launches_ran() == 0:
+// the caller's arrays are as they came) is left to the vendor (kNotServed); any other is the
+// caller's, since the launches that ran may have written x or B.
 cusparseStatus_t finish_launch(const NativeSolver& solver, const Problem& problem, cudaError_t launched,
                                cudaStream_t stream) {
-  if (launched == cudaSuccess && config().sync_check) launched = cudaStreamSynchronize(stream);
-  if (launched != cudaSuccess) {
-    log::kernel().error("{} (m={}, batch={}): {}", solver.name, problem.m, problem.batch, cudaGetErrorString(launched));
-    cudaGetLastError();
-    return CUSPARSE_STATUS_EXECUTION_FAILED;
-  }
-  return CUSPARSE_STATUS_SUCCESS;
+  cudaError_t status = launched;
+  if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(stream);
+  if (status == cudaSuccess) return CUSPARSE_STATUS_SUCCESS;
+  cudaGetLastError();
+  const bool redo = launched != cudaSuccess && launch::not_launched(launched) && launch::launches_ran() == 0;
+  log::kernel().error("{} (m={}, n={}, batch={}): {}{}", solver.name, problem.m, problem.n, problem.batch,
+                      cudaGetErrorString(status), redo ? "; nothing of it ran, the vendor serves this call" : "");
+  return redo ? kNotServed : CUSPARSE_STATUS_EXECUTION_FAILED;
 }
 
 }  // namespace
@@ -91,20 +96,21 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
   }
   // The device is asked only when the tuning table could pick the native side (a runtime call on
   // every forwarded call would be most of the forwarding cost).
-  if (current != Policy::kNative && !native_wins(problem, kAnyArch, kAnyBandwidth, reason)) return nullptr;
+  if (current != Policy::kNative && !native_wins(problem, kAnyDevice, reason)) return nullptr;
   const int arch = current_device_arch();
   if (arch < 80) {
     *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";
     return nullptr;
   }
   if (current == Policy::kNative) return candidate;
-  if (!native_wins(problem, arch, current_device_memory_gbs(), reason)) return nullptr;
+  if (!native_wins(problem, {arch, current_device_memory_gbs()}, reason)) return nullptr;
   return candidate;
 }
 
 template <class T>
 cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& problem, T* dl, T* d, T* du, T* x,
                                  void* buffer, cudaStream_t stream) {
+  launch::begin_call();
   cudaError_t launched = cudaSuccess;
   if (&solver == &kPartition) {
     launched = kernels::partition_solve<T>(problem.m, problem.batch, problem.m, true, dl, d, du, x, buffer, stream);
@@ -122,6 +128,7 @@ cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& prob
 template <class T>
 cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
                              const T* du, T* x, void* buffer, cudaStream_t stream) {
+  launch::begin_call();
   const cudaError_t launched = kernels::partition_solve<T>(problem.m, problem.batch, problem.batch_stride, false, dl,
                                                            d, du, x, buffer, stream);
   return finish_launch(solver, problem, launched, stream);
@@ -130,6 +137,7 @@ cusparseStatus_t run_strided(const NativeSolver& solver, const Problem& problem,
 template <class T>
 cusparseStatus_t run_columns(const NativeSolver& solver, const Problem& problem, const T* dl, const T* d,
                              const T* du, T* B, void* buffer, cudaStream_t stream) {
+  launch::begin_call();
   cudaError_t launched = cudaSuccess;
   if (&solver == &kPivoting) {
     launched = kernels::pivoting_solve<T>(problem.m, problem.n, problem.ldb, dl, d, du, B, buffer, stream);

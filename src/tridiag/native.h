@@ -23,6 +23,11 @@ struct NativeSolver {
 // gets the same answer, so a buffer sized by _bufferSizeExt fits the solve.
 const NativeSolver* choose_native(const Problem& problem, const char** reason);
 
+// What the run_* functions return when the native solve failed before any of its launches ran
+// (a kernel the device cannot launch, src/core/launch.h): the caller's arrays are as they came,
+// and the vendor serves the call. Not a cuSPARSE status, never returned to callers.
+inline constexpr cusparseStatus_t kNotServed = static_cast<cusparseStatus_t>(0x1d6000);
+
 // Runs a native gtsvInterleavedBatch on `stream`. T is float, double, cuComplex or cuDoubleComplex.
 template <class T>
 cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& problem, T* dl, T* d, T* du, T* x,

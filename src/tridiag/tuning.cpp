@@ -3,12 +3,13 @@
 namespace idgpu::tridiag {
 namespace {
 
-// One row: for this layout and algorithm, on devices of at least `min_arch`, with an element of
-// `element_bytes` (real or complex), the native solver wins for m in [min_m, max_m] when batch >= min_batch.
+// One row: on devices of the classes it was measured on (core/device_class.h), for this layout and
+// algorithm, with an element of `element_bytes` (real or complex), the native solver wins for m
+// in [min_m, max_m] when batch >= min_batch.
 struct TuningRow {
+  MeasuredClasses measured_on;
   Layout layout;
   int algo;
-  int min_arch;
   int element_bytes;  // 0: any
   bool complex;
   int min_m;
@@ -16,13 +17,10 @@ struct TuningRow {
   long long min_batch;  // batched layouts; gtsv2 / gtsv2_nopivot rows (batch 0) use max_n instead
   int max_n;            // gtsv2 / gtsv2_nopivot: the most right-hand sides measured (0: any)
   const char* evidence;  // the measurement that chose this row
-  // Peak DRAM bandwidth band [min_gbs, max_gbs) in GB/s; 0, 0: any device of min_arch on. Rows
-  // measured where an H100 and an H200 disagree name the device: H100 SXM 3352, H200 4814.
-  int min_gbs = 0;
-  int max_gbs = 0;
 };
-constexpr int kH100MinGbs = 3000, kH100MaxGbs = 4000;
-constexpr int kH200MinGbs = 4500, kH200MaxGbs = 5200;
+// Rows that hold on both sm_90 classes measured (H100 SXM 3352 GB/s, H200 4814 GB/s); rows where
+// the two disagree name the one device.
+constexpr MeasuredClasses kHopper = kH100 | kH200;
 constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 
 // Measured with idgpu-bench (IDGPU_POLICY=native, 2^24 unknowns per call, median of 10 runs,
@@ -99,62 +97,54 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 // 0.40-0.98: f32/f64 m=1000/1024 0.50/0.53 and 0.51/0.55 against 0.44/0.48 and 0.45/0.47 in one
 // block; the streamed interleaved launch loses there and is not used, see partition.cu), gtsv2_nopivot n=1 1.50-5.23x (f32 2^20 5.23x, 2^24
 // 0.44 of copy bandwidth, 2^26 0.52), n=16 2.9-10.5x (f32 m=2^20 5.7x); so these rows hold for
-// every sm_90 device class measured.
+// both sm_90 device classes measured (kHopper), and for no other device.
 // Replaced designs, for the record (H200): a thread-per-system Thomas (cuThomasBatch) spilling
 // c'/x' to du/x, 1.1-1.3x at m <= 64 and 0.95-1.0x above; a strided solver staging 32 systems per
 // block through shared memory, 4.6x at m=32 falling to 1.08x at m=128.
 constexpr TuningRow kRows[] = {
-    {Layout::kStrided, -1, 90, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 3.5-6.6x"},
-    {Layout::kStrided, -1, 90, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 3.0-4.7x"},
-    {Layout::kInterleaved, 0, 90, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.7-345x"},
-    {Layout::kInterleaved, 0, 90, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.7-194x"},
-    {Layout::kInterleaved, 0, 90, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.6-100x"},
-    {Layout::kSingleNopivot, -1, 90, 0, false, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot f32/f64 n<=16 2.3-10.7x"},
-    {Layout::kSingleNopivot, -1, 90, 0, true, 1000, kMaxRows, 0, 16, "H100: gtsv2_nopivot c32/c64 n<=16 1.5-8.6x"},
+    {kHopper, Layout::kStrided, -1, 0, false, 1, 65536, 1, 0, "H100: strided f32/f64 partition 3.5-6.6x"},
+    {kHopper, Layout::kStrided, -1, 0, true, 1, 65536, 1, 0, "H100: strided c32/c64 partition 3.0-4.7x"},
+    {kHopper, Layout::kInterleaved, 0, 0, false, 1, 65536, 1, 0, "H100: algo 0 f32/f64 partition 1.7-345x"},
+    {kHopper, Layout::kInterleaved, 0, 8, true, 1, 65536, 1, 0, "H100: algo 0 c32 partition 1.7-194x"},
+    {kHopper, Layout::kInterleaved, 0, 16, true, 1, 65536, 1, 0, "H100: algo 0 c64 partition 1.6-100x"},
+    {kHopper, Layout::kSingleNopivot, -1, 0, false, 1000, kMaxRows, 0, 16,
+     "H100: gtsv2_nopivot f32/f64 n<=16 2.3-10.7x"},
+    {kHopper, Layout::kSingleNopivot, -1, 0, true, 1000, kMaxRows, 0, 16,
+     "H100: gtsv2_nopivot c32/c64 n<=16 1.5-8.6x"},
     // gtsv2, n = 1: where native wins on dominant and refined non-dominant matrices alike.
-    {Layout::kSingle, -1, 90, 0, false, 1000, 1024, 0, 1, "H100: gtsv2 f32/f64 m=1000 1.2-2.7x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kSingle, -1, 90, 8, true, 1000, 1024, 0, 1, "H100: gtsv2 c32 m=1000 1.4-2.7x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kSingle, -1, 90, 16, true, 1000, 1024, 0, 1, "H100: gtsv2 c64 m=1000 1.3-2.4x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kSingle, -1, 90, 4, false, 1 << 26, kMaxRows, 0, 1, "H100: gtsv2 f32 m>=2^26 1.3-2.3x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kSingle, -1, 90, 8, false, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 f64 m>=2^24 1.5-3.0x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kSingle, -1, 90, 8, true, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 c32 m>=2^24 1.4-3.1x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kSingle, -1, 90, 16, true, 1 << 20, kMaxRows, 0, 1, "H100: gtsv2 c64 m>=2^20 1.4-4.9x", kH100MinGbs,
-     kH100MaxGbs},
+    {kH100, Layout::kSingle, -1, 0, false, 1000, 1024, 0, 1, "H100: gtsv2 f32/f64 m=1000 1.2-2.7x"},
+    {kH100, Layout::kSingle, -1, 8, true, 1000, 1024, 0, 1, "H100: gtsv2 c32 m=1000 1.4-2.7x"},
+    {kH100, Layout::kSingle, -1, 16, true, 1000, 1024, 0, 1, "H100: gtsv2 c64 m=1000 1.3-2.4x"},
+    {kH100, Layout::kSingle, -1, 4, false, 1 << 26, kMaxRows, 0, 1, "H100: gtsv2 f32 m>=2^26 1.3-2.3x"},
+    {kH100, Layout::kSingle, -1, 8, false, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 f64 m>=2^24 1.5-3.0x"},
+    {kH100, Layout::kSingle, -1, 8, true, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 c32 m>=2^24 1.4-3.1x"},
+    {kH100, Layout::kSingle, -1, 16, true, 1 << 20, kMaxRows, 0, 1, "H100: gtsv2 c64 m>=2^20 1.4-4.9x"},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.
     // H200: f32 1.08x both; f64 1.00-1.02x (a tie), c32 0.83x (LU) / 0.97x (QR): vendor.
-    {Layout::kInterleaved, 1, 90, 0, false, 32, 32, 1 << 19, 0, "H100: algo 1 f32/f64 m=32 1.29-1.32x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kInterleaved, 2, 90, 0, false, 32, 32, 1 << 19, 0, "H100: algo 2 f32/f64 m=32 1.30-1.35x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kInterleaved, 1, 90, 8, true, 32, 32, 1 << 19, 0, "H100: algo 1 c32 m=32 1.09x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kInterleaved, 2, 90, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x", kH100MinGbs,
-     kH100MaxGbs},
-    {Layout::kInterleaved, 1, 90, 4, false, 32, 32, 1 << 19, 0, "H200: algo 1 f32 m=32 1.08x", kH200MinGbs,
-     kH200MaxGbs},
-    {Layout::kInterleaved, 2, 90, 4, false, 32, 32, 1 << 19, 0, "H200: algo 2 f32 m=32 1.08x", kH200MinGbs,
-     kH200MaxGbs},
+    {kH100, Layout::kInterleaved, 1, 0, false, 32, 32, 1 << 19, 0, "H100: algo 1 f32/f64 m=32 1.29-1.32x"},
+    {kH100, Layout::kInterleaved, 2, 0, false, 32, 32, 1 << 19, 0, "H100: algo 2 f32/f64 m=32 1.30-1.35x"},
+    {kH100, Layout::kInterleaved, 1, 8, true, 32, 32, 1 << 19, 0, "H100: algo 1 c32 m=32 1.09x"},
+    {kH100, Layout::kInterleaved, 2, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x"},
+    {kH200, Layout::kInterleaved, 1, 4, false, 32, 32, 1 << 19, 0, "H200: algo 1 f32 m=32 1.08x"},
+    {kH200, Layout::kInterleaved, 2, 4, false, 32, 32, 1 << 19, 0, "H200: algo 2 f32 m=32 1.08x"},
 };
 
 }  // namespace
 
-bool native_wins(const Problem& problem, int arch, int memory_gbs, const char** reason) {
+bool native_wins(const Problem& problem, DeviceClass device, const char** reason) {
+  const MeasuredClasses classes = classes_of(device);
+  if (classes == 0) {
+    *reason = kUnmeasuredDevice;
+    return false;
+  }
   for (const TuningRow& row : kRows) {
-    const bool in_band = row.max_gbs == 0 || memory_gbs == kAnyBandwidth ||
-                         (memory_gbs >= row.min_gbs && memory_gbs < row.max_gbs);
-    if (!in_band || row.layout != problem.layout || (row.algo >= 0 && row.algo != problem.algo) ||
-        arch < row.min_arch ||
+    if ((row.measured_on & classes) == 0 || row.layout != problem.layout ||
+        (row.algo >= 0 && row.algo != problem.algo) ||
         (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
-        problem.m < row.min_m ||
-        problem.m > row.max_m || problem.batch < row.min_batch || (row.max_n > 0 && problem.n > row.max_n)) {
+        problem.m < row.min_m || problem.m > row.max_m || problem.batch < row.min_batch ||
+        (row.max_n > 0 && problem.n > row.max_n)) {
       continue;
     }
     return true;

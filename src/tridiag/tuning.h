@@ -2,20 +2,18 @@
 // the measurement that chose it.
 #pragma once
 
+#include "core/device_class.h"
 #include "tridiag/problem.h"
 
 namespace idgpu::tridiag {
 
-// An architecture newer than any row asks for: native_wins(problem, kAnyArch) says whether any
-// device could make the native side win.
-constexpr int kAnyArch = 1 << 20;
-
-// Peak DRAM bandwidth that matches every row (with kAnyArch: could any device win).
-constexpr int kAnyBandwidth = -1;
+using idgpu::DeviceClass;
+using idgpu::kAnyDevice;
 
 // True when the tuning table says the native solver is faster than the vendor for this problem
-// on a device of compute capability `arch` (e.g. 90) and peak DRAM bandwidth `memory_gbs` (GB/s,
-// core/device.h: it tells an H100 from an H200); otherwise `reason` says why not.
-bool native_wins(const Problem& problem, int arch, int memory_gbs, const char** reason);
+// on a device of this class (compute capability and peak DRAM bandwidth, core/device_class.h:
+// only the classes a row was measured on); otherwise `reason` says why not. kAnyDevice asks
+// whether any measured device class could make the native side win.
+bool native_wins(const Problem& problem, DeviceClass device, const char** reason);
 
 }  // namespace idgpu::tridiag

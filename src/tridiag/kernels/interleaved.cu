@@ -8,6 +8,7 @@
 // back in reverse and writes the solution.
 #include "tridiag/kernels/kernels.h"
 
+#include "core/launch.h"
 #include "tridiag/kernels/scalar.cuh"
 
 namespace idgpu::tridiag::kernels {
@@ -224,11 +225,11 @@ cudaError_t launch_factor(int m, int batch, const T* dl, T* d, T* du, T* x, T* f
   if (threads > 0) {
     const std::size_t bytes = 4 * static_cast<std::size_t>(m > 1 ? m - 1 : 1) * sizeof(T) * threads;
     const int blocks = (batch + threads - 1) / threads;
-    factor_on_chip_kernel<T, Step><<<blocks, threads, bytes, stream>>>(m, batch, dl, d, du, x);
-  } else {
-    factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill);
+    return launch::counted(
+        [&] { factor_on_chip_kernel<T, Step><<<blocks, threads, bytes, stream>>>(m, batch, dl, d, du, x); });
   }
-  return cudaGetLastError();
+  return launch::counted(
+      [&] { factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill); });
 }
 
 }  // namespace

@@ -42,7 +42,9 @@
 
 #include <cooperative_groups.h>
 
+#include "core/config.h"
 #include "core/device.h"
+#include "core/launch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 #include "tridiag/kernels/vector16.cuh"
@@ -917,13 +919,11 @@ constexpr int kMinBlockThreads = 128;
 // IDGPU_PARTITION_LANE_CHUNKS (tuning aids) override them.
 int tile_chunks(bool lanes) {
   static const int strided = [] {
-    const char* value = std::getenv("IDGPU_PARTITION_TILE_CHUNKS");
-    const int chunks = value != nullptr ? std::atoi(value) : 0;
+    const int chunks = config().partition_tile_chunks;
     return chunks >= 2 && chunks <= kMaxBlockThreads && (chunks & (chunks - 1)) == 0 ? chunks : 64;
   }();
   static const int interleaved = [] {
-    const char* value = std::getenv("IDGPU_PARTITION_LANE_CHUNKS");
-    const int chunks = value != nullptr ? std::atoi(value) : 0;
+    const int chunks = config().partition_lane_chunks;
     return chunks >= 1 && chunks <= kMaxBlockThreads / 32 && (chunks & (chunks - 1)) == 0 ? chunks : 4;
   }();
   return lanes ? interleaved : strided;
@@ -1032,9 +1032,10 @@ cudaError_t launch_block(const Source& source, const Out& out, long long batch, 
   const long long blocks = ceil_div(batch, shape.systems) * shape.tiles;
   auto kernel = block_kernel<T, L, kLanes, kMode, Source, Out>;
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
-  kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(
-      source, out, TileGrid{batch, shape.systems, shape.chunks_log2, shape.tiles}, link);
-  return cudaGetLastError();
+  return launch::counted([&] {
+    kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(
+        source, out, TileGrid{batch, shape.systems, shape.chunks_log2, shape.tiles}, link);
+  });
 }
 
 Indexing level_indexing(bool lanes, long long rows, long long batch) {
@@ -1099,10 +1100,12 @@ bool vector_chunks(const Layouts& layouts, const T* dl, const T* d, const T* du,
 enum class HeldModes { kNone, kStreamOnly, kBoth };
 HeldModes held_modes() {
   static const HeldModes modes = [] {
-    const char* value = std::getenv("IDGPU_PARTITION_RESIDENT");
-    if (value == nullptr) return HeldModes::kBoth;
-    if (std::strcmp(value, "stream") == 0) return HeldModes::kStreamOnly;
-    return std::atoi(value) != 0 ? HeldModes::kBoth : HeldModes::kNone;
+    switch (config().partition_resident) {
+      case PartitionResident::kStreamOnly: return HeldModes::kStreamOnly;
+      case PartitionResident::kOff: return HeldModes::kNone;
+      case PartitionResident::kOn: break;
+    }
+    return HeldModes::kBoth;
   }();
   return modes;
 }
@@ -1192,9 +1195,11 @@ cudaError_t solve_resident(const ArraySource<T>& source, const Sink<T>& out, lon
   Sink<T> out_arg = out;
   TileGrid grid{batch, 1, chunks_log2, shape.tiles};
   void* args[] = {&source_arg, &out_arg, &grid, &shape.link};
-  const cudaError_t status = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
-                                                         dim3(static_cast<unsigned>(batch * shape.tiles)),
-                                                         dim3(shape.chunks), args, shared, stream);
+  const cudaError_t status = launch::counted([&] {
+    return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                       dim3(static_cast<unsigned>(batch * shape.tiles)), dim3(shape.chunks), args,
+                                       shared, stream);
+  });
   if (status == cudaErrorCooperativeLaunchTooLarge || status == cudaErrorNotSupported) {
     cudaGetLastError();  // not sticky: the three launches follow
     return cudaSuccess;
@@ -1234,9 +1239,10 @@ cudaError_t solve_stream(const ArraySource<T>& source, const Sink<T>& out, long 
     return status;
   }
   *launched = true;
-  kernel<<<static_cast<unsigned>(batch * shape.tiles), shape.chunks, shared, stream>>>(
-      source, out, TileGrid{batch, 1, chunks_log2, shape.tiles}, shape.link, shape.counters);
-  return cudaGetLastError();
+  return launch::counted([&] {
+    kernel<<<static_cast<unsigned>(batch * shape.tiles), shape.chunks, shared, stream>>>(
+        source, out, TileGrid{batch, 1, chunks_log2, shape.tiles}, shape.link, shape.counters);
+  });
 }
 
 // Interleaved systems too long for a cluster (Mode::kStream, kLanes): a block 128 bytes of
@@ -1316,9 +1322,10 @@ cudaError_t solve_stream_lanes(const ArraySource<T>& source, const Sink<T>& out,
     return status;
   }
   *launched = true;
-  kernel<<<static_cast<unsigned>(groups * tiles), threads, shared, stream>>>(
-      source, out, TileGrid{batch, systems, chunks_log2, tiles}, link, counters);
-  return cudaGetLastError();
+  return launch::counted([&] {
+    kernel<<<static_cast<unsigned>(groups * tiles), threads, shared, stream>>>(
+        source, out, TileGrid{batch, systems, chunks_log2, tiles}, link, counters);
+  });
 }
 
 // Interleaved systems that a block holds only as a 32-byte piece of each row of the layout (or
@@ -1330,8 +1337,7 @@ constexpr int kMaxClusterTiles = 8;  // the portable cluster size
 // IDGPU_PARTITION_CLUSTER (a tuning aid): the most blocks a cluster, 0 (no cluster launch) to 8.
 int cluster_tiles_allowed() {
   static const int allowed = [] {
-    const char* value = std::getenv("IDGPU_PARTITION_CLUSTER");
-    const int tiles = value != nullptr ? std::atoi(value) : kMaxClusterTiles;
+    const int tiles = config().partition_cluster;  // -1 when unset
     return tiles >= 0 && tiles <= kMaxClusterTiles ? tiles : kMaxClusterTiles;
   }();
   return allowed;
@@ -1409,9 +1415,11 @@ cudaError_t solve_cluster(const Source& source, const Out& out, long long batch,
   }
   if (known.load(std::memory_order_relaxed) < 0) return cudaSuccess;
   *launched = true;
-  const cudaError_t status =
-      cudaLaunchKernelEx(&config, kernel, source, out, TileGrid{batch, kLaneSystems, chunks_log2, tiles});
-  return status != cudaSuccess ? status : cudaGetLastError();
+  return launch::counted([&] {
+    const cudaError_t status =
+        cudaLaunchKernelEx(&config, kernel, source, out, TileGrid{batch, kLaneSystems, chunks_log2, tiles});
+    return status != cudaSuccess ? status : cudaGetLastError();
+  });
 }
 
 template <class T, int L>
@@ -1463,8 +1471,8 @@ cudaError_t launch_columns(const ColumnArgs<T>& args, const LevelLink<T>& link, 
   const std::size_t shared = 9 * static_cast<std::size_t>(threads) * sizeof(T);
   auto kernel = columns_kernel<T, L, kMode>;
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
-  kernel<<<static_cast<unsigned>(args.tiles * args.groups), threads, shared, stream>>>(args, link);
-  return cudaGetLastError();
+  return launch::counted(
+      [&] { kernel<<<static_cast<unsigned>(args.tiles * args.groups), threads, shared, stream>>>(args, link); });
 }
 
 // The columns kernel's shape for m rows: as the strided layout's, with a level of more chunks than
@@ -1530,8 +1538,7 @@ cudaError_t solve_columns_with(int m, int n, int ldb, const T* dl, const T* d, c
 // stop at 8).
 int forced_rows() {
   static const int forced = [] {
-    const char* value = std::getenv("IDGPU_PARTITION_ROWS");
-    const int rows = value != nullptr ? std::atoi(value) : 0;
+    const int rows = config().partition_rows;
     return rows == 2 || rows == 4 || rows == 8 || rows == 16 ? rows : 0;
   }();
   return forced;

@@ -79,6 +79,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/launch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 
@@ -389,8 +390,7 @@ cudaError_t launch_pass(const PassShape& shape, PassArgs<T> args, cudaStream_t s
   if (blocks > INT_MAX) return cudaErrorInvalidConfiguration;
   auto kernel = tiled_pcr_kernel<T, kColumns>;
   if (const cudaError_t status = allow_shared(kernel, shared); status != cudaSuccess) return status;
-  kernel<<<static_cast<unsigned>(blocks), kPassThreads, shared, stream>>>(args);
-  return cudaGetLastError();
+  return launch::counted([&] { kernel<<<static_cast<unsigned>(blocks), kPassThreads, shared, stream>>>(args); });
 }
 
 // Blocks hold 1, 2 or 3 columns: 2 (3 + 3) 8 KB = 96 KB of shared memory at most, within every
@@ -514,8 +514,8 @@ __global__ void __launch_bounds__(kThomasThreads) p_thomas_kernel(ThomasArgs<T> 
 template <class T>
 cudaError_t launch_thomas(const ThomasArgs<T>& args, cudaStream_t stream) {
   const long long blocks = ceil_div(1LL << args.steps, kThomasThreads);
-  p_thomas_kernel<T><<<static_cast<unsigned>(blocks), kThomasThreads, 0, stream>>>(args);
-  return cudaGetLastError();
+  return launch::counted(
+      [&] { p_thomas_kernel<T><<<static_cast<unsigned>(blocks), kThomasThreads, 0, stream>>>(args); });
 }
 
 // A pass's output in the buffer, as set_bytes lays it out.

@@ -71,6 +71,8 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "core/config.h"
+#include "core/launch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 #include "tridiag/kernels/vector16.cuh"
@@ -834,17 +836,13 @@ LevelOut<T> carve(std::size_t& offset, unsigned char* base, long long rows, int 
 unsigned blocks_for(long long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
 
 long long block_rows_limit() {
-  const char* text = std::getenv("IDGPU_PIVOT_BLOCK_ROWS");
-  const long long rows = text != nullptr ? std::atoll(text) : 0;
+  const long long rows = config().pivot_block_rows;
   return rows > 0 ? rows : kBlockRows;
 }
 
 // IDGPU_PIVOT_REFINE: 0 leaves out the refinement step, 2 runs it whatever the pivots (both for
-// measurements and tests); otherwise it runs where a pivot was small.
-int refinement_mode() {
-  const char* text = std::getenv("IDGPU_PIVOT_REFINE");
-  return text == nullptr ? 1 : std::atoi(text);
-}
+// measurements and tests; 0 logs a warning at load); otherwise it runs where a pivot was small.
+int refinement_mode() { return config().pivot_refine; }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
@@ -907,30 +905,51 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   levels.xs[0] = B;
   levels.lds[0] = ldb;
   levels.vectors_out = vectors;
+  // Each launch checked before the next (launch::counted), so that a failure stops the sequence
+  // and the dispatcher knows whether any launch of the call ran.
   const auto reduce = [&](int level, bool rhs_only) {
-    reduce_kernel<T, P><<<blocks_for(plan.rows[level + 1] / 2), kThreads, 0, stream>>>(
-        levels.ins[level], levels.outs[level + 1], n, rhs_only);
+    return launch::counted([&] {
+      reduce_kernel<T, P><<<blocks_for(plan.rows[level + 1] / 2), kThreads, 0, stream>>>(
+          levels.ins[level], levels.outs[level + 1], n, rhs_only);
+    });
   };
   const auto finish = [&](int level, bool correction) {
-    finish_kernel<T, P><<<blocks_for(plan.rows[level + 1] / 2), kThreads, 0, stream>>>(
-        levels.ins[level], levels.outs[level + 1], levels.xs[level], levels.lds[level], level == 0 && vectors, n,
-        correction);
+    return launch::counted([&] {
+      finish_kernel<T, P><<<blocks_for(plan.rows[level + 1] / 2), kThreads, 0, stream>>>(
+          levels.ins[level], levels.outs[level + 1], levels.xs[level], levels.lds[level], level == 0 && vectors, n,
+          correction);
+    });
   };
-  for (int level = 0; level < levels.from; ++level) reduce(level, false);
-  block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n, false);
-  if (levels.from == 0) return cudaGetLastError();
-  for (int level = levels.from - 1; level >= (levels.refine ? 1 : 0); --level) finish(level, false);
-  if (!levels.refine) return cudaGetLastError();
+  const auto block = [&](bool correction) {
+    return launch::counted([&] { block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n, correction); });
+  };
+  cudaError_t status = cudaSuccess;
+  for (int level = 0; status == cudaSuccess && level < levels.from; ++level) status = reduce(level, false);
+  if (status == cudaSuccess) status = block(false);
+  if (status != cudaSuccess || levels.from == 0) return status;
+  for (int level = levels.from - 1; status == cudaSuccess && level >= (levels.refine ? 1 : 0); --level) {
+    status = finish(level, false);
+  }
+  if (status != cudaSuccess || !levels.refine) return status;
   const unsigned blocks0 = blocks_for(plan.rows[1] / 2);
-  finish0_kernel<T, P>
-      <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
-  residual_kernel<T, P><<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, n);
-  for (int level = 1; level < levels.from; ++level) reduce(level, true);
-  block_kernel<T, P><<<1, kBlockThreads, 0, stream>>>(levels, n, true);
-  for (int level = levels.from - 1; level >= 1; --level) finish(level, true);
-  correct_kernel<T, P>
-      <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
-  return cudaGetLastError();
+  status = launch::counted([&] {
+    finish0_kernel<T, P>
+        <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
+  });
+  if (status == cudaSuccess) {
+    status = launch::counted([&] {
+      residual_kernel<T, P>
+          <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, n);
+    });
+  }
+  for (int level = 1; status == cudaSuccess && level < levels.from; ++level) status = reduce(level, true);
+  if (status == cudaSuccess) status = block(true);
+  for (int level = levels.from - 1; status == cudaSuccess && level >= 1; --level) status = finish(level, true);
+  if (status != cudaSuccess) return status;
+  return launch::counted([&] {
+    correct_kernel<T, P>
+        <<<blocks0, kThreads, 0, stream>>>(levels.ins[0], levels.outs[1], levels.x1, levels.ldx1, B, ldb, n);
+  });
 }
 
 }  // namespace

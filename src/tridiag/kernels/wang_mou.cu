@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/launch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 
@@ -354,12 +355,14 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   for (std::size_t k = 0; k < top; ++k) {
     TileArgs<T> args = stage_args(k);
     args.next = lists[k + 1];
-    if (k == 0) {
-      merge_tile<T, kRows, kCols, true, true><<<grid(k), kThreads, kShared, stream>>>(args);
-    } else {
-      merge_tile<T, kRows, kCols, false, true><<<grid(k), kThreads, kShared, stream>>>(args);
-    }
-    if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) return status;
+    const cudaError_t status = launch::counted([&] {
+      if (k == 0) {
+        merge_tile<T, kRows, kCols, true, true><<<grid(k), kThreads, kShared, stream>>>(args);
+      } else {
+        merge_tile<T, kRows, kCols, false, true><<<grid(k), kThreads, kShared, stream>>>(args);
+      }
+    });
+    if (status != cudaSuccess) return status;
   }
   for (std::size_t k = top + 1; k-- > 0;) {
     TileArgs<T> args = stage_args(k);
@@ -369,12 +372,14 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
     }
     args.x = k == 0 ? B : lists[k].r;
     args.ldx = k == 0 ? ldb : rows[k];
-    if (k == 0) {
-      merge_tile<T, kRows, kCols, true, false><<<grid(k), kThreads, kShared, stream>>>(args);
-    } else {
-      merge_tile<T, kRows, kCols, false, false><<<grid(k), kThreads, kShared, stream>>>(args);
-    }
-    if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) return status;
+    const cudaError_t status = launch::counted([&] {
+      if (k == 0) {
+        merge_tile<T, kRows, kCols, true, false><<<grid(k), kThreads, kShared, stream>>>(args);
+      } else {
+        merge_tile<T, kRows, kCols, false, false><<<grid(k), kThreads, kShared, stream>>>(args);
+      }
+    });
+    if (status != cudaSuccess) return status;
   }
   return cudaSuccess;
 }

@@ -782,6 +782,39 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   }
 }
 
+TEST_CASE("tuning table: devices of no measured class keep the vendor", "[fft][tuning][cpu]") {
+  const char* reason = nullptr;
+  const fft::DeviceClass h100{90, 3352};
+  const fft::DeviceClass h200{90, 4800};
+  // A case of each row (fp32 2^15 and 2^16 win on both classes measured; the rest on one).
+  const struct {
+    long long n;
+    fft::Precision precision;
+  } measured[] = {{1LL << 15, fft::Precision::kSingle}, {1LL << 16, fft::Precision::kSingle},
+                  {1LL << 18, fft::Precision::kSingle}, {32, fft::Precision::kSingle},
+                  {1LL << 14, fft::Precision::kDouble}, {1LL << 17, fft::Precision::kDouble},
+                  {1LL << 20, fft::Precision::kDouble}};
+  // Architectures the kernels run on (sm_80 and sm_89 built, sm_100 and sm_120 from PTX) but no
+  // row was timed on, and sm_90 parts outside both measured bandwidth bands.
+  const fft::DeviceClass unmeasured[] = {{80, 2039}, {89, 864},  {100, 8000}, {100, 3352}, {120, 1792},
+                                         {120, 4800}, {90, 2000}, {90, 4200},  {90, 6000},  {90, 0}};
+  for (const auto& c : measured) {
+    const long long points = c.precision == fft::Precision::kSingle ? 1LL << 26 : 1LL << 25;
+    const long long batch = points / c.n;
+    CAPTURE(c.n, static_cast<int>(c.precision));
+    CHECK((fft::native_fft_wins(c.n, batch, c.precision, h100, &reason) ||
+           fft::native_fft_wins(c.n, batch, c.precision, h200, &reason)));
+    CHECK(fft::native_fft_wins(c.n, batch, c.precision, idgpu::kAnyDevice, &reason));
+    for (const fft::DeviceClass& device : unmeasured) {
+      CAPTURE(device.arch, device.memory_gbs);
+      reason = nullptr;
+      CHECK_FALSE(fft::native_fft_wins(c.n, batch, c.precision, device, &reason));
+      REQUIRE(reason != nullptr);
+      CHECK(std::string(reason).find("never measured") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("fused lag: the resident blocks' wait against a quarter of the L2", "[fft][planner][cpu]") {
   // An H100: 132 SMs x 2 fused blocks, 50 MB of L2; the lags measured best there.
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();

@@ -30,7 +30,7 @@ tridiag::Problem interleaved(int algo, int element_bytes, bool complex, int m, i
 
 bool wins(const tridiag::Problem& problem, int arch, int gbs) {
   const char* reason = nullptr;
-  const bool native = tridiag::native_wins(problem, arch, gbs, &reason);
+  const bool native = tridiag::native_wins(problem, {arch, gbs}, &reason);
   if (!native) {
     REQUIRE(reason != nullptr);
     CHECK(std::string(reason).find("vendor") != std::string::npos);
@@ -60,12 +60,14 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
     CHECK_FALSE(wins(interleaved(algo, 4, false, 32, batch), 80, 2039));
     CHECK_FALSE(wins(interleaved(algo, 4, false, 32, batch), 90, 2000));
     // The host's pre-check (before any device query) says the native side could win.
-    CHECK(wins(interleaved(algo, 4, false, 32, batch), tridiag::kAnyArch, tridiag::kAnyBandwidth));
+    CHECK(wins(interleaved(algo, 4, false, 32, batch), idgpu::kAnyArch, idgpu::kAnyBandwidth));
   }
-  // Algo 0 rows hold on every sm_90 device, whatever its bandwidth.
+  // Algo 0 rows hold on both sm_90 classes measured, and on no other device (a bandwidth the
+  // device does not report included).
   CHECK(wins(interleaved(0, 4, false, 1024, 16384), 90, kH100Gbs));
   CHECK(wins(interleaved(0, 4, false, 1024, 16384), 90, kH200Gbs));
-  CHECK(wins(interleaved(0, 16, true, 65536, 256), 90, 0));
+  CHECK(wins(interleaved(0, 16, true, 65536, 256), 90, kH200Gbs));
+  CHECK_FALSE(wins(interleaved(0, 16, true, 65536, 256), 90, 0));
   CHECK_FALSE(wins(interleaved(0, 4, false, 1024, 16384), 80, 2039));
 }
 
@@ -125,5 +127,40 @@ TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where the H100 measu
     CHECK_FALSE(wins(pivot(1 << 24, 16), 90, kH100Gbs));
     CHECK_FALSE(wins(pivot(1 << 24, 1), 90, kH200Gbs));
     CHECK_FALSE(wins(pivot(1000, 1), 80, 2039));
+  }
+}
+
+TEST_CASE("tridiagonal tuning: devices of no measured class keep the vendor", "[cpu][tridiag][tuning]") {
+  // One problem of every row family that wins on both sm_90 classes measured.
+  auto layout = [](tridiag::Layout to, tridiag::Problem problem) {
+    problem.layout = to;
+    problem.algo = -1;
+    return problem;
+  };
+  const tridiag::Problem measured[] = {
+      layout(tridiag::Layout::kStrided, interleaved(0, 4, false, 1024, 16384)),
+      layout(tridiag::Layout::kStrided, interleaved(0, 16, true, 4096, 4096)),
+      interleaved(0, 8, false, 1024, 16384),
+      interleaved(0, 8, true, 65536, 256),
+      layout(tridiag::Layout::kSingleNopivot, interleaved(0, 4, false, 1 << 20, 0)),
+      interleaved(1, 4, false, 32, 1 << 19),
+  };
+  // Architectures the kernels run on (sm_80 and sm_89 built, sm_100 and sm_120 from PTX) but no
+  // row was timed on, and sm_90 parts outside both measured bandwidth bands (an H100 PCIe at
+  // 2000 GB/s, a part between the H100 and H200 bands, one above the H200's, one not reporting).
+  const std::pair<int, int> unmeasured[] = {{80, 2039}, {89, 864},   {100, 8000}, {100, kH100Gbs}, {120, 1792},
+                                            {120, kH200Gbs}, {90, 2000}, {90, 4200}, {90, 6000}, {90, 0}};
+  for (const tridiag::Problem& problem : measured) {
+    CAPTURE(static_cast<int>(problem.layout), problem.algo, problem.element_bytes, problem.m, problem.batch);
+    CHECK(wins(problem, 90, kH100Gbs));
+    CHECK(wins(problem, 90, kH200Gbs));
+    CHECK(wins(problem, idgpu::kAnyArch, idgpu::kAnyBandwidth));
+    for (const auto& [arch, gbs] : unmeasured) {
+      CAPTURE(arch, gbs);
+      const char* reason = nullptr;
+      CHECK_FALSE(tridiag::native_wins(problem, {arch, gbs}, &reason));
+      REQUIRE(reason != nullptr);
+      CHECK(std::string(reason).find("never measured") != std::string::npos);
+    }
   }
 }

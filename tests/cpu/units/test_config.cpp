@@ -1,43 +1,95 @@
-// src/core/config.cpp parse_config: every environment variable's accepted spellings and defaults.
+// src/core/config.cpp parse_config: every environment variable's accepted spellings, defaults and
+// warnings, and README.md's Environment table against the variables the sources read.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/config.h"
 
 using idgpu::Config;
+using idgpu::FaultInject;
 using idgpu::LogLevel;
+using idgpu::PartitionResident;
 using idgpu::Policy;
 using idgpu::ReportMode;
-using idgpu::parse_config;
+using idgpu::TridiagSolver;
 
 namespace {
 
-Config parse_log(const char* value) { return parse_config(value, nullptr, nullptr, nullptr, nullptr, nullptr); }
-Config parse_report(const char* value) { return parse_config(nullptr, value, nullptr, nullptr, nullptr, nullptr); }
-Config parse_policy(const char* value) { return parse_config(nullptr, nullptr, value, nullptr, nullptr, nullptr); }
-Config parse_sync(const char* value) { return parse_config(nullptr, nullptr, nullptr, value, nullptr, nullptr); }
-Config parse_measure(const char* value) {
-  return parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, value);
+struct Parsed {
+  Config config;
+  std::vector<std::string> warnings;
+};
+
+Parsed parse(const std::map<std::string, std::string>& environment) {
+  Parsed parsed;
+  parsed.config = idgpu::parse_config(
+      [&](const char* name) -> const char* {
+        const auto found = environment.find(name);
+        return found == environment.end() ? nullptr : found->second.c_str();
+      },
+      &parsed.warnings);
+  return parsed;
 }
 
-}  // namespace
+Parsed parse(const char* name, const char* value) { return parse({{name, value}}); }
 
-TEST_CASE("an empty environment gives the defaults", "[cpu][config]") {
-  const Config config = parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+// Every field at an unset environment's value.
+void check_defaults(const Config& config) {
   CHECK(config.log_level == LogLevel::kError);
   CHECK(config.report == ReportMode::kOff);
   CHECK(config.initial_policy == Policy::kAuto);
   CHECK_FALSE(config.sync_check);
+  CHECK(config.tridiag_solver == TridiagSolver::kAuto);
   CHECK_FALSE(config.fft_measure);
+  CHECK(config.fft_fused);
+  CHECK(config.fft_fused_lag == 0);
   CHECK(config.vendor_cufft.empty());
   CHECK(config.vendor_cusparse.empty());
-  const Config empty_strings = parse_config("", "", "", "", "", "");
-  CHECK(empty_strings.log_level == LogLevel::kError);
-  CHECK(empty_strings.report == ReportMode::kOff);
-  CHECK(empty_strings.initial_policy == Policy::kAuto);
-  CHECK_FALSE(empty_strings.sync_check);
-  CHECK(empty_strings.vendor_cufft.empty());
+  CHECK(config.partition_rows == 0);
+  CHECK(config.partition_cluster == -1);
+  CHECK(config.partition_resident == PartitionResident::kOn);
+  CHECK(config.partition_tile_chunks == 0);
+  CHECK(config.partition_lane_chunks == 0);
+  CHECK(config.pivot_block_rows == 0);
+  CHECK(config.pivot_refine == 1);
+  CHECK(config.fault_inject == FaultInject::kOff);
+}
+
+bool is_path(const std::string& name) { return name == "IDGPU_VENDOR_CUFFT" || name == "IDGPU_VENDOR_CUSPARSE"; }
+
+}  // namespace
+
+TEST_CASE("an empty environment gives the defaults", "[cpu][config]") {
+  const Parsed unset = parse({});
+  check_defaults(unset.config);
+  CHECK(unset.warnings.empty());
+  std::map<std::string, std::string> empty;
+  for (const char* name : idgpu::config_variable_names()) empty[name] = "";
+  const Parsed empty_strings = parse(empty);
+  check_defaults(empty_strings.config);
+  CHECK(empty_strings.warnings.empty());
+}
+
+TEST_CASE("the variable list", "[cpu][config]") {
+  const std::vector<const char*>& names = idgpu::config_variable_names();
+  std::set<std::string> unique(names.begin(), names.end());
+  CHECK(unique.size() == names.size());
+  for (const char* name :
+       {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
+        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
+        "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
+        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_FAULT_INJECT"}) {
+    CAPTURE(name);
+    CHECK(unique.count(name) == 1);
+  }
 }
 
 TEST_CASE("IDGPU_LOG", "[cpu][config]") {
@@ -46,16 +98,25 @@ TEST_CASE("IDGPU_LOG", "[cpu][config]") {
     LogLevel level;
   };
   const Row rows[] = {
-      {"off", LogLevel::kOff},     {"OFF", LogLevel::kOff},       {"0", LogLevel::kOff},
-      {"none", LogLevel::kOff},    {"error", LogLevel::kError},   {"Error", LogLevel::kError},
-      {"warn", LogLevel::kWarn},   {"warning", LogLevel::kWarn},  {"info", LogLevel::kInfo},
-      {"1", LogLevel::kInfo},      {"debug", LogLevel::kDebug},   {"DEBUG", LogLevel::kDebug},
-      {"trace", LogLevel::kTrace}, {"verbose", LogLevel::kError}, {"2", LogLevel::kError},
-      {" debug", LogLevel::kError},
+      {"off", LogLevel::kOff},     {"OFF", LogLevel::kOff},      {"0", LogLevel::kOff},
+      {"none", LogLevel::kOff},    {"error", LogLevel::kError},  {"Error", LogLevel::kError},
+      {"warn", LogLevel::kWarn},   {"warning", LogLevel::kWarn}, {"info", LogLevel::kInfo},
+      {"1", LogLevel::kInfo},      {"debug", LogLevel::kDebug},  {"DEBUG", LogLevel::kDebug},
+      {"trace", LogLevel::kTrace},
   };
   for (const Row& row : rows) {
     CAPTURE(row.value);
-    CHECK(parse_log(row.value).log_level == row.level);
+    const Parsed parsed = parse("IDGPU_LOG", row.value);
+    CHECK(parsed.config.log_level == row.level);
+    CHECK(parsed.warnings.empty());
+  }
+  for (const char* unknown : {"verbose", "2", " debug"}) {
+    CAPTURE(unknown);
+    const Parsed parsed = parse("IDGPU_LOG", unknown);
+    CHECK(parsed.config.log_level == LogLevel::kError);
+    REQUIRE(parsed.warnings.size() == 1);
+    CHECK(parsed.warnings[0] == std::string("idgpu: IDGPU_LOG=") + unknown +
+                                    " is not one of off, error, warn, info, debug, trace; using error");
   }
 }
 
@@ -66,56 +127,85 @@ TEST_CASE("IDGPU_REPORT", "[cpu][config]") {
   };
   const Row rows[] = {
       {"0", ReportMode::kOff},         {"off", ReportMode::kOff},       {"OFF", ReportMode::kOff},
-      {"1", ReportMode::kCounts},      {"yes", ReportMode::kCounts},    {"counts", ReportMode::kCounts},
-      {"timing", ReportMode::kTiming}, {"TIMING", ReportMode::kTiming}, {"time", ReportMode::kTiming},
+      {"false", ReportMode::kOff},     {"1", ReportMode::kCounts},      {"yes", ReportMode::kCounts},
+      {"on", ReportMode::kCounts},     {"counts", ReportMode::kCounts}, {"timing", ReportMode::kTiming},
+      {"TIMING", ReportMode::kTiming}, {"time", ReportMode::kTiming},
   };
   for (const Row& row : rows) {
     CAPTURE(row.value);
-    CHECK(parse_report(row.value).report == row.mode);
+    const Parsed parsed = parse("IDGPU_REPORT", row.value);
+    CHECK(parsed.config.report == row.mode);
+    CHECK(parsed.warnings.empty());
   }
+  const Parsed unknown = parse("IDGPU_REPORT", "yes?");
+  CHECK(unknown.config.report == ReportMode::kOff);
+  CHECK(unknown.warnings == std::vector<std::string>{"idgpu: IDGPU_REPORT=yes? is not one of 0, 1, timing; using 0"});
 }
 
 TEST_CASE("IDGPU_POLICY", "[cpu][config]") {
-  CHECK(parse_policy("vendor").initial_policy == Policy::kVendor);
-  CHECK(parse_policy("VENDOR").initial_policy == Policy::kVendor);
-  CHECK(parse_policy("native").initial_policy == Policy::kNative);
-  CHECK(parse_policy("Native").initial_policy == Policy::kNative);
-  CHECK(parse_policy("auto").initial_policy == Policy::kAuto);
-  CHECK(parse_policy("fastest").initial_policy == Policy::kAuto);
-  CHECK(parse_policy("1").initial_policy == Policy::kAuto);
+  CHECK(parse("IDGPU_POLICY", "vendor").config.initial_policy == Policy::kVendor);
+  CHECK(parse("IDGPU_POLICY", "VENDOR").config.initial_policy == Policy::kVendor);
+  CHECK(parse("IDGPU_POLICY", "native").config.initial_policy == Policy::kNative);
+  CHECK(parse("IDGPU_POLICY", "Native").config.initial_policy == Policy::kNative);
+  CHECK(parse("IDGPU_POLICY", "auto").config.initial_policy == Policy::kAuto);
+  CHECK(parse("IDGPU_POLICY", "auto").warnings.empty());
+  for (const char* unknown : {"natve", "fastest", "1"}) {
+    CAPTURE(unknown);
+    const Parsed parsed = parse("IDGPU_POLICY", unknown);
+    CHECK(parsed.config.initial_policy == Policy::kAuto);
+    CHECK(parsed.warnings ==
+          std::vector<std::string>{std::string("idgpu: IDGPU_POLICY=") + unknown +
+                                   " is not one of auto, vendor, native; using auto"});
+  }
   CHECK(std::string(idgpu::to_string(Policy::kAuto)) == "auto");
   CHECK(std::string(idgpu::to_string(Policy::kVendor)) == "vendor");
   CHECK(std::string(idgpu::to_string(Policy::kNative)) == "native");
   CHECK(std::string(idgpu::to_string(static_cast<Policy>(9))) == "?");
 }
 
-TEST_CASE("IDGPU_SYNC_CHECK", "[cpu][config]") {
-  for (const char* on : {"1", "on", "yes", "true", "2"}) {
-    CAPTURE(on);
-    CHECK(parse_sync(on).sync_check);
+TEST_CASE("on/off switches", "[cpu][config]") {
+  struct Switch {
+    const char* name;
+    bool Config::*field;
+    bool fallback;
+  };
+  const Switch switches[] = {
+      {"IDGPU_SYNC_CHECK", &Config::sync_check, false},
+      {"IDGPU_FFT_MEASURE", &Config::fft_measure, false},
+      {"IDGPU_FFT_FUSED", &Config::fft_fused, true},
+  };
+  for (const Switch& variable : switches) {
+    CAPTURE(variable.name);
+    for (const char* on : {"1", "on", "ON", "yes", "true", "True"}) {
+      CAPTURE(on);
+      const Parsed parsed = parse(variable.name, on);
+      CHECK(parsed.config.*variable.field);
+      CHECK(parsed.warnings.empty());
+    }
+    for (const char* off : {"0", "off", "OFF", "no", "false", "False"}) {
+      CAPTURE(off);
+      const Parsed parsed = parse(variable.name, off);
+      CHECK_FALSE(parsed.config.*variable.field);
+      CHECK(parsed.warnings.empty());
+    }
+    for (const char* unknown : {"2", "enable", "-1"}) {
+      CAPTURE(unknown);
+      const Parsed parsed = parse(variable.name, unknown);
+      CHECK(parsed.config.*variable.field == variable.fallback);
+      CHECK(parsed.warnings == std::vector<std::string>{std::string("idgpu: ") + variable.name + "=" + unknown +
+                                                        " is not one of 0, 1; using " +
+                                                        (variable.fallback ? "1" : "0")});
+    }
   }
-  for (const char* off : {"0", "off", "OFF", "false", "False", ""}) {
-    CAPTURE(off);
-    CHECK_FALSE(parse_sync(off).sync_check);
-  }
-}
-
-TEST_CASE("IDGPU_FFT_MEASURE", "[cpu][config]") {
-  for (const char* on : {"1", "on", "yes", "true"}) {
-    CAPTURE(on);
-    CHECK(parse_measure(on).fft_measure);
-    CHECK_FALSE(parse_measure(on).sync_check);
-  }
-  for (const char* off : {"0", "off", "false", ""}) {
-    CAPTURE(off);
-    CHECK_FALSE(parse_measure(off).fft_measure);
-  }
+  // One switch does not set another.
+  CHECK_FALSE(parse("IDGPU_FFT_MEASURE", "1").config.sync_check);
 }
 
 TEST_CASE("IDGPU_VENDOR_CUFFT and IDGPU_VENDOR_CUSPARSE are taken verbatim", "[cpu][config]") {
-  const Config config = parse_config(nullptr, nullptr, nullptr, nullptr, "/opt/a b/libcufft.so.12", "relative/x.so");
-  CHECK(config.vendor_cufft == "/opt/a b/libcufft.so.12");
-  CHECK(config.vendor_cusparse == "relative/x.so");
+  const Parsed parsed = parse({{"IDGPU_VENDOR_CUFFT", "/opt/a b/libcufft.so.12"}, {"IDGPU_VENDOR_CUSPARSE", "relative/x.so"}});
+  CHECK(parsed.config.vendor_cufft == "/opt/a b/libcufft.so.12");
+  CHECK(parsed.config.vendor_cusparse == "relative/x.so");
+  CHECK(parsed.warnings.empty());
 }
 
 TEST_CASE("the policy can be changed at run time", "[cpu][config]") {
@@ -129,22 +219,238 @@ TEST_CASE("the policy can be changed at run time", "[cpu][config]") {
 }
 
 TEST_CASE("IDGPU_TRIDIAG_SOLVER", "[cpu][config]") {
-  using idgpu::TridiagSolver;
   struct Row {
     const char* value;
     TridiagSolver solver;
   };
   const Row rows[] = {
-      {nullptr, TridiagSolver::kAuto},          {"", TridiagSolver::kAuto},
+      {"", TridiagSolver::kAuto},
       {"auto", TridiagSolver::kAuto},           {"partition", TridiagSolver::kPartition},
       {"Partition", TridiagSolver::kPartition}, {"wang-mou", TridiagSolver::kWangMou},
       {"WANG-MOU", TridiagSolver::kWangMou},    {"pcr-thomas", TridiagSolver::kPcrThomas},
-      {"wangmou", TridiagSolver::kAuto},        {"pcr", TridiagSolver::kAuto},
-      {"thomas", TridiagSolver::kAuto},
   };
   for (const Row& row : rows) {
-    CAPTURE(row.value == nullptr ? "(unset)" : row.value);
-    const Config config = parse_config(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, row.value);
-    CHECK(config.tridiag_solver == row.solver);
+    CAPTURE(row.value);
+    const Parsed parsed = parse("IDGPU_TRIDIAG_SOLVER", row.value);
+    CHECK(parsed.config.tridiag_solver == row.solver);
+    CHECK(parsed.warnings.empty());
+  }
+  for (const char* unknown : {"foo", "wangmou", "pcr", "thomas"}) {
+    CAPTURE(unknown);
+    const Parsed parsed = parse("IDGPU_TRIDIAG_SOLVER", unknown);
+    CHECK(parsed.config.tridiag_solver == TridiagSolver::kAuto);
+    CHECK(parsed.warnings == std::vector<std::string>{std::string("idgpu: IDGPU_TRIDIAG_SOLVER=") + unknown +
+                                                      " is not one of auto, partition, wang-mou, pcr-thomas; "
+                                                      "using auto"});
+  }
+}
+
+TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
+  struct Row {
+    const char* name;
+    const char* value;
+    long long expected;  // the field's value; the default where the value is refused
+    bool accepted;
+  };
+  const auto field = [](const Config& config, const std::string& name) -> long long {
+    if (name == "IDGPU_PARTITION_ROWS") return config.partition_rows;
+    if (name == "IDGPU_PARTITION_CLUSTER") return config.partition_cluster;
+    if (name == "IDGPU_PARTITION_TILE_CHUNKS") return config.partition_tile_chunks;
+    if (name == "IDGPU_PARTITION_LANE_CHUNKS") return config.partition_lane_chunks;
+    if (name == "IDGPU_PIVOT_BLOCK_ROWS") return config.pivot_block_rows;
+    if (name == "IDGPU_PIVOT_REFINE") return config.pivot_refine;
+    if (name == "IDGPU_FFT_FUSED_LAG") return config.fft_fused_lag;
+    return -999;
+  };
+  const Row rows[] = {
+      {"IDGPU_PARTITION_ROWS", "2", 2, true},
+      {"IDGPU_PARTITION_ROWS", "4", 4, true},
+      {"IDGPU_PARTITION_ROWS", "8", 8, true},
+      {"IDGPU_PARTITION_ROWS", "16", 16, true},
+      {"IDGPU_PARTITION_ROWS", "0", 0, false},
+      {"IDGPU_PARTITION_ROWS", "1", 0, false},
+      {"IDGPU_PARTITION_ROWS", "6", 0, false},
+      {"IDGPU_PARTITION_ROWS", "32", 0, false},
+      {"IDGPU_PARTITION_ROWS", "8x", 0, false},
+      {"IDGPU_PARTITION_CLUSTER", "0", 0, true},
+      {"IDGPU_PARTITION_CLUSTER", "3", 3, true},
+      {"IDGPU_PARTITION_CLUSTER", "8", 8, true},
+      {"IDGPU_PARTITION_CLUSTER", "9", -1, false},
+      {"IDGPU_PARTITION_CLUSTER", "-1", -1, false},
+      {"IDGPU_PARTITION_CLUSTER", "abc", -1, false},
+      {"IDGPU_PARTITION_TILE_CHUNKS", "2", 2, true},
+      {"IDGPU_PARTITION_TILE_CHUNKS", "64", 64, true},
+      {"IDGPU_PARTITION_TILE_CHUNKS", "512", 512, true},
+      {"IDGPU_PARTITION_TILE_CHUNKS", "1", 0, false},
+      {"IDGPU_PARTITION_TILE_CHUNKS", "48", 0, false},
+      {"IDGPU_PARTITION_TILE_CHUNKS", "1024", 0, false},
+      {"IDGPU_PARTITION_LANE_CHUNKS", "1", 1, true},
+      {"IDGPU_PARTITION_LANE_CHUNKS", "16", 16, true},
+      {"IDGPU_PARTITION_LANE_CHUNKS", "0", 0, false},
+      {"IDGPU_PARTITION_LANE_CHUNKS", "3", 0, false},
+      {"IDGPU_PARTITION_LANE_CHUNKS", "32", 0, false},
+      {"IDGPU_PIVOT_BLOCK_ROWS", "1", 1, true},
+      {"IDGPU_PIVOT_BLOCK_ROWS", "4096", 4096, true},
+      {"IDGPU_PIVOT_BLOCK_ROWS", "2147483647", 2147483647, true},
+      {"IDGPU_PIVOT_BLOCK_ROWS", "0", 0, false},
+      {"IDGPU_PIVOT_BLOCK_ROWS", "2147483648", 0, false},
+      {"IDGPU_PIVOT_BLOCK_ROWS", "99999999999999999999999", 0, false},
+      {"IDGPU_PIVOT_BLOCK_ROWS", " 12", 0, false},
+      {"IDGPU_PIVOT_REFINE", "1", 1, true},
+      {"IDGPU_PIVOT_REFINE", "2", 2, true},
+      {"IDGPU_PIVOT_REFINE", "3", 1, false},
+      {"IDGPU_PIVOT_REFINE", "off", 1, false},
+      {"IDGPU_FFT_FUSED_LAG", "0", 0, true},
+      {"IDGPU_FFT_FUSED_LAG", "5", 5, true},
+      {"IDGPU_FFT_FUSED_LAG", "1073741824", 1073741824, true},
+      {"IDGPU_FFT_FUSED_LAG", "1073741825", 0, false},
+      {"IDGPU_FFT_FUSED_LAG", "-2", 0, false},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name, row.value);
+    const Parsed parsed = parse(row.name, row.value);
+    CHECK(field(parsed.config, row.name) == row.expected);
+    if (row.accepted) {
+      CHECK(parsed.warnings.empty());
+    } else {
+      REQUIRE(parsed.warnings.size() == 1);
+      CHECK(parsed.warnings[0].rfind(std::string("idgpu: ") + row.name + "=" + row.value + " is not ", 0) == 0);
+    }
+  }
+  CHECK(parse("IDGPU_PARTITION_CLUSTER", "9").warnings ==
+        std::vector<std::string>{"idgpu: IDGPU_PARTITION_CLUSTER=9 is not an integer in 0..8; using 8"});
+  CHECK(parse("IDGPU_PARTITION_TILE_CHUNKS", "48").warnings ==
+        std::vector<std::string>{
+            "idgpu: IDGPU_PARTITION_TILE_CHUNKS=48 is not a power of two in 2..512; using the measured choice"});
+  CHECK(parse("IDGPU_PARTITION_ROWS", "6").warnings ==
+        std::vector<std::string>{"idgpu: IDGPU_PARTITION_ROWS=6 is not one of 2, 4, 8, 16; using the measured choice"});
+}
+
+TEST_CASE("IDGPU_PARTITION_RESIDENT", "[cpu][config]") {
+  CHECK(parse("IDGPU_PARTITION_RESIDENT", "1").config.partition_resident == PartitionResident::kOn);
+  CHECK(parse("IDGPU_PARTITION_RESIDENT", "0").config.partition_resident == PartitionResident::kOff);
+  CHECK(parse("IDGPU_PARTITION_RESIDENT", "off").config.partition_resident == PartitionResident::kOff);
+  CHECK(parse("IDGPU_PARTITION_RESIDENT", "stream").config.partition_resident == PartitionResident::kStreamOnly);
+  CHECK(parse("IDGPU_PARTITION_RESIDENT", "stream").warnings.empty());
+  const Parsed unknown = parse("IDGPU_PARTITION_RESIDENT", "streamed");
+  CHECK(unknown.config.partition_resident == PartitionResident::kOn);
+  CHECK(unknown.warnings ==
+        std::vector<std::string>{"idgpu: IDGPU_PARTITION_RESIDENT=streamed is not one of 0, 1, stream; using 1"});
+}
+
+TEST_CASE("IDGPU_PIVOT_REFINE=0 warns that results may be less accurate", "[cpu][config]") {
+  const Parsed parsed = parse("IDGPU_PIVOT_REFINE", "0");
+  CHECK(parsed.config.pivot_refine == 0);
+  REQUIRE(parsed.warnings.size() == 1);
+  CHECK(parsed.warnings[0].rfind("idgpu: IDGPU_PIVOT_REFINE=0 ", 0) == 0);
+  CHECK(parsed.warnings[0].find("less accurate than the vendor's") != std::string::npos);
+}
+
+TEST_CASE("IDGPU_FAULT_INJECT", "[cpu][config]") {
+  CHECK(parse("IDGPU_FAULT_INJECT", "off").config.fault_inject == FaultInject::kOff);
+  CHECK(parse("IDGPU_FAULT_INJECT", "launch").config.fault_inject == FaultInject::kLaunch);
+  CHECK(parse("IDGPU_FAULT_INJECT", "second-launch").config.fault_inject == FaultInject::kSecondLaunch);
+  CHECK(parse("IDGPU_FAULT_INJECT", "Launch").warnings.empty());
+  const Parsed unknown = parse("IDGPU_FAULT_INJECT", "1");
+  CHECK(unknown.config.fault_inject == FaultInject::kOff);
+  CHECK(unknown.warnings ==
+        std::vector<std::string>{"idgpu: IDGPU_FAULT_INJECT=1 is not one of off, launch, second-launch; using off"});
+}
+
+TEST_CASE("every variable warns once for an unknown value and keeps its default", "[cpu][config]") {
+  std::map<std::string, std::string> environment;
+  std::vector<std::string> checked;
+  for (const char* name : idgpu::config_variable_names()) {
+    if (is_path(name)) continue;  // any path is accepted
+    environment[name] = "no-such-value";
+    checked.push_back(name);
+  }
+  const Parsed parsed = parse(environment);
+  check_defaults(parsed.config);
+  REQUIRE(parsed.warnings.size() == checked.size());
+  for (std::size_t index = 0; index < checked.size(); ++index) {
+    const std::string& warning = parsed.warnings[index];
+    CAPTURE(warning);
+    CHECK(warning.rfind("idgpu: " + checked[index] + "=no-such-value is not ", 0) == 0);
+    CHECK(warning.find("; using ") != std::string::npos);
+    CHECK(warning.find('\n') == std::string::npos);
+  }
+}
+
+namespace {
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+bool is_name_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+// The IDGPU_* names that follow each occurrence of `prefix` in `text` (`prefix` then optional
+// spaces, an optional quote, the name).
+void names_after(const std::string& text, const std::string& prefix, std::set<std::string>* names) {
+  for (std::size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+    std::size_t start = at + prefix.size();
+    while (start < text.size() && (text[start] == ' ' || text[start] == '"')) ++start;
+    if (text.compare(start, 6, "IDGPU_") != 0) continue;
+    std::size_t end = start;
+    while (end < text.size() && is_name_char(text[end])) ++end;
+    names->insert(text.substr(start, end - start));
+  }
+}
+
+// The names in the first column of README.md's "## Environment" table.
+std::set<std::string> documented_names() {
+  const std::string readme = read_text(std::filesystem::path(IDGPU_TEST_SOURCE_DIR) / "README.md");
+  const std::size_t section = readme.find("\n## Environment\n");
+  REQUIRE(section != std::string::npos);
+  const std::size_t next = readme.find("\n## ", section + 1);
+  std::istringstream lines(readme.substr(section, next == std::string::npos ? std::string::npos : next - section));
+  std::set<std::string> names;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    names_after(line.substr(0, line.find('|', 1)), "`", &names);
+  }
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("README.md documents every variable the sources read", "[cpu][config]") {
+  const std::filesystem::path root = IDGPU_TEST_SOURCE_DIR;
+  std::set<std::string> read_directly;  // getenv("IDGPU_...") anywhere
+  std::set<std::string> listed;         // the rows of core/config_variables.h
+  for (const char* directory : {"src", "shim", "perf"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root / directory)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string extension = entry.path().extension().string();
+      if (extension != ".h" && extension != ".cpp" && extension != ".cu" && extension != ".cuh" &&
+          extension != ".def" && extension != ".inc") {
+        continue;
+      }
+      const std::string text = read_text(entry.path());
+      names_after(text, "getenv(", &read_directly);
+      if (entry.path().filename() == "config_variables.h") names_after(text, "X(", &listed);
+    }
+  }
+  const std::vector<const char*>& compiled = idgpu::config_variable_names();
+  CHECK(listed == std::set<std::string>(compiled.begin(), compiled.end()));
+  const std::set<std::string> documented = documented_names();
+  for (const std::string& name : listed) {
+    CAPTURE(name);
+    CHECK(documented.count(name) == 1);
+  }
+  for (const std::string& name : read_directly) {
+    CAPTURE(name);
+    CHECK(documented.count(name) == 1);
+    // Read once, through the configuration object, never with getenv where it is used.
+    CHECK(listed.count(name) == 1);
+  }
+  // And nothing documented that the library no longer reads.
+  for (const std::string& name : documented) {
+    CAPTURE(name);
+    CHECK(listed.count(name) + read_directly.count(name) > 0);
   }
 }
