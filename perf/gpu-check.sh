@@ -10,6 +10,8 @@
 #   BUILD_DIR       build tree (default: build-gpu)
 #   JOBS            parallel build jobs (default: all cores)
 #   BENCH_TIMEOUT   seconds idgpu-bench may take (default 300; none with --full)
+#   GPU_TESTS       a ctest regular expression: only the GPU tests it matches run (default: all)
+#   BENCH           0 skips idgpu-bench
 #   SANITIZE        0 skips compute-sanitizer (memcheck and racecheck over the native tridiagonal
 #                   kernels, on a grid capped at 70000 unknowns per call, and over the native FFT
 #                   test capped at 40000 points per call)
@@ -101,8 +103,10 @@ step configure cmake "${configure_args[@]}"
 step build cmake --build "$build" -j "$jobs" -- -k 0
 
 if [ -f "$build/CTestTestfile.cmake" ]; then
-  step ctest-gpu ctest --test-dir "$build" -L gpu --output-on-failure --no-tests=error --timeout 300 \
-    --output-junit "$OUT/ctest-gpu.xml"
+  gpu_filter=()
+  if [ -n "${GPU_TESTS:-}" ]; then gpu_filter=(-R "$GPU_TESTS"); fi
+  step ctest-gpu ctest --test-dir "$build" -L gpu "${gpu_filter[@]}" --output-on-failure --no-tests=error \
+    --timeout 300 --output-junit "$OUT/ctest-gpu.xml"
   step ctest-cpu ctest --test-dir "$build" -LE gpu --output-on-failure -j "$jobs" --timeout 300 \
     --output-junit "$OUT/ctest-cpu.xml"
 else
@@ -123,7 +127,15 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
   done
 fi
 
-if [ -x "$build/bin/idgpu-bench" ]; then
+# The GPU tests' logs (python clients' reports, the callback client's steps) for the record.
+if [ -d "$build/tests/gpu" ]; then
+  find "$build/tests/gpu" -maxdepth 3 \( -name '*.err' -o -name '*.out' -o -name 'steps.txt' \) -size -2M \
+    -exec sh -c 'mkdir -p "$0/gpu-test-logs" && cp --parents "$1" "$0/gpu-test-logs/" 2>/dev/null' "$OUT" {} \;
+fi
+
+if [ "${BENCH:-1}" = 0 ]; then
+  echo "=== bench: skipped (BENCH=0)"
+elif [ -x "$build/bin/idgpu-bench" ]; then
   step bench timeout --signal=INT --kill-after=30 "$bench_timeout" \
     "$build/bin/idgpu-bench" --csv "$OUT/bench.csv" "$@"
 else

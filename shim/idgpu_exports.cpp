@@ -7,6 +7,7 @@
 
 #include "core/api.h"
 #include "core/config.h"
+#include "core/launch.h"
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/vendor.h"
@@ -120,6 +121,9 @@ idgpuStatus_t var_batch(const char* name, cudaStream_t stream, int max_m, const 
     return IDGPU_STATUS_INVALID_VALUE;
   }
   if (max_m == 0 || batch == 0) return IDGPU_STATUS_SUCCESS;
+  // No vendor to fall back on here: the launch count only keeps IDGPU_FAULT_INJECT's "second
+  // launch" to this call's own launches.
+  idgpu::launch::begin_call();
   cudaError_t status = idgpu::tridiag::kernels::partition_solve_var<T>(max_m, batch, sizes, dl, d, du, x, stream);
   if (status == cudaSuccess && idgpu::config().sync_check) status = cudaStreamSynchronize(stream);
   if (status != cudaSuccess) {
@@ -146,7 +150,11 @@ IDGPU_VAR_BATCH_(Z, cuDoubleComplex)
 
 IDGPU_EXPORT int idgpuStubBind(const char* soname, const char* const* names, void** slots, int count) {
   if (soname == nullptr || names == nullptr || slots == nullptr || count < 0) return -1;
-  const bool is_cufft = std::strcmp(soname, IDGPU_VENDOR_CUFFT_SONAME) == 0;
+  const bool is_cufft = idgpu::vendor::cufft_library().answers_to(soname);
+  // A stand-in for an older cuFFT release binds to the entry points of that release's node, and
+  // its callers were built against it: the vendor library loaded must be that release.
+  const bool older_cufft = is_cufft && std::strcmp(soname, IDGPU_VENDOR_CUFFT_SONAME) != 0;
+  if (is_cufft) idgpu::vendor::note_cufft_client(older_cufft ? IDGPU_VENDOR_CUFFT11_SONAME : IDGPU_VENDOR_CUFFT_SONAME);
   idgpu::vendor::Library& vendor =
       is_cufft ? idgpu::vendor::cufft_library() : idgpu::vendor::cusparse_library();
   Dl_info self{};
@@ -158,7 +166,8 @@ IDGPU_EXPORT int idgpuStubBind(const char* soname, const char* const* names, voi
     void* target = nullptr;
     // Ours when this library exports the name, the vendor's otherwise.
     if (self_handle != nullptr) {
-      void* candidate = dlsym(self_handle, names[index]);
+      void* candidate =
+          older_cufft ? dlvsym(self_handle, names[index], IDGPU_VENDOR_CUFFT11_NODE) : dlsym(self_handle, names[index]);
       Dl_info owner{};
       if (candidate != nullptr && dladdr(candidate, &owner) != 0 && owner.dli_fbase == self.dli_fbase) {
         target = candidate;

@@ -5,12 +5,14 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <unistd.h>
 
 #include "core/config.h"
 #include "core/log.h"
+#include "core/vendor.h"
 
 namespace idgpu::stats {
 namespace {
@@ -298,8 +300,43 @@ void write_report(std::FILE* out) {
     std::fprintf(out, "\n");
   }
   if (total == 0) std::fprintf(out, "(no calls)\n");
+  for (const std::string& library : vendor::unserved_vendor_libraries()) {
+    std::fprintf(out,
+                 "the process loaded %s, a vendor release idgpu does not serve (it serves %s, %s and %s): "
+                 "calls to it never reach idgpu\n",
+                 library.c_str(), IDGPU_VENDOR_CUFFT_SONAME, IDGPU_VENDOR_CUFFT11_SONAME, IDGPU_VENDOR_CUSPARSE_SONAME);
+  }
   std::fflush(out);
 }
+
+namespace {
+// A process whose vendor calls all went to a release idgpu does not serve never records a call,
+// so the report above is never armed. At exit it still says so: once at info, and as the report
+// when IDGPU_REPORT is set. Registered at load (a constant-time atexit), it does nothing in the
+// processes that load no vendor library (the children a preloaded library is inherited by).
+void report_unserved_at_exit() {
+  for (std::size_t index = 0; index < kApiCount; ++index) {
+    if (snapshot(static_cast<Api>(index)).calls > 0) return;  // the report was armed
+  }
+  const std::vector<std::string> unserved = vendor::unserved_vendor_libraries();
+  if (unserved.empty()) return;
+  // Read here, not at load: the configuration's warnings belong to processes that use idgpu.
+  std::vector<std::string> warnings;  // said by config() in the processes that use idgpu
+  const Config settings = parse_config([](const char* name) -> const char* { return std::getenv(name); }, &warnings);
+  for (const std::string& library : unserved) {
+    // The loggers are gone by now (their destructors ran first): the same line, written directly.
+    if (settings.log_level <= LogLevel::kInfo) {
+      std::fprintf(stderr,
+                   "[idgpu vendor] info: no call reached idgpu: the process loaded %s, a vendor release idgpu "
+                   "does not serve (it serves %s, %s and %s)\n",
+                   library.c_str(), IDGPU_VENDOR_CUFFT_SONAME, IDGPU_VENDOR_CUFFT11_SONAME, IDGPU_VENDOR_CUSPARSE_SONAME);
+    }
+  }
+  if (settings.report != ReportMode::kOff) write_report(stderr);
+}
+
+__attribute__((constructor)) void arm_unserved_report() { std::atexit(report_unserved_at_exit); }
+}  // namespace
 
 bool timing_enabled() { return hot().timing; }
 

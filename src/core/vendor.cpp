@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -137,12 +138,13 @@ bool is_idgpu_stub(const void* address_inside_object) {
   return query.found && query.is_stub;
 }
 
-Library::Library(const char* soname, const char* probe_symbol, std::string override_path,
-                 const char* override_variable)
-    : soname_(soname),
+Library::Library(std::vector<std::string> sonames, const char* probe_symbol, std::string override_path,
+                 const char* override_variable, const char* (*preferred)())
+    : sonames_(std::move(sonames)),
       probe_symbol_(probe_symbol),
       override_path_(std::move(override_path)),
-      override_variable_(override_variable) {}
+      override_variable_(override_variable),
+      preferred_(preferred) {}
 
 bool Library::load() {
   std::call_once(once_, [this] { resolve(); });
@@ -151,7 +153,20 @@ bool Library::load() {
 
 void* Library::symbol(const char* name) const { return handle_ != nullptr ? dlsym(handle_, name) : nullptr; }
 
-bool Library::try_path(const std::string& candidate) {
+const char* Library::soname() const {
+  if (!soname_.empty()) return soname_.c_str();
+  const char* wanted = preferred_ != nullptr ? preferred_() : nullptr;
+  return wanted != nullptr && answers_to(wanted) ? wanted : sonames_.front().c_str();
+}
+
+bool Library::answers_to(const char* soname) const {
+  for (const std::string& name : sonames_) {
+    if (name == soname) return true;
+  }
+  return false;
+}
+
+bool Library::try_path(const std::string& candidate, const std::string& soname) {
   if (!file_exists(candidate)) {
     tried_.push_back(candidate + " (not found)");
     return false;
@@ -168,58 +183,82 @@ bool Library::try_path(const std::string& candidate) {
     dlclose(handle);
     return false;
   }
+  // An override may name any file: its own SONAME says which release it is.
+  std::string loaded_soname = soname;
+  for (const LoadedObject& object : loaded_objects()) {
+    if (!object.is_stub && object.path == candidate && answers_to(object.soname.c_str())) loaded_soname = object.soname;
+  }
   handle_ = handle;
   path_ = candidate;
+  soname_ = loaded_soname;
   tried_.push_back(candidate + " (loaded)");
   return true;
 }
 
-bool Library::try_loaded_instance() {
-  for (const LoadedObject& object : loaded_objects()) {
-    if (object.is_stub || object.soname != soname_) continue;
-    void* handle = dlopen(object.path.c_str(), RTLD_NOW | RTLD_NOLOAD);
-    if (handle == nullptr) continue;
-    void* probe = dlsym(handle, probe_symbol_);
-    if (probe == nullptr || is_idgpu_stub(probe)) {
-      dlclose(handle);
-      continue;
+bool Library::try_loaded_instance(const std::vector<std::string>& order) {
+  const std::vector<LoadedObject> objects = loaded_objects();
+  for (const std::string& soname : order) {
+    for (const LoadedObject& object : objects) {
+      if (object.is_stub || object.soname != soname) continue;
+      void* handle = dlopen(object.path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+      if (handle == nullptr) continue;
+      void* probe = dlsym(handle, probe_symbol_);
+      if (probe == nullptr || is_idgpu_stub(probe)) {
+        dlclose(handle);
+        continue;
+      }
+      handle_ = handle;
+      path_ = object.path;
+      soname_ = soname;
+      tried_.push_back(object.path + " (already loaded by the process)");
+      return true;
     }
-    handle_ = handle;
-    path_ = object.path;
-    tried_.push_back(object.path + " (already loaded by the process)");
-    return true;
+    tried_.push_back("no " + soname + " loaded by the process");
   }
-  tried_.push_back(std::string("no ") + soname_ + " loaded by the process");
   return false;
 }
 
 void Library::resolve() {
+  // The release the callers were built against first, then the others (newest first).
+  std::vector<std::string> order;
+  if (const char* wanted = preferred_ != nullptr ? preferred_() : nullptr; wanted != nullptr && answers_to(wanted)) {
+    order.push_back(wanted);
+  }
+  for (const std::string& soname : sonames_) add_unique(order, soname);
+  const std::string& first = order.front();
+
   if (!override_path_.empty()) {
-    if (!try_path(override_path_)) {
+    if (!try_path(override_path_, first)) {
       log::vendor().error("{}={} could not be used: {}", override_variable_, override_path_, tried_.back());
     } else {
       log::vendor().info("{} from {} ({})", soname_, path_, override_variable_);
     }
     return;
   }
-  if (try_loaded_instance()) {
+  // One vendor instance: a copy the process already loaded wins, whichever release it is.
+  if (try_loaded_instance(order)) {
     log::vendor().info("{}: using the instance the process already loaded, {}", soname_, path_);
+    if (soname_ != first) {
+      log::vendor().warn("the callers were built against {} but the process loaded {}: calls go to that one",
+                         first, soname_);
+    }
     return;
   }
 
   std::vector<std::string> directories;
-  bool stand_in_loaded = false;
+  std::vector<std::string> stand_ins;
   // Next to the CUDA libraries the process already uses (pip wheels keep them together).
   for (const LoadedObject& object : loaded_objects()) {
     if (object.is_stub) {
-      if (object.soname == soname_) stand_in_loaded = true;
+      stand_ins.push_back(object.soname);
       continue;
     }
     const auto slash = object.path.rfind('/');
     const std::string base = slash == std::string::npos ? object.path : object.path.substr(slash + 1);
     if (base.rfind("libcu", 0) == 0 || base.rfind("libnv", 0) == 0) add_unique(directories, directory_of(object.path));
   }
-  // A Python environment's CUDA wheels, relative to the running interpreter.
+  // A Python environment's CUDA wheels, relative to the running interpreter: CUDA 13 wheels keep
+  // every library in nvidia/cu13/lib, CUDA 12 wheels one per package (nvidia/cufft/lib, ...).
   char exe[4096] = {};
   const ssize_t exe_length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   if (exe_length > 0) {
@@ -231,12 +270,7 @@ void Library::resolve() {
     }
     globfree(&matches);
   }
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* root = std::getenv(variable); root != nullptr && *root != '\0') {
-      add_unique(directories, std::string(root) + "/lib64");
-    }
-  }
-  add_unique(directories, "/usr/local/cuda/lib64");
+  // LD_LIBRARY_PATH first, as the dynamic linker searches it, then the toolkit's homes.
   if (const char* search = std::getenv("LD_LIBRARY_PATH"); search != nullptr) {
     std::string list = search;
     std::size_t start = 0;
@@ -248,30 +282,76 @@ void Library::resolve() {
       start = end + 1;
     }
   }
-  for (const std::string& directory : directories) {
-    if (try_path(directory + "/" + soname_)) {
-      log::vendor().info("{} loaded from {}", soname_, path_);
-      return;
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* root = std::getenv(variable); root != nullptr && *root != '\0') {
+      add_unique(directories, std::string(root) + "/lib64");
     }
   }
-  // The system's own search (linker cache), unless a stand-in already answers to that name.
-  if (!stand_in_loaded) {
-    void* handle = dlopen(soname_, RTLD_NOW | RTLD_LOCAL);
-    if (handle != nullptr && dlsym(handle, probe_symbol_) != nullptr && !is_idgpu_stub(dlsym(handle, probe_symbol_))) {
-      handle_ = handle;
-      path_ = soname_;
-      tried_.push_back(std::string(soname_) + " (system search)");
-      log::vendor().info("{} loaded by the system search", soname_);
+  add_unique(directories, "/usr/local/cuda/lib64");
+  for (const std::string& soname : order) {
+    bool found = false;
+    for (const std::string& directory : directories) {
+      if (try_path(directory + "/" + soname, soname)) {
+        found = true;
+        break;
+      }
+    }
+    // The system's own search (linker cache), unless a stand-in already answers to that name.
+    bool stand_in_loaded = false;
+    for (const std::string& name : stand_ins) stand_in_loaded = stand_in_loaded || name == soname;
+    if (!found && !stand_in_loaded) {
+      void* handle = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
+      void* probe = handle != nullptr ? dlsym(handle, probe_symbol_) : nullptr;
+      if (probe != nullptr && !is_idgpu_stub(probe)) {
+        handle_ = handle;
+        path_ = soname;
+        soname_ = soname;
+        tried_.push_back(soname + " (system search)");
+        found = true;
+      } else {
+        if (handle != nullptr) dlclose(handle);
+        tried_.push_back(soname + " (system search: not found)");
+      }
+    }
+    if (found) {
+      log::vendor().info("{} loaded from {}", soname_, path_);
+      if (soname_ != first) {
+        log::vendor().warn("the callers were built against {}, which was not found: calls go to {}", first, path_);
+      }
       return;
     }
-    if (handle != nullptr) dlclose(handle);
-    tried_.push_back(std::string(soname_) + " (system search: not found)");
   }
   std::string all;
   for (const std::string& attempt : tried_) all += "\n    " + attempt;
-  log::vendor().error("the vendor library {} was not found (set {} to its path); tried:{}", soname_,
-                      override_variable_, all);
+  log::vendor().error("the vendor library {} was not found (set {} to its path); tried:{}", first, override_variable_,
+                      all);
 }
+
+std::vector<std::string> unserved_vendor_libraries() {
+  // The releases served, from the build (not from the Library objects: this runs at exit, in
+  // processes that may never have used idgpu).
+  static const char* const kServed[] = {IDGPU_VENDOR_CUFFT_SONAMES, IDGPU_VENDOR_CUSPARSE_SONAME};
+  std::vector<std::string> unserved;
+  for (const LoadedObject& object : loaded_objects()) {
+    if (object.is_stub) continue;
+    if (object.soname.rfind("libcufft.so.", 0) != 0 && object.soname.rfind("libcusparse.so.", 0) != 0) continue;
+    bool served = false;
+    for (const char* soname : kServed) served = served || object.soname == soname;
+    if (!served) unserved.push_back(object.soname + " (" + object.path + ")");
+  }
+  return unserved;
+}
+
+namespace {
+std::atomic<const char*> g_cufft_client{nullptr};
+}  // namespace
+
+void note_cufft_client(const char* soname) {
+  const char* unset = nullptr;
+  g_cufft_client.compare_exchange_strong(unset, soname, std::memory_order_relaxed);
+}
+
+const char* cufft_client_soname() { return g_cufft_client.load(std::memory_order_relaxed); }
 
 // What a table entry points to when the loaded library lacks that function (an older or newer
 // vendor release than the toolkit idgpu was built with): the call fails with the vendor's
@@ -299,24 +379,55 @@ Fn resolve_or(Library& library, const char* name, Fn fallback) {
 }
 
 Library& cufft_library() {
-  static Library library(IDGPU_VENDOR_CUFFT_SONAME, "cufftCreate", config().vendor_cufft, "IDGPU_VENDOR_CUFFT");
+  // Never destroyed (as below): exit handlers, the report's among them, still use it.
+  static Library& library = *new Library({IDGPU_VENDOR_CUFFT_SONAMES}, "cufftCreate", config().vendor_cufft,
+                                         "IDGPU_VENDOR_CUFFT", &cufft_client_soname);
   return library;
 }
 
 Library& cusparse_library() {
-  static Library library(IDGPU_VENDOR_CUSPARSE_SONAME, "cusparseCreate", config().vendor_cusparse,
-                         "IDGPU_VENDOR_CUSPARSE");
+  static Library& library = *new Library({IDGPU_VENDOR_CUSPARSE_SONAME}, "cusparseCreate",
+                                         config().vendor_cusparse, "IDGPU_VENDOR_CUSPARSE");
   return library;
 }
+
+namespace {
+// Functions whose symbol in an older vendor release has another name (same ABI), as the
+// release's headers bind them: cuFFT 11.3-11.4 (CUDA 12.8-12.9) declare the JIT callback with
+// the symbol-name argument as __cufftXtSetJITCallback_12_7 and keep cufftXtSetJITCallback for the
+// older ABI without it (read from the nvidia-cufft-cu12 11.4 wheel's symbol table).
+struct SymbolRename {
+  const char* soname;
+  const char* function;
+  const char* symbol;
+};
+constexpr SymbolRename kCufftRenames[] = {
+    {"libcufft.so.11", "cufftXtSetJITCallback", "__cufftXtSetJITCallback_12_7"},
+};
+
+const char* cufft_symbol(const Library& library, const char* function) {
+  for (const SymbolRename& rename : kCufftRenames) {
+    if (std::strcmp(library.soname(), rename.soname) == 0 && std::strcmp(function, rename.function) == 0) {
+      return rename.symbol;
+    }
+  }
+  return function;
+}
+}  // namespace
 
 const CufftTable* cufft() {
   static const CufftTable* table = [] () -> const CufftTable* {
     Library& library = cufft_library();
     if (!library.load()) return nullptr;
     static CufftTable loaded;
-#define IDGPU_CUFFT(KIND, name, params, args) loaded.name = resolve_or(library, #name, &missing::name);
+#define IDGPU_CUFFT(KIND, name, params, args) \
+  loaded.name = resolve_or(library, cufft_symbol(library, #name), &missing::name);
 #include "cufft_api.def"
 #undef IDGPU_CUFFT
+    if (std::strcmp(cufft_symbol(library, "cufftXtSetJITCallback"), "cufftXtSetJITCallback") != 0) {
+      loaded.legacy_cufftXtSetJITCallback = reinterpret_cast<decltype(loaded.legacy_cufftXtSetJITCallback)>(
+          library.symbol("cufftXtSetJITCallback"));
+    }
     return &loaded;
   }();
   return table;

@@ -32,32 +32,46 @@ namespace idgpu::vendor {
 
 class Library {
  public:
-  // soname: e.g. "libcufft.so.12"; probe: a symbol every genuine copy exports.
-  Library(const char* soname, const char* probe_symbol, std::string override_path, const char* override_variable);
-
+  // sonames: the names the library goes by, e.g. {"libcufft.so.12", "libcufft.so.11"} (one per
+  // vendor release idgpu serves); probe: a symbol every genuine copy exports. preferred: which of
+  // them the process's callers were built against, asked once when the library is first needed
+  // (null: the first).
+  Library(std::vector<std::string> sonames, const char* probe_symbol, std::string override_path,
+          const char* override_variable, const char* (*preferred)() = nullptr);
   // Finds and loads the library once; false when no usable copy exists (the log says where it
   // looked). Thread-safe.
   bool load();
   void* symbol(const char* name) const;
-
-  const char* soname() const { return soname_; }
+  // The SONAME of the copy loaded (before load(), or when none was found: the preferred one).
+  const char* soname() const;
+  // Whether `soname` is one of the names this library goes by.
+  bool answers_to(const char* soname) const;
   const std::string& path() const { return path_; }
   const std::vector<std::string>& tried() const { return tried_; }
 
  private:
-  bool try_path(const std::string& candidate);
-  bool try_loaded_instance();
+  bool try_path(const std::string& candidate, const std::string& soname);
+  bool try_loaded_instance(const std::vector<std::string>& order);
   void resolve();
 
-  const char* soname_;
+  std::vector<std::string> sonames_;
   const char* probe_symbol_;
   std::string override_path_;
   const char* override_variable_;
+  const char* (*preferred_)();
   std::once_flag once_;
   void* handle_ = nullptr;
+  std::string soname_;  // of the loaded copy
   std::string path_;
   std::vector<std::string> tried_;
 };
+
+// The cuFFT release the process's callers were built against, as the SONAME they link
+// ("libcufft.so.12" for CUDA 13, "libcufft.so.11" for CUDA 12): the first call through an entry
+// point of that release's symbol-version node records it, before the vendor library is looked
+// for, so that the one loaded is the release whose ABI the callers use.
+void note_cufft_client(const char* soname);
+const char* cufft_client_soname();
 
 Library& cufft_library();
 Library& cusparse_library();
@@ -68,6 +82,11 @@ struct CufftTable {
 #define IDGPU_CUFFT(KIND, name, params, args) cufftResult(*name) params = nullptr;
 #include "cufft_api.def"
 #undef IDGPU_CUFFT
+  // cuFFT 11's own cufftXtSetJITCallback, whose ABI predates the symbol-name argument (the
+  // function of the same use is __cufftXtSetJITCallback_12_7 there); null for cuFFT 12.
+  cufftResult (*legacy_cufftXtSetJITCallback)(cufftHandle plan, const void* lto_callback_fatbin,
+                                              std::size_t lto_callback_fatbin_size, cufftXtCallbackType type,
+                                              void** caller_info) = nullptr;
 };
 
 struct CusparseTable {
@@ -84,6 +103,11 @@ struct CusparseTable {
 // nullptr when the vendor library cannot be found.
 const CufftTable* cufft();
 const CusparseTable* cusparse();
+
+// Vendor libraries the process loaded that idgpu does not serve (another release of cuFFT or
+// cuSPARSE than those it exports the symbol-version nodes of, e.g. libcufft.so.10 of CUDA 11):
+// their callers' calls never reach idgpu. "soname (path)" each.
+std::vector<std::string> unserved_vendor_libraries();
 
 // True for a loaded object that is one of our stand-in libraries.
 bool is_idgpu_stub(const void* address_inside_object);

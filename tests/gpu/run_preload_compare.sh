@@ -37,9 +37,8 @@ if [ -z "$client" ] || [ -z "$idgpu" ] || [ -z "$launcher" ] || [ -z "$work" ]; 
 fi
 
 failures=0
-step() { printf '\n=== %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
-ok() { printf 'ok: %s\n' "$*"; }
+# shellcheck source=script_lib.sh
+. "$(dirname -- "$0")/script_lib.sh"
 
 for file in "$client" "$idgpu" "$launcher"; do
   if [ ! -e "$file" ]; then
@@ -49,14 +48,6 @@ for file in "$client" "$idgpu" "$launcher"; do
 done
 
 # Each client run is time-limited (the `timeout` of coreutils, when present).
-limited() {
-  if command -v timeout >/dev/null 2>&1; then
-    timeout --signal=KILL "$limit" "$@"
-  else
-    "$@"
-  fi
-}
-
 # run_client LABEL MODE TARGET [env assignments...] -- [launcher]
 #   runs: env ASSIGNMENTS [launcher] client MODE TARGET, stdout/stderr to $work/LABEL.MODE.{out,err}
 run_client() {
@@ -65,18 +56,8 @@ run_client() {
   local assignments=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do assignments+=("$1"); shift; done
   [ $# -gt 0 ] && shift
-  local out="$work/$label.$mode.out" err="$work/$label.$mode.err"
-  printf -- '--- (%s) %s: env %s %s %s %s %s\n' "$label" "$mode" "${assignments[*]:-}" "$*" "$client" "$mode" "$target"
-  local started=$SECONDS
-  limited env "${assignments[@]}" "$@" "$client" "$mode" "$target" >"$out" 2>"$err"
-  local rc=$?
-  printf -- '    exit %d after %ds (stdout %s, stderr %s)\n' "$rc" $((SECONDS - started)) "$out" "$err"
-  return $rc
-}
-
-show_tail() {
-  printf -- '    --- last lines of %s:\n' "$1"
-  tail -n 25 "$1" | sed 's/^/    | /'
+  run_logged "$label $mode" "$work/$label.$mode.out" "$work/$label.$mode.err" "${assignments[@]}" -- \
+    "$@" "$client" "$mode" "$target"
 }
 
 rm -rf "$work"

@@ -8,6 +8,8 @@
 #                                      so it is NOT expected to reach libidgpu this way (recorded,
 #                                      not required)
 #   (c) <idgpu-run> python ...         libidgpu + the SONAME stand-ins: every client must reach it
+#   (d) IDGPU_POLICY=native <idgpu-run> as (c), with every call that has a native path run natively
+#                                      (outputs within 1e-4 relative L2 of (a))
 #
 # with IDGPU_REPORT=1 in (b) and (c), and checks: outputs (.npy) of (b) and (c) equal those of (a)
 # byte for byte, and the dispatch report on stderr lists the calls the client expects
@@ -38,9 +40,8 @@ if [ -z "$client" ] || [ -z "$scripts" ] || [ -z "$idgpu" ] || [ -z "$launcher" 
 fi
 
 failures=0
-step() { printf '\n=== %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
-ok() { printf 'ok: %s\n' "$*"; }
+# shellcheck source=script_lib.sh
+. "$(dirname -- "$0")/script_lib.sh"
 
 if ! command -v "$python" >/dev/null 2>&1; then
   echo "no Python interpreter '$python': skipped"
@@ -54,14 +55,6 @@ for file in "$script" "$checker" "$idgpu" "$launcher"; do
     exit 1
   fi
 done
-
-limited() {
-  if command -v timeout >/dev/null 2>&1; then
-    timeout --signal=KILL "$limit" "$@"
-  else
-    "$@"
-  fi
-}
 
 # Common environment: no JAX preallocation of most of the GPU memory, deterministic hashing.
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
@@ -78,19 +71,8 @@ run() {
   [ $# -gt 0 ] && shift
   local extra=()
   [ "$label" != a ] && extra=(--require-gpu)
-  local out="$work/$label.out" err="$work/$label.err"
-  printf -- '--- (%s): env %s %s %s %s --out %s %s\n' "$label" "${assignments[*]:-}" "$*" "$python" "$script" \
-    "$work/$label" "${extra[*]:-}"
-  local started=$SECONDS
-  limited env "${assignments[@]}" "$@" "$python" "$script" --out "$work/$label" "${extra[@]}" >"$out" 2>"$err"
-  local rc=$?
-  printf -- '    exit %d after %ds (stdout %s, stderr %s)\n' "$rc" $((SECONDS - started)) "$out" "$err"
-  return $rc
-}
-
-show_tail() {
-  printf -- '    --- last lines of %s:\n' "$1"
-  tail -n 30 "$1" | sed 's/^/    | /'
+  run_logged "$label" "$work/$label.out" "$work/$label.err" "${assignments[@]}" -- \
+    "$@" "$python" "$script" --out "$work/$label" "${extra[@]}"
 }
 
 rm -rf "$work"
@@ -129,12 +111,28 @@ run c IDGPU_REPORT=1 -- "$launcher"
 rc=$?
 if [ $rc -ne 0 ]; then show_tail "$work/c.out"; show_tail "$work/c.err"; fail "(c) idgpu-run run failed (exit $rc)"; fi
 
+# (d) the launcher with IDGPU_POLICY=native: every call idgpu has a native path for runs it, so
+# the native kernels meet the client's real call sequence (results within rounding of (a)).
+step "(d) IDGPU_POLICY=native $launcher"
+run d IDGPU_REPORT=1 IDGPU_POLICY=native -- "$launcher"
+rc=$?
+if [ $rc -ne 0 ]; then show_tail "$work/d.out"; show_tail "$work/d.err"; fail "(d) native run failed (exit $rc)"; fi
+
 step "outputs, byte for byte"
 if [ -d "$work/b" ]; then
   "$python" "$checker" compare "$work/a" "$work/b" --label "(a) plain vs (b) LD_PRELOAD" || fail "(b) outputs differ from (a)"
 fi
 if [ -d "$work/c" ]; then
   "$python" "$checker" compare "$work/a" "$work/c" --label "(a) plain vs (c) idgpu-run" || fail "(c) outputs differ from (a)"
+fi
+
+if [ -d "$work/d" ]; then
+  "$python" "$checker" compare "$work/a" "$work/d" --rtol 1e-4 --label "(a) plain vs (d) native, within rounding" ||
+    fail "(d) outputs differ from (a) beyond rounding"
+fi
+if [ -f "$work/d.err" ]; then
+  echo "(d) dispatch report, IDGPU_POLICY=native:"
+  sed -n '/idgpu dispatch report/,$p' "$work/d.err" | sed 's/^/    /'
 fi
 
 step "dispatch report (IDGPU_REPORT=1)"

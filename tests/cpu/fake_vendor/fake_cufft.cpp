@@ -1,9 +1,18 @@
 // A fake libcufft: every function of shim/cufft_api.def, generated from that table, records its
-// call and returns the status the test chose (success by default). cufftCreate hands out handles
-// FAKE_VENDOR_FIRST_CUFFT_HANDLE, +1, ...; the entry points that report a work size write
+// call and returns the status the test chose (success by default). cufftCreate and
+// cufftPlan1d/2d/3d/Many hand out handles FAKE_VENDOR_FIRST_CUFFT_HANDLE, +1, ... (a program that
+// links the fake calls those directly); the entry points that report a work size write
 // FAKE_VENDOR_WORK_SIZE. Like the real library, a call on a handle it never handed out (or
 // already destroyed) fails with CUFFT_INVALID_PLAN; the log also counts it as misuse, since
 // libidgpu must never pass one.
+//
+// Built once per cuFFT release the tests play (tests/cpu/CMakeLists.txt), each with that release's
+// SONAME and version node. With IDGPU_FAKE_CUFFT11 it is cuFFT 11 (CUDA 12.8-12.9): as that
+// release's headers do, the JIT callback with the symbol-name argument is exported as
+// __cufftXtSetJITCallback_12_7, and cufftXtSetJITCallback is the older ABI without it.
+#ifdef IDGPU_FAKE_CUFFT11
+#define cufftXtSetJITCallback __cufftXtSetJITCallback_12_7
+#endif
 #include <cufft.h>
 #include <cufftXt.h>
 
@@ -31,61 +40,72 @@ enum class Fn {
 #undef IDGPU_CUFFT
 };
 
-template <Fn F>
+// Entries of a handle (kTakesHandle): cufftCreate and cufftPlan1d/2d/3d/Many (a cufftHandle*
+// first) hand out a new one; the others write their sizes. (cufftHandle is an int: the FREE
+// entries' int and int* arguments are not handles.)
+template <Fn F, bool kTakesHandle>
 struct Effect {
-  template <class... Args>
-  unsigned long long operator()(Args... args) const {
-    return fake::write_sizes(args...);
+  template <class First, class... Rest>
+  unsigned long long operator()(First first, Rest... rest) const {
+    if constexpr (kTakesHandle && std::is_same<First, cufftHandle*>::value) {
+      if (first == nullptr) return 0;
+      *first = fakeVendorNewCufftHandle();
+      return static_cast<unsigned long long>(*first);
+    } else {
+      return fake::write_sizes(first, rest...);
+    }
   }
 };
 
 template <>
-struct Effect<Fn::cufftCreate> {
-  unsigned long long operator()(cufftHandle* plan) const {
-    if (plan == nullptr) return 0;
-    *plan = fakeVendorNewCufftHandle();
-    return static_cast<unsigned long long>(*plan);
-  }
-};
-
-template <>
-struct Effect<Fn::cufftDestroy> {
+struct Effect<Fn::cufftDestroy, true> {
   unsigned long long operator()(cufftHandle plan) const {
     fakeVendorReleaseCufftHandle(plan);
     return 0;
   }
 };
 
-template <class First, class... Rest>
-cufftHandle first_handle(First first, Rest...) {
-  if constexpr (std::is_same<First, cufftHandle>::value) {
-    return first;
-  } else {
-    return 0;
-  }
-}
-
-template <Fn F, class... Args>
-cufftResult fake_cufft(const char* name, bool takes_handle, Args... args) {
+template <Fn F, bool kTakesHandle, class First, class... Rest>
+cufftResult fake_cufft(const char* name, First first, Rest... rest) {
   cufftResult fallback = CUFFT_SUCCESS;
-  if constexpr (F != Fn::cufftCreate && sizeof...(Args) > 0) {
-    if (takes_handle && fakeVendorIsLiveCufftHandle(first_handle(args...)) == 0) {
+  if constexpr (kTakesHandle && std::is_same<First, cufftHandle>::value) {
+    if (fakeVendorIsLiveCufftHandle(first) == 0) {
       fakeVendorNoteMisuse();
       fallback = CUFFT_INVALID_PLAN;
     }
   }
-  return fake::run<cufftResult>(name, fallback, Effect<F>{}, args...);
+  return fake::run<cufftResult>(name, fallback, Effect<F, kTakesHandle>{}, first, rest...);
 }
 
 }  // namespace
 
-// OWN and PLAN entries take the plan handle first; FREE entries take none.
+// OWN and PLAN entries take the plan handle (or a pointer to one) first; FREE entries take none.
 #define FAKE_TAKES_HANDLE_OWN true
 #define FAKE_TAKES_HANDLE_PLAN true
 #define FAKE_TAKES_HANDLE_FREE false
-#define IDGPU_CUFFT(KIND, name, params, args)                                          \
-  FAKE_EXPORT cufftResult name params {                                                \
-    return fake_cufft<Fn::name>(#name, FAKE_TAKES_HANDLE_##KIND, FAKE_UNPACK args); \
+// The name recorded is the symbol's (expanded: __cufftXtSetJITCallback_12_7 for cuFFT 11).
+#define FAKE_SYMBOL_NAME(name) FAKE_STRING(name)
+#define FAKE_STRING(text) #text
+#define IDGPU_CUFFT(KIND, name, params, args)                                                       \
+  FAKE_EXPORT cufftResult name params {                                                             \
+    return fake_cufft<Fn::name, FAKE_TAKES_HANDLE_##KIND>(FAKE_SYMBOL_NAME(name), FAKE_UNPACK args); \
   }
 #include "cufft_api.def"
 #undef IDGPU_CUFFT
+
+#ifdef IDGPU_FAKE_CUFFT11
+#undef cufftXtSetJITCallback
+// cuFFT 11's own cufftXtSetJITCallback: (plan, fatbin, size, type, caller_info), no symbol name.
+FAKE_EXPORT cufftResult cufftXtSetJITCallback(cufftHandle plan, const void* lto_callback_fatbin,
+                                              size_t lto_callback_fatbin_size, cufftXtCallbackType type,
+                                              void** caller_info) {
+  cufftResult fallback = CUFFT_SUCCESS;
+  if (fakeVendorIsLiveCufftHandle(plan) == 0) {
+    fakeVendorNoteMisuse();
+    fallback = CUFFT_INVALID_PLAN;
+  }
+  return fake::run<cufftResult>(
+      "cufftXtSetJITCallback", fallback, [](auto...) { return 0ull; }, plan, lto_callback_fatbin,
+      lto_callback_fatbin_size, type, caller_info);
+}
+#endif

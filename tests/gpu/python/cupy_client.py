@@ -56,6 +56,43 @@ def gtsv_cases(client, cupy):
     client.expect_report(common.GTSV_EXPECT)
 
 
+def callback_cases(client, cupy):
+    """JIT (LTO) load and store callbacks, as CuPy's own Test1dCallbacks sets them: cufftCreate,
+    cufftXtSetJITCallback, then cufftMakePlanMany. The transform must be the one asked for (with
+    the callbacks) whoever serves the plan; sizes include those idgpu's dispatch sends native
+    (C2C fp32 2^15..2^20 on an H100)."""
+    config = getattr(cupy.fft, "config", None)
+    if config is None or not hasattr(config, "set_cufft_callbacks"):
+        client.step("cupy.fft.config.set_cufft_callbacks missing: callbacks not exercised")
+        return
+    load = r"""
+__device__ cufftComplex idgpu_load(void* in, size_t offset, void* info, void* shared) {
+  cufftComplex x = ((cufftComplex*)in)[offset];
+  float scale = 1.0f + 0.125f * (float)(offset % 7);
+  x.x *= scale; x.y *= scale;
+  return x;
+}
+"""
+    store = r"""
+__device__ void idgpu_store(void* out, size_t offset, cufftComplex x, void* info, void* shared) {
+  x.x = 0.5f * x.x + 1.0f;
+  x.y = 0.5f * x.y;
+  ((cufftComplex*)out)[offset] = x;
+}
+"""
+    for n, batch in ((64, 1000), (1 << 15, 64), (1 << 17, 16)):
+        host = client.random(f"cb_fft_n{n}", (batch, n), "complex64")
+        try:
+            with config.set_cufft_callbacks(cb_load=load, cb_store=store, cb_load_name="idgpu_load",
+                                            cb_store_name="idgpu_store", cb_ver="jit"):
+                result = cupy.fft.fft(cupy.asarray(host), axis=-1)
+        except Exception as error:  # a CuPy before JIT callbacks (13 and older), or no NVRTC LTO
+            client.step(f"JIT callbacks unavailable in this CuPy ({error!r}): not exercised")
+            return
+        cupy.cuda.get_current_stream().synchronize()
+        client.save(f"cb_fft_jit_n{n}_b{batch}", cupy.asnumpy(result))
+
+
 def body(client):
     cupy = client.need("cupy")
     try:
@@ -84,6 +121,7 @@ def body(client):
         cupy.cuda.get_current_stream().synchronize()
         client.save(name, cupy.asnumpy(result))
     client.expect_report(common.FFT_EXPECT)
+    callback_cases(client, cupy)
     gtsv_cases(client, cupy)
 
 
