@@ -127,10 +127,11 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
   done
 fi
 
-# The GPU tests' logs (python clients' reports, the callback client's steps) for the record.
+# The GPU tests' own logs (the Python clients' runs and reports, the callback client's), for the
+# record: one archive.
 if [ -d "$build/tests/gpu" ]; then
-  find "$build/tests/gpu" -maxdepth 3 \( -name '*.err' -o -name '*.out' -o -name 'steps.txt' \) -size -2M \
-    -exec sh -c 'mkdir -p "$0/gpu-test-logs" && cp --parents "$1" "$0/gpu-test-logs/" 2>/dev/null' "$OUT" {} \;
+  (cd "$build/tests/gpu" && find . -maxdepth 3 \( -name '*.err' -o -name '*.out' -o -name 'steps.txt' \) -size -2M -print0 |
+    tar czf "$OUT/gpu-test-logs.tgz" --null -T - 2>/dev/null)
 fi
 
 if [ "${BENCH:-1}" = 0 ]; then

@@ -308,6 +308,28 @@ cufftResult make_vendor_plan(Plan& plan, Api api) {
   return CUFFT_SUCCESS;
 }
 
+namespace {
+// What a PLAN entry (shim/cufft_api.def) sets or asks of a plan, for the dispatch log.
+const char* vendor_only_feature(Api api) {
+  switch (api) {
+    case Api::cufftXtSetCallback:
+    case Api::cufftXtSetJITCallback:
+    case Api::cufftXtClearCallback:
+    case Api::cufftXtSetCallbackSharedSize: return "a load or store callback set or changed";
+    case Api::cufftXtSetGPUs:
+    case Api::cufftXtMalloc:
+    case Api::cufftXtMemcpy:
+    case Api::cufftXtQueryPlan: return "a multi-GPU plan, its descriptors or its query";
+    case Api::cufftSetPlanPropertyInt64:
+    case Api::cufftGetPlanPropertyInt64:
+    case Api::cufftResetPlanProperty: return "a plan property set or read";
+    case Api::cufftXtSetWorkAreaPolicy: return "a work-area policy set";
+    case Api::cufftXtMakePlanGuru64: return "a guru plan made";
+    default: return "a vendor-only call made";
+  }
+}
+}  // namespace
+
 cufftResult pin_to_vendor(Plan& plan, Api api) {
   if (plan.native && plan.descriptor) {
     if (const cufftResult made = make_vendor_plan(plan, api); made != CUFFT_SUCCESS) return made;
@@ -321,7 +343,8 @@ cufftResult pin_to_vendor(Plan& plan, Api api) {
   }
   if (!plan.vendor_only) {
     plan.vendor_only = true;
-    plan.vendor_only_reason = std::string(api_name(api)) + " was called on this handle: only the vendor plan honours it";
+    plan.vendor_only_reason = std::string(api_name(api)) + ": " + vendor_only_feature(api) +
+                              " on this handle, which only the vendor plan honours";
   }
   return CUFFT_SUCCESS;
 }
@@ -334,8 +357,9 @@ cufftResult cufftCreate(Call& call, cufftHandle* plan) {
 }
 
 cufftResult cufftDestroy(Call& call, cufftHandle plan) {
-  // Handle 0 is never handed out; the vendor destroys it as a no-op (measured with cuFFT 12.0).
-  if (plan == 0) return CUFFT_SUCCESS;
+  // The vendor destroys handle -1 (a common "no plan" value) as a no-op, and refuses 0 and every
+  // other handle it did not hand out (measured with cuFFT 12.0 on an H100).
+  if (plan == -1) return CUFFT_SUCCESS;
   if (handles().find(plan) == nullptr) return CUFFT_INVALID_PLAN;
   call.path = Path::kVendor;
   return destroy_plan(plan);

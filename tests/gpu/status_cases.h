@@ -240,7 +240,7 @@ static int case_destroy_unknown(const IdgpuTestApi *a, IdgpuStatusFixture *f, in
   return (int)a->cufftDestroy(idgpu_case_unknown_plan);
 }
 
-/* Handle 0 is never handed out: the vendor treats its destruction as a no-op success. */
+/* Handles the vendor never hands out: 0 (refused) and -1 (a no-op success, as "no plan"). */
 static int case_destroy_zero(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
   (void)f; (void)p;
   return (int)a->cufftDestroy(0);
@@ -249,6 +249,11 @@ static int case_destroy_zero(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p
 static int case_destroy_negative(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
   (void)f; (void)p;
   return (int)a->cufftDestroy(-1);
+}
+
+static int case_destroy_negative7(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
+  (void)f; (void)p;
+  return (int)a->cufftDestroy(-7);
 }
 
 static int case_setstream_destroyed(const IdgpuTestApi *a, IdgpuStatusFixture *f, int p) {
@@ -535,6 +540,7 @@ static const IdgpuStatusCase idgpu_status_cases[] = {
     IDGPU_CASE("cufft.destroy.unknown_handle", case_destroy_unknown),
     IDGPU_CASE("cufft.destroy.zero_handle", case_destroy_zero),
     IDGPU_CASE("cufft.destroy.negative_handle", case_destroy_negative),
+    IDGPU_CASE("cufft.destroy.negative7_handle", case_destroy_negative7),
     IDGPU_CASE("cufft.setstream.destroyed_handle", case_setstream_destroyed),
     IDGPU_CASE("cufft.setworkarea.destroyed_handle", case_setworkarea_destroyed),
     IDGPU_CASE("cufft.setautoallocation.destroyed_handle", case_setautoalloc_destroyed),

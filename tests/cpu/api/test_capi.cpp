@@ -105,13 +105,14 @@ TEST_CASE("the dispatch policy can be set, read back and refuses unknown values"
   }
   CHECK(idgpuGetPolicy(nullptr) == IDGPU_STATUS_INVALID_VALUE);
 
-  // These calls have no native path: every policy reaches the same vendor calls.
+  // These calls have no native path (a length with the prime factor 17; a gtsv buffer size):
+  // every policy reaches the same vendor calls, on a machine with a GPU too.
   for (idgpuPolicy_t mode : {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE, IDGPU_POLICY_AUTO}) {
     CAPTURE(mode);
     REQUIRE(idgpuSetPolicy(mode) == IDGPU_STATUS_SUCCESS);
     fakeVendorReset();
     cufftHandle plan = 0;
-    CHECK(cufftPlan1d(&plan, 16, CUFFT_C2C, 1) == CUFFT_SUCCESS);
+    CHECK(cufftPlan1d(&plan, 17, CUFFT_C2C, 1) == CUFFT_SUCCESS);
     std::size_t size = 0;
     CHECK(gtsv_entries().front().call(valid_gtsv_args(&size)).status == CUSPARSE_STATUS_SUCCESS);
     CHECK(cufftDestroy(plan) == CUFFT_SUCCESS);

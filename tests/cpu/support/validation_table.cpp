@@ -80,8 +80,9 @@ std::vector<ValidationCase> cufft_rows() {
       FFT_ROW(CUFFT_INVALID_PLAN, cufftMakePlan1d(kUnknownPlan, 8, CUFFT_C2C, 1, &c.work_size)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftMakePlan1d(0, 8, CUFFT_C2C, 1, &c.work_size)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftMakePlan1d(-1, 8, CUFFT_C2C, 1, &c.work_size)),
-      // The vendor destroys handle 0 (never handed out) as a no-op (measured with cuFFT 12.0).
-      FFT_ROW(CUFFT_SUCCESS, cufftDestroy(0)),
+      // The vendor destroys handle -1 as a no-op, and refuses 0 (measured with cuFFT 12.0).
+      FFT_ROW(CUFFT_SUCCESS, cufftDestroy(-1)),
+      FFT_ROW(CUFFT_INVALID_PLAN, cufftDestroy(0)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftMakePlan1d(c.destroyed_plan, 8, CUFFT_C2C, 1, &c.work_size)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftMakePlan1d(kUnknownPlan, 0, kBadType, 0, &c.work_size)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftMakePlan2d(kUnknownPlan, 8, -8, CUFFT_C2C, &c.work_size)),
@@ -113,7 +114,7 @@ std::vector<ValidationCase> cufft_rows() {
       FFT_ROW(CUFFT_INVALID_PLAN, cufftXtSetWorkArea(kUnknownPlan, &c.data)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftSetAutoAllocation(c.destroyed_plan, 0)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftDestroy(kUnknownPlan)),
-      FFT_ROW(CUFFT_INVALID_PLAN, cufftDestroy(-1)),
+      FFT_ROW(CUFFT_INVALID_PLAN, cufftDestroy(-7)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftDestroy(c.destroyed_plan)),
       FFT_ROW(CUFFT_INVALID_PLAN, cufftExecC2C(kUnknownPlan, static_cast<cufftComplex*>(c.data),
                                                static_cast<cufftComplex*>(c.data), CUFFT_FORWARD)),
