@@ -80,7 +80,11 @@ void usage(std::FILE* out) {
                "  --vendor-cufft PATH     vendor cuFFT (default: %s by SONAME)\n"
                "  --vendor-cusparse PATH  vendor cuSPARSE (default: %s by SONAME)\n"
                "Output:\n"
-               "  --csv FILE              every row as CSV\n",
+               "  --csv FILE              every row as CSV\n"
+               "Environment:\n"
+               "  IDGPU_POLICY            the idgpu side's dispatch (auto, native, vendor; read by libidgpu at\n"
+               "                          load, shown in the header); 2D/3D and real FFTs run natively under\n"
+               "                          native only\n",
                IDGPU_BENCH_CUFFT_SONAME, IDGPU_BENCH_CUSPARSE_SONAME);
 }
 

@@ -185,4 +185,19 @@ cufftResult build_descriptor(int rank, const long long* n, const long long* inem
   return CUFFT_SUCCESS;
 }
 
+bool has_default_strides(const Descriptor& descriptor) {
+  if (descriptor.default_layout) return true;
+  long long n[3] = {};
+  for (int axis = 0; axis < descriptor.rank && axis < 3; ++axis) n[axis] = descriptor.dims[axis].n;
+  Descriptor standard;
+  if (build_descriptor(descriptor.rank, n, nullptr, 1, 0, nullptr, 1, 0, descriptor.kind, descriptor.precision,
+                       descriptor.batch.n, &standard) != CUFFT_SUCCESS) {
+    return false;
+  }
+  for (int axis = 0; axis < descriptor.rank; ++axis) {
+    if (!(descriptor.dims[axis] == standard.dims[axis])) return false;
+  }
+  return descriptor.batch.n == 1 || descriptor.batch == standard.batch;
+}
+
 }  // namespace idgpu::fft

@@ -55,6 +55,11 @@ cufftType encode_type(Kind kind, Precision precision);
 bool decode_xt_types(cudaDataType input, cudaDataType output, cudaDataType execution, Kind* kind,
                      Precision* precision);
 
+// Whether the descriptor's strides and distances are those of the default layout (NULL embeds),
+// whether or not the call spelled them out (PyTorch and CuPy pass explicit embeds); a batch of
+// one ignores the distances.
+bool has_default_strides(const Descriptor& descriptor);
+
 // Builds the descriptor of a cufftPlanMany-style call, applying cuFFT's rules: NULL inembed or
 // onembed means the default contiguous layout (strides and distances ignored); otherwise the
 // strides of the inner axes follow from the embeds, the innermost stride and the distance.

@@ -30,12 +30,20 @@ bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(po
 
 class StockhamPlan final : public NativePlan {
  public:
+  // `padded_in_place`: a real plan made with NULL embeds, whose in-place executions use cuFFT's
+  // padded layout; one made with explicit embeds leaves in-place executions to the vendor plan.
   StockhamPlan(FftPlan plan, void* tables, std::vector<kernels::PassLaunch> launches,
-               std::optional<kernels::FusedLaunch> fused)
-      : plan_(std::move(plan)), tables_(tables), launches_(std::move(launches)), fused_(fused) {
-    name_ = "Stockham C2C, " + (plan_.cluster ? std::string("one cluster kernel")
-                                              : std::to_string(plan_.passes.size()) +
-                                                    (plan_.passes.size() == 1 ? " pass" : " passes"));
+               std::optional<kernels::FusedLaunch> fused, bool padded_in_place = true)
+      : plan_(std::move(plan)),
+        tables_(tables),
+        launches_(std::move(launches)),
+        fused_(fused),
+        padded_in_place_(padded_in_place) {
+    const char* kind = plan_.kind == Kind::kR2C ? "R2C" : plan_.kind == Kind::kC2R ? "C2R" : "C2C";
+    const std::string rank = plan_.dims.size() > 1 ? std::to_string(plan_.dims.size()) + "D " : std::string();
+    name_ = "Stockham " + rank + kind + ", " +
+            (plan_.cluster ? std::string("one cluster kernel")
+                           : std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes"));
     if (fused_) name_ += " (fused out of place)";
   }
   StockhamPlan(const StockhamPlan&) = delete;
@@ -48,12 +56,15 @@ class StockhamPlan final : public NativePlan {
   std::size_t work_size() const override { return plan_.work_bytes; }
 
   cufftResult execute(const ExecArgs& args) const override {
-    if (args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
+    // A real plan's direction is its kind's (cufftXtExec passes one that cuFFT ignores for them).
+    const bool real = plan_.kind != Kind::kC2C;
+    if (!real && args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
     launch::begin_call();
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
+    if (real && in_place && !padded_in_place_) return kNotServed;
     if (fused_ && !in_place) return execute_fused(args);
-    const std::vector<PassBuffers> turns = pass_buffers(plan_.passes.size(), in_place);
+    const std::vector<PassBuffers> turns = plan_buffers(plan_, in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
     void* work = args.work_area;
@@ -81,15 +92,20 @@ class StockhamPlan final : public NativePlan {
         default: return work;
       }
     };
-    const bool inverse = args.direction == CUFFT_INVERSE;
+    const bool inverse = real ? plan_.kind == Kind::kC2R : args.direction == CUFFT_INVERSE;
     const bool single = plan_.precision == Precision::kSingle;
     for (std::size_t i = 0; i < launches_.size(); ++i) {
       kernels::PassLaunch launch = launches_[i];
+      // A real plan's distances on its real side depend on the execution (in place: cuFFT's
+      // padded layout).
+      if (real) launch.shape = pass_shape(plan_, real_pass_for(plan_, in_place));
       launch.input = buffer(turns[i].from);
       launch.output = buffer(turns[i].to);
       const PassShape& shape = launch.shape;
-      const bool even_in = shape.sub == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
-      const bool even_out = shape.span == 1 ? shape.size % 2 == 0 : shape.per_block % 2 == 0;
+      const bool even_in = shape.sub == 1 ? shape.size % 2 == 0 && input_distance(shape) % 2 == 0
+                                          : shape.per_block % 2 == 0;
+      const bool even_out = shape.span == 1 ? shape.size % 2 == 0 && output_distance(shape) % 2 == 0
+                                            : shape.per_block % 2 == 0;
       launch.vector_in = single && even_in && aligned16(launch.input);
       launch.vector_out = single && even_out && aligned16(launch.output);
       const cudaError_t launched = launch::counted([&] {
@@ -171,6 +187,7 @@ class StockhamPlan final : public NativePlan {
   void* tables_;
   std::vector<kernels::PassLaunch> launches_;
   std::optional<kernels::FusedLaunch> fused_;
+  bool padded_in_place_ = true;
   std::string name_;
 };
 
@@ -224,6 +241,7 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     launch.stage_twiddles = base + bases[i] + layouts[i].stage;
     launch.lo_twiddles = layouts[i].lo_count > 0 ? base + bases[i] + layouts[i].lo : nullptr;
     launch.hi_twiddles = layouts[i].hi_count > 0 ? base + bases[i] + layouts[i].hi : nullptr;
+    launch.real_twiddles = layouts[i].real_count > 0 ? base + bases[i] + layouts[i].real : nullptr;
   }
   return device;
 }
@@ -234,7 +252,8 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.stages = static_cast<int>(pass.radices.size());
   for (int s = 0; s < launch.stages; ++s) launch.radices[s] = pass.radices[s];
   launch.threads_per_transform = pass.threads_per_transform;
-  launch.total = pass.sub_transforms * plan.batch;
+  launch.total = pass.sub_transforms * plan.pass_transforms(pass);
+  launch.real_step = static_cast<int>(pass.real_step);
   launch.blocks = pass.blocks;
   launch.shared_bytes = static_cast<unsigned>(pass.shared_bytes);
   launch.lo_bits = pass.twiddle_lo_bits;
@@ -421,14 +440,11 @@ class StockhamSolver final : public Solver {
   const char* name() const override { return "stockham"; }
 
   std::unique_ptr<NativePlan> make(const Descriptor& d, const char** reason) const override {
-    if (d.rank != 1 || d.kind != Kind::kC2C) {
-      *reason = "native FFT: 1D complex-to-complex only";
-      return nullptr;
-    }
     if (d.precision != Precision::kSingle && d.precision != Precision::kDouble) {
       *reason = "native FFT: fp32 and fp64 only";
       return nullptr;
     }
+    if (d.rank != 1 || d.kind != Kind::kC2C) return make_layout_plan(d, reason);
     const long long n = d.dims[0].n;
     const long long batch = d.batch.n;
     const bool contiguous = d.dims[0].in_stride == 1 && d.dims[0].out_stride == 1 &&
@@ -490,6 +506,77 @@ class StockhamSolver final : public Solver {
         std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), fused);
     if (measure && !measurement().native_faster(*native, d, n, batch, reason)) return nullptr;
     return native;
+  }
+
+ private:
+  // Multi-dimensional C2C/Z2Z (one axis pass per axis) and 1D R2C/C2R (one pass with the real
+  // step), default layouts: where the tuning table measured them faster (native_layout_wins), or
+  // everywhere under IDGPU_POLICY=native.
+  static std::unique_ptr<NativePlan> make_layout_plan(const Descriptor& d, const char** reason) {
+    static thread_local std::string why;
+    const bool real = d.kind != Kind::kC2C;
+    if (d.rank < 1 || d.rank > 3 || (real && d.rank != 1)) {
+      *reason = real ? "native FFT: real transforms of rank 1 only" : "native FFT: rank 1 to 3";
+      return nullptr;
+    }
+    if (!has_default_strides(d)) {
+      *reason = "native FFT: multi-dimensional and real transforms in the default layout only";
+      return nullptr;
+    }
+    long long dims[3] = {};
+    long long total = 1;
+    for (int axis = 0; axis < d.rank; ++axis) {
+      dims[axis] = d.dims[axis].n;
+      total *= dims[axis];
+    }
+    const long long batch = d.batch.n;
+    if (total > (1LL << 31) || batch > (1LL << 31) || total * batch > (1LL << 40)) {
+      *reason = "native FFT: sizes beyond the kernels' index range";
+      return nullptr;
+    }
+    if (real && (dims[0] % 2 != 0 || (dims[0] & (dims[0] - 1)) != 0)) {
+      *reason = "native FFT: real transforms of power-of-two lengths only (kernels compiled per length)";
+      return nullptr;
+    }
+    const int arch = current_device_arch();
+    if (arch < 80) {
+      *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";
+      return nullptr;
+    }
+    const Policy current = policy();
+    if (current == Policy::kVendor) {
+      *reason = "IDGPU_POLICY=vendor";
+      return nullptr;
+    }
+    if (current != Policy::kNative &&
+        !native_layout_wins(d.kind, d.precision, d.rank, dims, batch, {arch, current_device_memory_gbs()}, reason)) {
+      return nullptr;
+    }
+    DeviceLimits limits = DeviceLimits::h100();
+    if (!current_device_block_limits(&limits.shared_bytes_per_block, &limits.max_threads_per_block,
+                                     &limits.multiprocessors)) {
+      *reason = "no CUDA device";
+      return nullptr;
+    }
+    limits.clusters = false;
+    limits.fused = false;
+    FftPlanResult planned = real ? plan_real_1d(d.kind, dims[0], batch, d.precision, limits)
+                                 : plan_c2c(d.rank, dims, batch, d.precision, limits);
+    if (!planned.plan) {
+      why = "native FFT planner: " + planned.reason;
+      *reason = why.c_str();
+      return nullptr;
+    }
+    std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
+    void* tables = d.precision == Precision::kSingle ? upload_tables<float2>(*planned.plan, &launches)
+                                                     : upload_tables<double2>(*planned.plan, &launches);
+    if (tables == nullptr) {
+      *reason = "native FFT: twiddle tables could not be allocated";
+      return nullptr;
+    }
+    log::plan().debug("native FFT plan: {}", planned.plan->to_string());
+    return std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), std::nullopt,
+                                          d.default_layout);
   }
 };
 

@@ -125,7 +125,10 @@ int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long 
 
 PassShape pass_shape(const FftPlan& plan, const FftPass& pass) {
   PassShape shape;
-  shape.n = plan.n;
+  shape.n = pass.transform_n > 0 ? pass.transform_n : plan.n;
+  shape.twiddled = pass.twiddled;
+  shape.in_dist = pass.in_dist;
+  shape.out_dist = pass.out_dist;
   shape.sub = pass.sub_transforms;
   shape.span = pass.span_before;
   shape.size = static_cast<int>(pass.size);
@@ -167,6 +170,13 @@ std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place) {
   return result;
 }
 
+std::vector<PassBuffers> plan_buffers(const FftPlan& plan, bool in_place) {
+  if (!plan.passes_in_place) return pass_buffers(plan.passes.size(), in_place);
+  std::vector<PassBuffers> result(plan.passes.size(), PassBuffers{Buffer::kOutput, Buffer::kOutput});
+  if (!result.empty()) result[0].from = Buffer::kInput;
+  return result;
+}
+
 namespace {
 
 // Threads that give every stage butterflies_per_thread(r) butterflies per thread at most.
@@ -196,6 +206,61 @@ long long gcd(long long a, long long b) {
     b = t;
   }
   return a;
+}
+
+// Sizes a pass whose size, radices, span, sub-transforms and threads are set, over `transforms`
+// transforms: transforms per block, the shared-memory layout, the grid and the inter-pass
+// twiddles' split (see the sizing rules in fft/planner.h).
+void size_pass(FftPass* planned, long long transforms, std::size_t element, const DeviceLimits& limits,
+               long long max_threads) {
+  FftPass& pass = *planned;
+  const long long batch = transforms;
+  const long long size = pass.size;
+  const long long span = pass.span_before;
+  const int shift = smem_shift(element);
+  const std::size_t shared = limits.shared_bytes_per_block;
+  pass.smem_shift = shift;
+  const long long threads = pass.threads_per_transform;
+  const bool column = pass.sub_transforms > 1;
+  const auto stride_for = [&](long long per_block) {
+    return pass_smem_stride(size, shift, element, per_block, threads, column);
+  };
+  const auto bytes_for = [&](long long per_block) {
+    return static_cast<std::size_t>(stride_for(per_block)) * element * static_cast<std::size_t>(per_block);
+  };
+  long long per_block = 1;
+  if (pass.sub_transforms == 1) {
+    // Whole transforms: a block of about 256 threads, within half the shared memory.
+    per_block = std::max(1LL, std::min({batch, std::max(1LL, 256 / threads), max_threads / threads}));
+    while (per_block > 1 && bytes_for(per_block) > shared / 2) --per_block;
+    // A small batch still reaches every SM: such a call is latency-bound, and 1000 transforms
+    // of 64 points in 16 blocks of 64 took twice the vendor's time on an H100.
+    while (per_block > 1 && (batch + per_block - 1) / per_block < limits.multiprocessors) {
+      per_block = (per_block + 1) / 2;
+    }
+  } else {
+    const long long g = span == 1 ? pass.sub_transforms : gcd(pass.sub_transforms, span);
+    const auto row = [&](long long d) { return static_cast<std::size_t>(d) * element; };
+    per_block = largest_divisor(g, 128 / static_cast<long long>(element), [&](long long d) {
+      return d * threads <= std::min(512LL, max_threads) && bytes_for(d) <= shared / 2;
+    });
+    if (row(per_block) < 32) {
+      const long long wider = largest_divisor(g, 32 / static_cast<long long>(element), [&](long long d) {
+        return d * threads <= max_threads && bytes_for(d) <= shared;
+      });
+      per_block = std::max(per_block, wider);
+    }
+  }
+  pass.transforms_per_block = static_cast<int>(per_block);
+  pass.smem_stride = stride_for(per_block);
+  pass.shared_bytes = bytes_for(per_block);
+  const long long total = pass.sub_transforms * batch;
+  pass.blocks = (total + per_block - 1) / per_block;
+  if (pass.twiddled && span > 1) {
+    int bits = 0;
+    while ((1LL << bits) < span * size) ++bits;
+    pass.twiddle_lo_bits = (bits + 1) / 2;
+  }
 }
 
 // Makes a two-pass power-of-two plan a fused one (FftFused) where both passes fill a block of
@@ -327,48 +392,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     pass.in_stride = n / size;
     pass.out_stride = span;
     pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
-    pass.smem_shift = shift;
-    const long long threads = pass.threads_per_transform;
-    const bool column = pass.sub_transforms > 1;
-    const auto stride_for = [&](long long per_block) {
-      return pass_smem_stride(size, shift, element, per_block, threads, column);
-    };
-    const auto bytes_for = [&](long long per_block) {
-      return static_cast<std::size_t>(stride_for(per_block)) * element * static_cast<std::size_t>(per_block);
-    };
-    long long per_block = 1;
-    if (pass.sub_transforms == 1) {
-      // Whole transforms: a block of about 256 threads, within half the shared memory.
-      per_block = std::max(1LL, std::min({batch, std::max(1LL, 256 / threads), max_threads / threads}));
-      while (per_block > 1 && bytes_for(per_block) > shared / 2) --per_block;
-      // A small batch still reaches every SM: such a call is latency-bound, and 1000 transforms
-      // of 64 points in 16 blocks of 64 took twice the vendor's time on an H100.
-      while (per_block > 1 && (batch + per_block - 1) / per_block < limits.multiprocessors) {
-        per_block = (per_block + 1) / 2;
-      }
-    } else {
-      const long long g = span == 1 ? pass.sub_transforms : gcd(pass.sub_transforms, span);
-      const auto row = [&](long long d) { return static_cast<std::size_t>(d) * element; };
-      per_block = largest_divisor(g, 128 / static_cast<long long>(element), [&](long long d) {
-        return d * threads <= std::min(512LL, max_threads) && bytes_for(d) <= shared / 2;
-      });
-      if (row(per_block) < 32) {
-        const long long wider = largest_divisor(g, 32 / static_cast<long long>(element), [&](long long d) {
-          return d * threads <= max_threads && bytes_for(d) <= shared;
-        });
-        per_block = std::max(per_block, wider);
-      }
-    }
-    pass.transforms_per_block = static_cast<int>(per_block);
-    pass.smem_stride = stride_for(per_block);
-    pass.shared_bytes = bytes_for(per_block);
-    const long long total = pass.sub_transforms * batch;
-    pass.blocks = (total + per_block - 1) / per_block;
-    if (span > 1) {
-      int bits = 0;
-      while ((1LL << bits) < span * size) ++bits;
-      pass.twiddle_lo_bits = (bits + 1) / 2;
-    }
+    size_pass(&pass, batch, element, limits, max_threads);
     span *= size;
     plan.passes.push_back(std::move(pass));
   }
@@ -397,6 +421,127 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   return result;
 }
 
+FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precision precision,
+                       const DeviceLimits& limits) {
+  FftPlanResult result;
+  if (rank < 1 || rank > 3 || dims == nullptr) {
+    result.reason = "rank " + std::to_string(rank) + " outside 1..3";
+    return result;
+  }
+  if (rank == 1) {
+    result = plan_c2c_1d(dims[0], batch, precision, limits);
+    if (result.plan) result.plan->dims = {dims[0]};
+    return result;
+  }
+  long long total = 1;
+  for (int axis = 0; axis < rank; ++axis) {
+    // Each axis is planned as a one-pass 1D transform first: its length's checks and sizes.
+    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, limits);
+    if (!axis_plan.plan) {
+      result.reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
+      return result;
+    }
+    if (axis_plan.plan->passes.size() != 1) {
+      result.reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
+                      " takes more than one pass (multi-pass axes are not planned yet)";
+      return result;
+    }
+    total *= dims[axis];
+  }
+  if (batch < 1) {
+    result.reason = "batch " + std::to_string(batch) + " < 1";
+    return result;
+  }
+  const std::size_t element = complex_element_bytes(precision);
+  const long long max_threads =
+      std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
+  FftPlan plan;
+  plan.n = total;
+  plan.batch = batch;
+  plan.precision = precision;
+  plan.element_bytes = element;
+  plan.passes_in_place = true;
+  plan.dims.assign(dims, dims + rank);
+  // Innermost axis first (as the data lie), then outward.
+  long long inner = 1;  // S: the product of the axes inside this one
+  for (int axis = rank - 1; axis >= 0; --axis) {
+    const long long size = dims[axis];
+    FftPass pass;
+    pass.size = size;
+    pass.radices = pass_radices(size);
+    pass.span_before = inner;
+    pass.sub_transforms = inner;
+    pass.in_stride = inner;
+    pass.out_stride = inner;
+    pass.twiddled = false;
+    pass.transform_n = size * inner;
+    pass.transforms = total / (size * inner) * batch;
+    pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
+    size_pass(&pass, pass.transforms, element, limits, max_threads);
+    plan.passes.push_back(std::move(pass));
+    inner *= size;
+  }
+  result.plan = std::move(plan);
+  return result;
+}
+
+FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision precision, const DeviceLimits& limits) {
+  FftPlanResult result;
+  if (kind != Kind::kR2C && kind != Kind::kC2R) {
+    result.reason = "not a real transform";
+    return result;
+  }
+  if (n < 2 || n % 2 != 0) {
+    result.reason = "real length " + std::to_string(n) + " is not even (odd real lengths are not planned yet)";
+    return result;
+  }
+  const long long half = n / 2;
+  if (half < 2) {
+    result.reason = "real length 2";
+    return result;
+  }
+  // One extra column a transform on the complex side: the planner's batch must allow the
+  // transforms' M + 1 slots in the kernels' 32-bit offsets.
+  FftPlanResult complex = plan_c2c_1d(half, batch, precision, limits);
+  if (!complex.plan) {
+    result.reason = complex.reason;
+    return result;
+  }
+  if (complex.plan->passes.size() != 1) {
+    result.reason = "n / 2 = " + std::to_string(half) + " takes more than one pass (not planned yet for real data)";
+    return result;
+  }
+  FftPlan plan = std::move(*complex.plan);
+  plan.kind = kind;
+  plan.n = n;
+  plan.dims = {n};
+  FftPass& pass = plan.passes[0];
+  pass.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
+  pass.transform_n = half;
+  // The complex side holds n / 2 + 1 values a transform (kPackR2C writes, kUnpackC2R reads them).
+  if (kind == Kind::kR2C) {
+    pass.out_dist = half + 1;
+  } else {
+    pass.in_dist = half + 1;
+  }
+  result.plan = std::move(plan);
+  return result;
+}
+
+FftPass real_pass_for(const FftPlan& plan, bool in_place) {
+  FftPass pass = plan.passes.at(0);
+  const long long half = plan.n / 2;
+  // The real side: n reals (n / 2 complex values) a transform, or cuFFT's padded 2 (n / 2 + 1)
+  // in place.
+  const long long real_dist = in_place ? half + 1 : half;
+  if (plan.kind == Kind::kR2C) {
+    pass.in_dist = real_dist;
+  } else {
+    pass.out_dist = real_dist;
+  }
+  return pass;
+}
+
 int fused_lag(const FftPlan& plan, long long resident_blocks, std::size_t l2_bytes) {
   if (!plan.fused || plan.batch < 1) return 1;
   const long long a = plan.fused->first_tiles;
@@ -407,9 +552,21 @@ int fused_lag(const FftPlan& plan, long long resident_blocks, std::size_t l2_byt
   return static_cast<int>(std::clamp(std::min(waiting, footprint), 1LL, plan.batch));
 }
 
+namespace {
+std::string plan_transforms_text(const FftPlan& plan, const FftPass& pass) {
+  return std::to_string(plan.pass_transforms(pass)) + " x " + std::to_string(pass.transform_n) + " elements";
+}
+}  // namespace
+
 std::string FftPlan::to_string() const {
   std::ostringstream out;
-  out << "c2c n=" << n << " batch=" << batch << (precision == Precision::kDouble ? " fp64" : " fp32") << ", "
+  out << "c2c n=";
+  if (dims.size() > 1) {
+    for (std::size_t axis = 0; axis < dims.size(); ++axis) out << (axis > 0 ? "x" : "") << dims[axis];
+  } else {
+    out << n;
+  }
+  out << " batch=" << batch << (precision == Precision::kDouble ? " fp64" : " fp32") << ", "
       << passes.size() << (passes.size() == 1 ? " pass" : " passes") << ", work " << work_bytes << " B";
   if (cluster) {
     out << ", one cluster kernel: " << (1 << cluster->rank_bits) << " blocks of " << cluster->threads << " threads, "
@@ -428,6 +585,7 @@ std::string FftPlan::to_string() const {
         << ", " << pass.sub_transforms << " sub-transforms, " << pass.threads_per_transform << " threads x "
         << pass.transforms_per_block << " per block, " << pass.shared_bytes << " B shared, " << pass.blocks
         << " blocks";
+    if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
   }
   return out.str();
 }

@@ -93,6 +93,17 @@ struct DeviceLimits {
   static DeviceLimits h100() { return {227 * 1024, 1024, 255, true, 132, true}; }
 };
 
+// The real-data step a single pass of a real transform does in shared memory, around its
+// complex transform of M = n / 2 points (fft/stockham_index.h, real_step_*):
+//  - kPackR2C (R2C, after the transform): the input's n reals read as M complex values
+//    z[m] = x[2m] + i x[2m+1], Z = DFT_M(z), and the n / 2 + 1 outputs
+//    X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2, w = exp(-2 pi i / n);
+//  - kUnpackC2R (C2R, before the transform): the n / 2 + 1 inputs X combined into
+//    Z[k] = (X[k] + conj X[M-k]) + i w^-k (X[k] - conj X[M-k]), then z = IDFT_M(Z), whose M
+//    complex values are the n reals x[2m] + i x[2m+1] (unnormalised, as cuFFT's).
+// One read and one write of the data, as a complex pass of n / 2 points.
+enum class RealStep : int { kNone = 0, kPackR2C = 1, kUnpackC2R = 2 };
+
 // One kernel launch of the multi-pass FFT; see the mapping at the top of this file.
 struct FftPass {
   long long size = 0;               // N_i: length of each sub-transform
@@ -108,8 +119,19 @@ struct FftPass {
   std::size_t shared_bytes = 0;     // per block: smem_stride x element x transforms_per_block
   long long blocks = 0;             // grid size for the whole batch
   int twiddle_lo_bits = 0;          // inter-pass twiddles w_M^e = lo[e mod 2^bits] hi[e >> bits]
+  // What the pass runs over, where it is not the plan's 1D transform (multi-dimensional and
+  // strided plans, see plan_c2c): `transforms` transforms of `transform_n` elements (0: the
+  // plan's batch and n), the pass an axis pass without inter-pass twiddle (twiddled = false,
+  // sub_transforms = span_before = the axis's element stride), and for a single pass the
+  // distances between transforms (0: n).
+  long long transform_n = 0;
+  long long transforms = 0;
+  bool twiddled = true;
+  long long in_dist = 0;
+  long long out_dist = 0;
+  RealStep real_step = RealStep::kNone;
 
-  bool has_twiddle() const { return span_before > 1; }
+  bool has_twiddle() const { return twiddled && span_before > 1; }
 };
 
 // A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
@@ -136,6 +158,7 @@ struct FftFused {
 };
 
 struct FftPlan {
+  Kind kind = Kind::kC2C;  // R2C / C2R: `n` is the real length, the passes run on n / 2 points
   long long n = 0;
   long long batch = 1;
   Precision precision = Precision::kSingle;
@@ -151,6 +174,14 @@ struct FftPlan {
   // Set when the two passes may run as one fused kernel (out of place only; an in-place
   // execution runs the passes as two launches).
   std::optional<FftFused> fused;
+  // Multi-dimensional plans (plan_c2c): every pass is an axis pass or a single pass, whose
+  // blocks write only the elements they read, so every pass may run in place: the first reads
+  // the input and writes the output, the others run on the output. `dims` are the axes,
+  // outermost first (rank 1: {n}).
+  bool passes_in_place = false;
+  std::vector<long long> dims;
+
+  long long pass_transforms(const FftPass& pass) const { return pass.transforms > 0 ? pass.transforms : batch; }
 
   std::string to_string() const;  // one line per pass, for logs and tests
 };
@@ -171,6 +202,8 @@ struct PassBuffers {
   Buffer to;
 };
 std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place);
+// The buffer turns of `plan` (passes_in_place plans: input -> output, then output -> output).
+std::vector<PassBuffers> plan_buffers(const FftPlan& plan, bool in_place);
 
 // The shared-memory layout of a sub-transform of length `size` (see fft/stockham_index.h): the
 // padding shift, and the padded length (the least stride that holds it).
@@ -219,5 +252,26 @@ std::size_t complex_element_bytes(Precision precision);
 // when n < 2, n has a prime factor other than 2, 3, 5, 7, 11, 13, the precision is not fp32/fp64,
 // a radix does not fit the register budget, or the limits cannot hold even one radix.
 FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, const DeviceLimits& limits);
+
+// Plans `batch` contiguous complex-to-complex transforms of rank 1..3 (dims outermost first, as
+// cuFFT's n[]; the innermost contiguous). Rank 1 is plan_c2c_1d. Rank 2 and 3 take one pass per
+// axis, innermost first: the innermost axis a batch of single passes (dims[r-1] contiguous
+// points each), every outer axis k an axis pass of length dims[k] whose elements are
+// S = dims[k+1] ... dims[r-1] apart, over S adjacent lines at once (rows of T lines per block:
+// whole 32-128-byte rows, no transposition), each pass one read and one write of the data. No
+// plan (with the reason) where an axis does not fit one pass.
+FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precision precision,
+                       const DeviceLimits& limits);
+
+// Plans `batch` 1D real-to-complex (kind R2C) or complex-to-real (C2R) transforms of even length
+// n: one single pass of the complex transform of n / 2 points with the real step (RealStep) in
+// shared memory. Distances between transforms, in complex elements of the pass (half the real
+// distance): the complex side n / 2 + 1, the real side n / 2 out of place and n / 2 + 1 in place
+// (cuFFT's padded layout), set per execution by real_distances. No plan (with the reason) for
+// an odd n or where n / 2 does not fit one pass.
+FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision precision, const DeviceLimits& limits);
+
+// The single pass of a real plan with its distances for an execution in place or not.
+FftPass real_pass_for(const FftPlan& plan, bool in_place);
 
 }  // namespace idgpu::fft

@@ -112,6 +112,14 @@ IDGPU_HD void fused_tile(const FusedSchedule& s, long long ticket, int* pass, lo
 }
 
 // What the index functions need of a pass.
+//
+// The same shape serves the passes of multi-dimensional and strided plans (fft/planner.h): an
+// axis of length N whose elements are S apart (S the product of the inner axes' lengths, or the
+// caller's stride), over S adjacent lines, is a pass with sub = span = S over a "transform" of
+// n = N S elements, without the inter-pass twiddle (twiddled = false): a block reads and writes
+// rows of T adjacent lines. A single pass (sub = span = 1) may have transforms in_dist and
+// out_dist elements apart instead of N (a real transform's half-length complex view, the
+// advanced layout's distances).
 struct PassShape {
   long long n = 0;     // transform length
   long long sub = 0;   // S = n / N
@@ -122,7 +130,14 @@ struct PassShape {
   int shift = 0;       // padding: one element every 2^shift
   int size_log2 = -1;       // log2 N when N is a power of two, else -1
   int per_block_log2 = -1;  // log2 T when T is a power of two, else -1
+  bool twiddled = true;     // a later pass (span > 1) applies w_{L N}^{e j} on load; not an axis pass
+  long long in_dist = 0;    // sub == 1: elements between consecutive transforms' inputs (n when 0)
+  long long out_dist = 0;   // span == 1: between consecutive sub-transforms' outputs (N when 0)
 };
+
+IDGPU_HD long long input_distance(const PassShape& s) { return s.in_dist > 0 ? s.in_dist : s.n; }
+IDGPU_HD long long output_distance(const PassShape& s) { return s.out_dist > 0 ? s.out_dist : s.size; }
+IDGPU_HD bool inter_pass_twiddled(const PassShape& s) { return s.twiddled && s.span > 1; }
 
 IDGPU_HD int smem_index(const PassShape& s, int tr, int e) { return tr * s.smem_stride + e + (e >> s.shift); }
 
@@ -139,15 +154,15 @@ struct BlockFrame {
 IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
   BlockFrame frame;
   if (s.sub == 1) {
-    frame.in_base = g0 * s.n;
-    frame.out_base = g0 * s.size;
+    frame.in_base = g0 * input_distance(s);
+    frame.out_base = g0 * output_distance(s);
     return frame;
   }
   const long long batch = g0 / s.sub;
   const long long id0 = g0 % s.sub;
   frame.in_base = batch * s.n + id0;
   if (s.span == 1) {
-    frame.out_base = g0 * s.size;
+    frame.out_base = g0 * output_distance(s);
   } else {
     frame.j0 = id0 % s.span;
     frame.out_base = batch * s.n + frame.j0 + s.span * s.size * (id0 / s.span);
@@ -158,10 +173,10 @@ IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
 // Offsets from the frame's bases of element e of sub-transform tr (input) and of its output
 // element p: below n on a column side, below T N on a contiguous one.
 IDGPU_HD int input_step(const PassShape& s, int tr, int e) {
-  return s.sub == 1 ? tr * static_cast<int>(s.n) + e : tr + e * static_cast<int>(s.sub);
+  return s.sub == 1 ? tr * static_cast<int>(input_distance(s)) + e : tr + e * static_cast<int>(s.sub);
 }
 IDGPU_HD int output_step(const PassShape& s, int tr, int p) {
-  return s.span == 1 ? tr * s.size + p : tr + p * static_cast<int>(s.span);
+  return s.span == 1 ? tr * static_cast<int>(output_distance(s)) + p : tr + p * static_cast<int>(s.span);
 }
 
 // Linear staging order: q -> (tr, e) for a contiguous or a column side (shifts for powers of two).

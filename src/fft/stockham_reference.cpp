@@ -106,7 +106,7 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
   const auto oriented = [sign](Complex w) { return sign < 0 ? w : std::conj(w); };
   const int size = shape.size;
   const int per_block = shape.per_block;
-  const long long total = pass.sub_transforms * plan_.batch;
+  const long long total = pass.sub_transforms * plan_.pass_transforms(pass);
   const long long lo_mask = (1LL << pass.twiddle_lo_bits) - 1;
   {
     const long long g0 = block * per_block;
@@ -114,11 +114,25 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
     std::fill(smem.begin(), smem.end(), not_a_number());
 
     const BlockFrame frame = block_frame(shape, g0);
-    for (int q = 0; q < valid * size; ++q) {
+    if (pass.real_step == RealStep::kUnpackC2R) {
+      // The n / 2 + 1 inputs X of each transform combined into the n / 2 points Z of the
+      // complex transform (RealStep, fft/planner.h); X[M] pairs with X[0].
+      const long long dist = input_distance(shape);
+      for (int tr = 0; tr < valid; ++tr) {
+        const Complex* x = from + frame.in_base + tr * dist;
+        for (int k = 0; k < size; ++k) {
+          const Complex a = x[k];
+          const Complex b = std::conj(x[size - k]);
+          const Complex w = std::conj(table[layout.real + static_cast<std::size_t>(k)]);
+          smem[smem_index(shape, tr, k)] = (a + b) + Complex(0.0, 1.0) * w * (a - b);
+        }
+      }
+    }
+    for (int q = 0; q < valid * size && pass.real_step != RealStep::kUnpackC2R; ++q) {
       int tr = 0, e = 0;
       staging_slot(shape, shape.sub == 1, q, &tr, &e);
       Complex x = from[frame.in_base + input_step(shape, tr, e)];
-      if (shape.span > 1 && e > 0) {
+      if (inter_pass_twiddled(shape) && e > 0) {
         const long long exponent = e * (frame.j0 + tr);
         x *= oriented(table[layout.lo + (exponent & lo_mask)] *
                       table[layout.hi + (exponent >> pass.twiddle_lo_bits)]);
@@ -128,6 +142,20 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
 
     run_stages(pass, shape, valid, sign, table, layout, &smem);
 
+    if (pass.real_step == RealStep::kPackR2C) {
+      // The n / 2 + 1 outputs of each transform from the n / 2 points Z in "shared memory".
+      const long long dist = output_distance(shape);
+      for (int tr = 0; tr < valid; ++tr) {
+        Complex* x = to + frame.out_base + tr * dist;
+        for (int k = 0; k <= size; ++k) {
+          const Complex a = smem[smem_index(shape, tr, k % size)];
+          const Complex b = std::conj(smem[smem_index(shape, tr, (size - k) % size)]);
+          const Complex w = k < size ? table[layout.real + static_cast<std::size_t>(k)] : Complex(-1.0, 0.0);
+          x[k] = 0.5 * (a + b) - Complex(0.0, 0.5) * w * (a - b);
+        }
+      }
+      return;
+    }
     for (int q = 0; q < valid * size; ++q) {
       int tr = 0, p = 0;
       staging_slot(shape, shape.span == 1, q, &tr, &p);
@@ -248,6 +276,13 @@ void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to
 
 void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
   if (plan.passes.empty()) throw std::invalid_argument("fft reference: empty plan");
+  if (plan.kind != Kind::kC2C) {
+    // A real plan's one pass, its distances those of this execution (in place: the padded layout).
+    if (plan.passes.size() != 1) throw std::invalid_argument("fft reference: a real plan has one pass");
+    const FftPass pass = real_pass_for(plan, input == output);
+    PassRunner(plan, pass, sign).run_all(input, output);
+    return;
+  }
   if (plan.cluster) {
     if (plan.passes.size() != 2) throw std::invalid_argument("fft reference: a cluster plan has two passes");
     run_cluster(plan, sign, input, output);
@@ -270,7 +305,7 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
       default: return work.data();
     }
   };
-  const std::vector<PassBuffers> turns = pass_buffers(plan.passes.size(), in_place);
+  const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     PassRunner(plan, plan.passes[i], sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
   }

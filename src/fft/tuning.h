@@ -14,4 +14,9 @@ using idgpu::DeviceClass;
 // was measured on); otherwise `reason` says why not.
 bool native_fft_wins(long long n, long long batch, Precision precision, DeviceClass device, const char** reason);
 
+// The same for a multi-dimensional C2C/Z2Z or a 1D real (R2C/C2R, D2Z/Z2D) transform in the
+// default layout: `dims` the rank's lengths (outermost first), `batch` transforms.
+bool native_layout_wins(Kind kind, Precision precision, int rank, const long long* dims, long long batch,
+                        DeviceClass device, const char** reason);
+
 }  // namespace idgpu::fft

@@ -33,13 +33,15 @@ TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
   layout.stage = 0;
   layout.stage_count = static_cast<std::size_t>(pass.size - 1);
   layout.lo = layout.stage + layout.stage_count;
-  if (interpass && pass.span_before > 1) {
+  if (interpass && pass.has_twiddle()) {
     const long long m = pass.span_before * pass.size;
     layout.lo_count = static_cast<std::size_t>(1) << pass.twiddle_lo_bits;
     layout.hi_count = static_cast<std::size_t>(((m - 1) >> pass.twiddle_lo_bits) + 1);
   }
   layout.hi = layout.lo + layout.lo_count;
-  layout.total = layout.hi + layout.hi_count;
+  layout.real = layout.hi + layout.hi_count;
+  if (pass.real_step != RealStep::kNone) layout.real_count = static_cast<std::size_t>(pass.size);
+  layout.total = layout.real + layout.real_count;
   return layout;
 }
 
@@ -62,6 +64,9 @@ std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interp
   for (std::size_t x = 0; x < layout.lo_count; ++x) table[layout.lo + x] = twiddle(static_cast<long long>(x), m, -1);
   for (std::size_t x = 0; x < layout.hi_count; ++x) {
     table[layout.hi + x] = twiddle(static_cast<long long>(x) << pass.twiddle_lo_bits, m, -1);
+  }
+  for (std::size_t k = 0; k < layout.real_count; ++k) {
+    table[layout.real + k] = twiddle(static_cast<long long>(k), 2 * pass.size, -1);
   }
   return table;
 }

@@ -22,10 +22,13 @@ std::complex<double> twiddle(long long e, long long d, int sign);
 //  - lo, hi: the inter-pass twiddles w_M^e (M = L N, e = t j < M) as lo[e mod 2^b] hi[e >> b]
 //    with b = pass.twiddle_lo_bits; absent (count 0) in the first pass.
 // Every table is the forward sign; the inverse transform conjugates.
+//  - real: a real pass's w_n^k = exp(-2 pi i k / n), k < n / 2 (n = 2 N, the real length), for
+//    its real step (RealStep); absent elsewhere.
 struct TwiddleLayout {
   std::size_t stage = 0, stage_count = 0;
   std::size_t lo = 0, lo_count = 0;
   std::size_t hi = 0, hi_count = 0;
+  std::size_t real = 0, real_count = 0;
   std::size_t total = 0;
 };
 // `interpass` false leaves the lo and hi tables out (count 0), for a kernel that computes the

@@ -41,6 +41,11 @@ template <class C>
 __device__ __forceinline__ C csub(C a, C b) {
   return make<C>(a.x - b.x, a.y - b.y);
 }
+
+template <class C>
+__device__ __forceinline__ C cconj(C a) {
+  return make<C>(a.x, -a.y);
+}
 template <class C>
 __device__ __forceinline__ C cmul(C a, C b) {
   return make<C>(fma(a.x, b.x, -a.y * b.y), fma(a.x, b.y, a.y * b.x));

@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
   const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
   const bool in_contiguous = s.sub == 1;
   const bool out_contiguous = s.span == 1;
-  const bool twiddled = s.span > 1;
+  const bool twiddled = inter_pass_twiddled(s);
   const unsigned lo_mask = (1u << p.lo_bits) - 1u;
 
   const auto place = [&](int tr, int e, C x) {
@@ -207,13 +207,17 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
 
 }  // namespace
 
+// Real passes (PassLaunch::real_step) run on the power-of-two kernels only; the planner's caller
+// plans them for power-of-two halves, so the general kernel never sees one.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f32(pass, inverse, stream, &status)) return status;
+  if (pass.real_step != 0) return cudaErrorNotSupported;
   return inverse ? launch<float, true>(pass, stream) : launch<float, false>(pass, stream);
 }
 
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f64(pass, inverse, stream, &status)) return status;
+  if (pass.real_step != 0) return cudaErrorNotSupported;
   return inverse ? launch<double, true>(pass, stream) : launch<double, false>(pass, stream);
 }
 

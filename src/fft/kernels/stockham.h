@@ -24,6 +24,10 @@ struct PassLaunch {
   // length, 16-byte aligned base); set by the host per launch.
   bool vector_in = false;
   bool vector_out = false;
+  // A real pass (RealStep, fft/planner.h): 1 packs R2C outputs, 2 unpacks C2R inputs, with the
+  // table w_n^k, k < N, in the pass's precision (forward sign).
+  int real_step = 0;
+  const void* real_twiddles = nullptr;
   const void* input = nullptr;
   void* output = nullptr;
 };

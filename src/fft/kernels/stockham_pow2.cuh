@@ -38,7 +38,19 @@ enum Pow2Kind : int {
   kColumn = 2,  // column in with the inter-pass twiddle, column out (every later pass)
   kStaged = 3,  // contiguous in and out through shared memory (a one-pass plan of a length too
                 // short for direct accesses to fill 32-byte sectors)
+  // Real transforms (RealStep, fft/planner.h): kStaged's accesses with the real step in shared
+  // memory; one read and one write of the data.
+  kRealPack = 4,    // R2C: n / 2 points in, the transform, then the n / 2 + 1 outputs packed out
+  kRealUnpack = 5,  // C2R: n / 2 + 1 points in, unpacked into n / 2, the transform, n / 2 out
 };
+
+// Kinds whose last stage goes to shared memory and out in linear order.
+__host__ __device__ constexpr bool pow2_staged_out(int kind) {
+  return kind == kFirst || kind == kStaged || kind == kRealPack || kind == kRealUnpack;
+}
+__host__ __device__ constexpr bool pow2_staged_in(int kind) {
+  return kind == kStaged || kind == kRealPack || kind == kRealUnpack;
+}
 
 // Registers per thread: what a 1024-thread (fp32) or 512-thread (fp64) block allows. Capping
 // lower for occupancy was measured slower (H100: 40 fp32 / 80 fp64 registers lost 3-30%
@@ -116,7 +128,7 @@ struct Pow2Pass {
     }
     // The last stage's outputs stay in v[] for a direct write; otherwise they go to shared memory
     // (after every thread has read its inputs, when those came from shared memory too).
-    if constexpr (kLastStage && Kind != kFirst && Kind != kStaged) return;
+    if constexpr (kLastStage && !pow2_staged_out(Kind)) return;
     if constexpr (!kFirstStage) __syncthreads();
     if (active) {
 #pragma unroll
@@ -221,7 +233,7 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
   const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
   const BlockFrame frame = block_frame(s, g0);
   // Sub-transform and rank: along the sub-transform on contiguous sides, across on column sides.
-  constexpr bool kAlong = Kind == kSingle || Kind == kStaged;  // threads along the sub-transform
+  constexpr bool kAlong = Kind == kSingle || pow2_staged_in(Kind);  // threads along the sub-transform
   const int tr = kAlong ? thread >> Pass::kLogThreads : thread & (s.per_block - 1);
   const int tid = kAlong ? thread & (kThreads - 1) : thread >> s.per_block_log2;
   const bool active = tr < valid;
@@ -231,23 +243,28 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
   C* out = static_cast<C*>(p.output) + frame.out_base;
 
   C v[kE];
-  if constexpr (Kind == kStaged) {
-    // The block's T sub-transforms are one contiguous run of T N elements of the input: E per
-    // thread when the block is full, all loads issued before the first store to shared memory
-    // (v[] holds them), so that each thread has E loads in flight.
+  // Distances between the transforms of a single pass (N, unless the plan says otherwise).
+  const int in_dist = static_cast<int>(input_distance(s));
+  const int out_dist = static_cast<int>(output_distance(s));
+  if constexpr (pow2_staged_in(Kind)) {
+    // The block's T sub-transforms are T runs of N elements of the input, in_dist apart (one
+    // contiguous run when in_dist = N): E per thread when the block is full, all loads issued
+    // before the first store to shared memory (v[] holds them), so that each thread has E loads
+    // in flight.
     const int count = valid << LogN;
     const auto slot = [&](int q) {
       const int e = q & (Pass::kN - 1);
       return (q >> LogN) * s.smem_stride + e + (e >> s.shift);
     };
+    const auto at = [&](int q) { return (q >> LogN) * in_dist + (q & (Pass::kN - 1)); };
     if (valid == s.per_block) {
       const int step = static_cast<int>(blockDim.x);
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = in[thread + k * step];
+      for (int k = 0; k < kE; ++k) v[k] = in[at(thread + k * step)];
 #pragma unroll
       for (int k = 0; k < kE; ++k) sm[slot(thread + k * step)] = v[k];
     } else {
-      for (int q = thread; q < count; q += blockDim.x) sm[slot(q)] = in[q];
+      for (int q = thread; q < count; q += blockDim.x) sm[slot(q)] = in[at(q)];
     }
     __syncthreads();
     if (active) {
@@ -257,11 +274,26 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
         const int e = tid + k * kThreads;
         v[k] = mine[e + (e >> s.shift)];
       }
+      if constexpr (Kind == kRealUnpack) {
+        // Z[e] = (X[e] + conj X[M-e]) + i w^-e (X[e] - conj X[M-e]); X[M] (the partner of e = 0)
+        // is the one input not staged.
+        const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+#pragma unroll
+        for (int k = 0; k < kE; ++k) {
+          const int e = tid + k * kThreads;
+          const int partner = Pass::kN - e;
+          const C b = cconj(e == 0 ? in[tr * in_dist + Pass::kN] : mine[partner + (partner >> s.shift)]);
+          const C w = cconj(__ldg(&real[e]));
+          const C sum = cadd(v[k], b);
+          const C t = cmul(w, csub(v[k], b));
+          v[k] = make<C>(sum.x - t.y, sum.y + t.x);
+        }
+      }
     }
     __syncthreads();  // the first stage writes where others read
   } else if (active) {
     if constexpr (Kind == kSingle) {
-      const C* from = in + tr * Pass::kN + tid;
+      const C* from = in + tr * in_dist + tid;
 #pragma unroll
       for (int k = 0; k < kE; ++k) v[k] = from[k * kThreads];
     } else {
@@ -274,12 +306,15 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
 #pragma unroll
         for (int k = 0; k < kE; ++k) v[k] = load_column<Cache>(&in[tr + (tid + k * kThreads) * stride]);
       }
+      // An axis pass of a multi-dimensional or strided plan has no inter-pass twiddle.
       if constexpr (Kind == kColumn) {
-        if constexpr (sizeof(Real) == 4) {
-          column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
-        } else {
-          column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p.lo_twiddles, p.hi_twiddles,
-                                                             p.lo_bits);
+        if (s.twiddled) {
+          if constexpr (sizeof(Real) == 4) {
+            column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
+          } else {
+            column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p.lo_twiddles,
+                                                               p.hi_twiddles, p.lo_bits);
+          }
         }
       }
     }
@@ -288,17 +323,38 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
   const Pass pass{p.stage_twiddles, sm + tr * s.smem_stride, s.shift, tid, active};
   pass.stages(v, std::make_integer_sequence<int, Pass::kStages>());
 
-  if constexpr (Kind == kFirst || Kind == kStaged) {
-    // The block's T sub-transforms are one contiguous run of T N elements of the output.
+  if constexpr (Kind == kRealPack) {
+    // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 for k < M, in linear
+    // order; the thread of k = 0 also writes X[M] = Re Z[0] - Im Z[0].
+    __syncthreads();
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const int count = valid << LogN;
+    for (int q = thread; q < count; q += blockDim.x) {
+      const int k = q & (Pass::kN - 1);
+      const int row = q >> LogN;
+      const C* z = sm + row * s.smem_stride;
+      const int partner = (Pass::kN - k) & (Pass::kN - 1);
+      const C a = z[k + (k >> s.shift)];
+      const C b = cconj(z[partner + (partner >> s.shift)]);
+      const C w = __ldg(&real[k]);
+      const C sum = cadd(a, b);
+      const C t = cmul(w, csub(a, b));
+      // (sum - i t) / 2
+      out[row * out_dist + k] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+      if (k == 0) out[row * out_dist + Pass::kN] = make<C>(a.x - a.y, static_cast<Real>(0));
+    }
+  } else if constexpr (pow2_staged_out(Kind)) {
+    // The block's T sub-transforms are T runs of N elements of the output, out_dist apart (one
+    // contiguous run of T N elements when out_dist = N).
     __syncthreads();
     const int count = valid << LogN;
     for (int q = thread; q < count; q += blockDim.x) {
       const int e = q & (Pass::kN - 1);
-      out[q] = sm[(q >> LogN) * s.smem_stride + e + (e >> s.shift)];
+      out[(q >> LogN) * out_dist + e] = sm[(q >> LogN) * s.smem_stride + e + (e >> s.shift)];
     }
   } else if (active) {
     if constexpr (Kind == kSingle) {
-      C* to = out + tr * Pass::kN + tid;
+      C* to = out + tr * out_dist + tid;
 #pragma unroll
       for (int k = 0; k < kE; ++k) to[k * kThreads] = v[k];
     } else {
@@ -364,6 +420,7 @@ int pow2_kind(const PassLaunch& pass) {
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
   if (pass.threads_per_transform != s.size / elements) return -1;
+  if (pass.real_step != 0) return s.sub == 1 && s.span == 1 ? (pass.real_step == 1 ? kRealPack : kRealUnpack) : -1;
   if (s.sub == 1) return s.span != 1 ? -1 : log_n >= kPow2MinSingleLog<Real> ? kSingle : kStaged;
   return s.span == 1 ? kFirst : kColumn;
 }
@@ -387,6 +444,15 @@ bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* statu
     case kStaged:
       return launch_pow2_log<Real, Inverse, kStaged>(log_n, pass, stream, status,
                                                      std::make_integer_sequence<int, kPow2MinSingleLog<Real> - 1>());
+    // A real pass runs one direction only: R2C forward, C2R inverse.
+    case kRealPack:
+      if constexpr (Inverse) return false;
+      return launch_pow2_log<Real, false, kRealPack>(log_n, pass, stream, status,
+                                                     std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+    case kRealUnpack:
+      if constexpr (!Inverse) return false;
+      return launch_pow2_log<Real, true, kRealUnpack>(log_n, pass, stream, status,
+                                                      std::make_integer_sequence<int, kPow2MaxLog<Real>>());
     default: return false;
   }
 }

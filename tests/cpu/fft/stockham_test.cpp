@@ -837,3 +837,242 @@ TEST_CASE("fused lag: the resident blocks' wait against a quarter of the L2", "[
   CHECK(fft::fused_lag(one, resident, l2) == 1);
   CHECK(fft::fused_lag(one, 0, 0) == 1);
 }
+
+namespace {
+
+// The naive DFT of `batch` contiguous row-major arrays of shape dims (outermost first), in long
+// double: a naive 1D DFT along each axis in turn (exact arithmetic is separable; this shares no
+// code with the planner's passes).
+std::vector<ComplexL> naive_dft_nd(const std::vector<Complex>& x, const std::vector<long long>& dims, long long batch,
+                                   int sign) {
+  long long total = 1;
+  for (long long d : dims) total *= d;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::vector<ComplexL> data(x.begin(), x.end());
+  long long inner = 1;
+  for (int axis = static_cast<int>(dims.size()) - 1; axis >= 0; --axis) {
+    const long long n = dims[static_cast<std::size_t>(axis)];
+    const long long outer = total / (n * inner) * batch;
+    std::vector<ComplexL> roots(static_cast<std::size_t>(n));
+    for (long long e = 0; e < n; ++e) {
+      const long double angle = 2.0L * pi * static_cast<long double>(e) / static_cast<long double>(n);
+      roots[static_cast<std::size_t>(e)] = {std::cos(angle), sign * std::sin(angle)};
+    }
+    std::vector<ComplexL> line(static_cast<std::size_t>(n));
+    for (long long o = 0; o < outer; ++o) {
+      for (long long i = 0; i < inner; ++i) {
+        const long long base = o * n * inner + i;
+        for (long long k = 0; k < n; ++k) {
+          long double re = 0, im = 0;
+          for (long long t = 0; t < n; ++t) {
+            const ComplexL v = data[static_cast<std::size_t>(base + t * inner)];
+            const ComplexL w = roots[static_cast<std::size_t>((t * k) % n)];
+            re += w.real() * v.real() - w.imag() * v.imag();
+            im += w.real() * v.imag() + w.imag() * v.real();
+          }
+          line[static_cast<std::size_t>(k)] = {re, im};
+        }
+        for (long long k = 0; k < n; ++k) data[static_cast<std::size_t>(base + k * inner)] = line[static_cast<std::size_t>(k)];
+      }
+    }
+    inner *= n;
+  }
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("planner: 2D and 3D plans take one axis pass per axis, innermost first", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  for (const std::vector<long long>& dims :
+       std::vector<std::vector<long long>>{{1024, 1024}, {4096, 4096}, {8192, 8192}, {128, 128, 128}, {512, 512, 512},
+                                           {100, 60}, {7, 11, 13}}) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const long long batch = 3;
+      fft::FftPlanResult result = fft::plan_c2c(static_cast<int>(dims.size()), dims.data(), batch, precision, h100);
+      CAPTURE(dims, static_cast<int>(precision), result.reason);
+      if (precision == fft::Precision::kDouble && dims[0] == 8192) {
+        // 2^13 fits one fp64 pass; longer axes would not.
+        REQUIRE(result.plan.has_value());
+      }
+      REQUIRE(result.plan.has_value());
+      const fft::FftPlan& plan = *result.plan;
+      INFO(plan.to_string());
+      CHECK(plan.passes_in_place);
+      CHECK(plan.work_bytes == 0);
+      CHECK(!plan.cluster);
+      CHECK(!plan.fused);
+      REQUIRE(plan.passes.size() == dims.size());
+      long long inner = 1;
+      long long total = 1;
+      for (long long d : dims) total *= d;
+      CHECK(plan.n == total);
+      for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+        const fft::FftPass& pass = plan.passes[i];
+        const long long size = dims[dims.size() - 1 - i];
+        CHECK(pass.size == size);
+        CHECK(!pass.twiddled);
+        CHECK(!pass.has_twiddle());
+        CHECK(pass.sub_transforms == inner);
+        CHECK(pass.span_before == inner);
+        CHECK(pass.transform_n == size * inner);
+        CHECK(plan.pass_transforms(pass) == total / (size * inner) * batch);
+        CHECK(pass.blocks * pass.transforms_per_block >= pass.sub_transforms * plan.pass_transforms(pass));
+        if (inner > 1) {
+          // Rows of T adjacent lines: T divides the lines of one transform.
+          CHECK(inner % pass.transforms_per_block == 0);
+          // Rows of at least one 32-byte sector wherever such a T divides the lines and fits the
+          // shared memory (fp32 8192-point columns hold only 2 lines: 139 KB).
+          const auto row_bytes = static_cast<std::size_t>(pass.transforms_per_block) * plan.element_bytes;
+          const long long sector_lines = 32 / static_cast<long long>(plan.element_bytes);
+          const std::size_t sector_bytes = static_cast<std::size_t>(fft::smem_stride(size, pass.smem_shift)) *
+                                           plan.element_bytes * static_cast<std::size_t>(sector_lines);
+          if (inner % sector_lines == 0 && sector_bytes <= h100.shared_bytes_per_block) CHECK(row_bytes >= 32);
+        }
+        inner *= size;
+      }
+    }
+  }
+  // An axis that needs two passes is declined (with the reason), as is a rank outside 1..3.
+  const long long wide[2] = {1LL << 16, 64};
+  fft::FftPlanResult declined = fft::plan_c2c(2, wide, 1, fft::Precision::kSingle, h100);
+  CHECK(!declined.plan);
+  CHECK(declined.reason.find("more than one pass") != std::string::npos);
+  const long long four[4] = {2, 2, 2, 2};
+  CHECK(!fft::plan_c2c(4, four, 1, fft::Precision::kSingle, h100).plan);
+  const long long prime[2] = {17, 16};
+  CHECK(!fft::plan_c2c(2, prime, 1, fft::Precision::kSingle, h100).plan);
+}
+
+TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "[fft][executor][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const std::vector<std::vector<long long>> shapes = {{4, 8},   {16, 16},   {32, 64},  {64, 2},   {3, 5},
+                                                      {12, 10}, {7, 11},    {128, 13}, {4, 4, 4}, {8, 16, 32},
+                                                      {3, 5, 7}, {2, 9, 16}, {6, 10, 12}};
+  std::uint64_t salt = 5000;
+  for (const std::vector<long long>& dims : shapes) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const long long batch = 1 + static_cast<long long>(salt % 3);
+      fft::FftPlanResult result = fft::plan_c2c(static_cast<int>(dims.size()), dims.data(), batch, precision, h100);
+      CAPTURE(dims, batch, static_cast<int>(precision), result.reason);
+      REQUIRE(result.plan.has_value());
+      const fft::FftPlan& plan = *result.plan;
+      INFO(plan.to_string());
+      const std::size_t count = static_cast<std::size_t>(plan.n * batch);
+      const std::vector<Complex> input = random_input(count, ++salt);
+      for (int sign : {-1, +1}) {
+        CAPTURE(sign);
+        const std::vector<ComplexL> want = naive_dft_nd(input, dims, batch, sign);
+        std::vector<Complex> out = poisoned(count);
+        fft::reference::execute(plan, sign, input.data(), out.data());
+        CHECK(relative_error(out, want) < kTolerance);
+        std::vector<Complex> in_place = input;
+        fft::reference::execute(plan, sign, in_place.data(), in_place.data());
+        CHECK(relative_error(in_place, want) < kTolerance);
+      }
+    }
+  }
+}
+
+TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of place", "[fft][executor][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::uint64_t salt = 7000;
+  for (long long n : {4LL, 6LL, 8LL, 10LL, 16LL, 30LL, 64LL, 100LL, 256LL, 1000LL, 2048LL, 4096LL, 8192LL}) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const long long batch = 1 + static_cast<long long>(salt % 3);
+      const long long half = n / 2;
+      CAPTURE(n, batch, static_cast<int>(precision));
+      fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, n, batch, precision, h100);
+      fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, n, batch, precision, h100);
+      INFO(r2c.reason << c2r.reason);
+      REQUIRE(r2c.plan.has_value());
+      REQUIRE(c2r.plan.has_value());
+      REQUIRE(r2c.plan->passes.size() == 1);
+      CHECK(r2c.plan->passes[0].real_step == fft::RealStep::kPackR2C);
+      CHECK(c2r.plan->passes[0].real_step == fft::RealStep::kUnpackC2R);
+      CHECK(r2c.plan->passes[0].size == half);
+      // Random reals, and their exact spectrum (naive DFT of the real sequence as complex).
+      const std::vector<Complex> noise = random_input(static_cast<std::size_t>(n * batch), ++salt);
+      std::vector<Complex> real_as_complex(static_cast<std::size_t>(n * batch));
+      for (std::size_t i = 0; i < real_as_complex.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+      const std::vector<ComplexL> spectrum = naive_dft(real_as_complex, n, batch, -1);
+      std::vector<ComplexL> want_half(static_cast<std::size_t>((half + 1) * batch));
+      for (long long b = 0; b < batch; ++b) {
+        for (long long k = 0; k <= half; ++k) want_half[b * (half + 1) + k] = spectrum[b * n + k];
+      }
+      // R2C out of place: n reals (n / 2 complex) a transform in, n / 2 + 1 out.
+      std::vector<Complex> packed(static_cast<std::size_t>(half * batch));
+      for (long long b = 0; b < batch; ++b) {
+        for (long long m = 0; m < half; ++m) packed[b * half + m] = {noise[b * n + 2 * m].real(), noise[b * n + 2 * m + 1].real()};
+      }
+      std::vector<Complex> out = poisoned(static_cast<std::size_t>((half + 1) * batch));
+      fft::reference::execute(*r2c.plan, -1, packed.data(), out.data());
+      CHECK(relative_error(out, want_half) < kTolerance);
+      // In place, cuFFT's padded layout: 2 (n / 2 + 1) reals a transform.
+      std::vector<Complex> padded = poisoned(static_cast<std::size_t>((half + 1) * batch));
+      for (long long b = 0; b < batch; ++b) {
+        for (long long m = 0; m < half; ++m) padded[b * (half + 1) + m] = packed[b * half + m];
+      }
+      fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
+      CHECK(relative_error(padded, want_half) < kTolerance);
+      // C2R of that spectrum: n times the reals, out of place (n / 2 complex out) and in place.
+      std::vector<Complex> spectrum_in(want_half.size());
+      for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
+      std::vector<ComplexL> want_real(static_cast<std::size_t>(half * batch));
+      for (std::size_t i = 0; i < want_real.size(); ++i) want_real[i] = ComplexL(packed[i]) * static_cast<long double>(n);
+      std::vector<Complex> back = poisoned(static_cast<std::size_t>(half * batch));
+      const std::vector<Complex> spectrum_copy = spectrum_in;
+      fft::reference::execute(*c2r.plan, +1, spectrum_in.data(), back.data());
+      CHECK(relative_error(back, want_real) < kTolerance);
+      CHECK(spectrum_in == spectrum_copy);  // out of place, the input is left as it was
+      fft::reference::execute(*c2r.plan, +1, spectrum_in.data(), spectrum_in.data());
+      std::vector<Complex> unpadded(static_cast<std::size_t>(half * batch));
+      for (long long b = 0; b < batch; ++b) {
+        for (long long m = 0; m < half; ++m) unpadded[b * half + m] = spectrum_in[b * (half + 1) + m];
+      }
+      CHECK(relative_error(unpadded, want_real) < kTolerance);
+    }
+  }
+  // Odd lengths are not planned (yet), with the reason.
+  fft::FftPlanResult odd = fft::plan_real_1d(fft::Kind::kR2C, 15, 1, fft::Precision::kSingle, h100);
+  CHECK(!odd.plan);
+  CHECK(odd.reason.find("not even") != std::string::npos);
+  CHECK(!fft::plan_real_1d(fft::Kind::kC2C, 16, 1, fft::Precision::kSingle, h100).plan);
+}
+
+TEST_CASE("tuning table: multi-dimensional and real transforms native only at the measured shapes",
+          "[fft][tuning][cpu]") {
+  const fft::DeviceClass h100{90, 3352};
+  const fft::DeviceClass h200{90, 4800};
+  const char* reason = nullptr;
+  const auto wins = [&](fft::Kind kind, fft::Precision precision, std::vector<long long> dims, long long batch,
+                        fft::DeviceClass device) {
+    reason = nullptr;
+    const bool native =
+        fft::native_layout_wins(kind, precision, static_cast<int>(dims.size()), dims.data(), batch, device, &reason);
+    if (!native) CHECK(reason != nullptr);
+    return native;
+  };
+  using fft::Kind;
+  using fft::Precision;
+  // The measured wins (H100).
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h100));
+  CHECK(wins(Kind::kC2R, Precision::kDouble, {8192}, 4096, h100));
+  CHECK(wins(Kind::kC2R, Precision::kDouble, {16384}, 2048, h100));
+  CHECK(wins(Kind::kC2C, Precision::kDouble, {4096, 4096}, 2, h100));
+  CHECK(wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 4, h100));
+  CHECK(wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, h100));
+  // Where it lost or tied, smaller calls than measured, other shapes, precisions and devices.
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {8192}, 8192, h100));
+  CHECK(!wins(Kind::kR2C, Precision::kDouble, {16384}, 2048, h100));
+  CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 16, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kDouble, {4096, 2048}, 4, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 32, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kDouble, {256, 256, 256}, 2, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 1, h100));
+  // Not measured on an H200 nor on any other device.
+  CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h200));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, {100, 8000}));
+  CHECK(std::string(reason).find("never measured") != std::string::npos);
+}

@@ -287,3 +287,35 @@ TEST_CASE("descriptor text", "[cpu][fft][descriptor]") {
   REQUIRE(build_descriptor(2, n, embed, 2, 100, embed, 1, 50, Kind::kC2R, Precision::kSingle, 2, &d) == CUFFT_SUCCESS);
   CHECK(d.to_string() == "c2r_f32 n=4x6 batch=2 strides=(16,8),(2,1) dist=(100,50)");
 }
+
+TEST_CASE("explicit embeds that spell out the default layout count as the default layout", "[cpu][fft][descriptor]") {
+  // What PyTorch and CuPy pass: the default layout written out (R2C of rank 2: real side n1 wide,
+  // complex side n1 / 2 + 1 wide).
+  const long long n[2] = {16, 10};
+  const long long real_embed[2] = {16, 10};
+  const long long complex_embed[2] = {16, 6};
+  Descriptor d;
+  REQUIRE(build_descriptor(2, n, real_embed, 1, 160, complex_embed, 1, 96, Kind::kR2C, Precision::kSingle, 3, &d) ==
+          CUFFT_SUCCESS);
+  CHECK_FALSE(d.default_layout);
+  CHECK(has_default_strides(d));
+  REQUIRE(build_descriptor(2, n, complex_embed, 1, 96, real_embed, 1, 160, Kind::kC2R, Precision::kSingle, 3, &d) ==
+          CUFFT_SUCCESS);
+  CHECK(has_default_strides(d));
+  // Any other distance, stride or embed is not the default layout; a batch of one ignores distances.
+  REQUIRE(build_descriptor(2, n, real_embed, 1, 170, complex_embed, 1, 96, Kind::kR2C, Precision::kSingle, 3, &d) ==
+          CUFFT_SUCCESS);
+  CHECK_FALSE(has_default_strides(d));
+  REQUIRE(build_descriptor(2, n, real_embed, 1, 170, complex_embed, 1, 96, Kind::kR2C, Precision::kSingle, 1, &d) ==
+          CUFFT_SUCCESS);
+  CHECK(has_default_strides(d));
+  REQUIRE(build_descriptor(2, n, real_embed, 2, 320, complex_embed, 1, 96, Kind::kR2C, Precision::kSingle, 3, &d) ==
+          CUFFT_SUCCESS);
+  CHECK_FALSE(has_default_strides(d));
+  const long long wide[2] = {16, 12};
+  REQUIRE(build_descriptor(2, n, wide, 1, 192, complex_embed, 1, 96, Kind::kR2C, Precision::kSingle, 3, &d) ==
+          CUFFT_SUCCESS);
+  CHECK_FALSE(has_default_strides(d));
+  REQUIRE(build_descriptor(2, n, nullptr, 5, 7, nullptr, 9, 11, Kind::kC2C, Precision::kDouble, 3, &d) == CUFFT_SUCCESS);
+  CHECK(has_default_strides(d));
+}

@@ -1,0 +1,697 @@
+// The native multi-dimensional C2C/Z2Z and 1D real (R2C/C2R, D2Z/Z2D) FFTs against the vendor and
+// a float64 reference, on the GPU.
+//
+// These plans are served natively under IDGPU_POLICY native only (the tuning table has no rows for
+// them yet), so every case runs the same random input (never zero) through the vendor's plan
+// (policy vendor) and through ours (policy native, checked through the dispatch statistics to have
+// really run natively, or not at all where the layout is not native: real length 400), each output
+// poisoned with NaN before the call. Up to three transforms of the batch (first, middle, last) are
+// compared with a float64 transform on the host: separable for 2D and 3D (a 1D transform along
+// each axis: a radix-2 FFT for powers of two, a naive DFT for the other lengths, all of them small),
+// for R2C the complex FFT of the real sequence, for C2R the inverse FFT of the Hermitian extension
+// of the (rounded) half spectrum given. The native relative L2 error must be no worse than 1.5x the
+// vendor's (plus one unit of rounding); every element the native call writes must be finite and
+// the whole output close to the vendor's, so an element never written or a wrong transform
+// anywhere in the batch fails.
+//
+// 2D/3D plans are made four ways in turn: cufftPlan2d / cufftPlan3d (batch 1), cufftPlanMany with
+// NULL embeds, cufftCreate + cufftMakePlanMany64 with explicit embeds equal to the default layout,
+// and cufftCreate + cufftXtMakePlanMany (executed through cufftXtExec); each shape runs forward out
+// of place and inverse in place, then the opposite direction on its result (n x). Real plans the
+// same four ways (cufftPlan1d for the first); in place is cuFFT's padded layout, 2 (n/2 + 1) reals
+// a transform, whose two padding reals are NaN on input. Out of place, the C2R input is copied
+// before and compared after each side's call: whether the vendor overwrote it is printed, and the
+// native C2R (and R2C) must leave it as it was.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <cufftXt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "idgpu/idgpu.h"
+
+namespace {
+
+constexpr int kSkip = 77;
+using Cd = std::complex<double>;
+
+template <class T>
+struct Traits;
+template <>
+struct Traits<cufftComplex> {
+  using Real = float;
+  static constexpr cufftType kC2C = CUFFT_C2C;
+  static constexpr cufftType kR2C = CUFFT_R2C;
+  static constexpr cufftType kC2R = CUFFT_C2R;
+  static constexpr cudaDataType kComplexData = CUDA_C_32F;
+  static constexpr cudaDataType kRealData = CUDA_R_32F;
+  static constexpr double kEps = 5.96e-8;
+  static constexpr const char* kExecC2C = "cufftExecC2C";
+  static constexpr const char* kExecR2C = "cufftExecR2C";
+  static constexpr const char* kExecC2R = "cufftExecC2R";
+  // Real lengths whose half fits one pass (fft/planner.h): served natively.
+  static constexpr long long kMaxNativeReal = 1LL << 15;
+  static cufftResult c2c(cufftHandle plan, cufftComplex* in, cufftComplex* out, int direction) {
+    return cufftExecC2C(plan, in, out, direction);
+  }
+  static cufftResult r2c(cufftHandle plan, float* in, cufftComplex* out) { return cufftExecR2C(plan, in, out); }
+  static cufftResult c2r(cufftHandle plan, cufftComplex* in, float* out) { return cufftExecC2R(plan, in, out); }
+};
+template <>
+struct Traits<cufftDoubleComplex> {
+  using Real = double;
+  static constexpr cufftType kC2C = CUFFT_Z2Z;
+  static constexpr cufftType kR2C = CUFFT_D2Z;
+  static constexpr cufftType kC2R = CUFFT_Z2D;
+  static constexpr cudaDataType kComplexData = CUDA_C_64F;
+  static constexpr cudaDataType kRealData = CUDA_R_64F;
+  static constexpr double kEps = 1.11e-16;
+  static constexpr const char* kExecC2C = "cufftExecZ2Z";
+  static constexpr const char* kExecR2C = "cufftExecD2Z";
+  static constexpr const char* kExecC2R = "cufftExecZ2D";
+  static constexpr long long kMaxNativeReal = 1LL << 14;
+  static cufftResult c2c(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out, int direction) {
+    return cufftExecZ2Z(plan, in, out, direction);
+  }
+  static cufftResult r2c(cufftHandle plan, double* in, cufftDoubleComplex* out) { return cufftExecD2Z(plan, in, out); }
+  static cufftResult c2r(cufftHandle plan, cufftDoubleComplex* in, double* out) { return cufftExecZ2D(plan, in, out); }
+};
+
+unsigned long long native_calls(const char* name) {
+  idgpuCallStats_t stats{};
+  REQUIRE(idgpuGetCallStatsByName(name, &stats) == IDGPU_STATUS_SUCCESS);
+  return stats.nativeCalls;
+}
+
+bool power_of_two(long long n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// IDGPU_TEST_MAX_POINTS caps the points per call (batches are cut to fit, larger transforms
+// skipped), for runs under compute-sanitizer.
+long long max_points() {
+  static const long long cap = [] {
+    const char* value = std::getenv("IDGPU_TEST_MAX_POINTS");
+    return value != nullptr ? std::atoll(value) : (1LL << 40);
+  }();
+  return cap;
+}
+
+// ---- float64 reference ------------------------------------------------------------------------
+
+// exp(sign 2 pi i e / n), the angle reduced and evaluated in long double.
+Cd root(long long e, long long n, int sign) {
+  e %= n;
+  if (e < 0) e += n;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  const long double angle = static_cast<long double>(sign) * 2.0L * pi * static_cast<long double>(e) /
+                            static_cast<long double>(n);
+  return {static_cast<double>(std::cos(angle)), static_cast<double>(std::sin(angle))};
+}
+
+const std::vector<Cd>& roots(long long n, int sign) {
+  static std::map<std::pair<long long, int>, std::vector<Cd>> cache;
+  std::vector<Cd>& table = cache[{n, sign}];
+  if (table.empty()) {
+    table.resize(static_cast<std::size_t>(n));
+    for (long long e = 0; e < n; ++e) table[e] = root(e, n, sign);
+  }
+  return table;
+}
+
+// Unnormalised float64 DFT of `line` in place, sign -1 forward, +1 inverse: iterative radix-2 for
+// powers of two, else the naive sum (the other lengths here are at most a few hundred points).
+void transform_line(std::vector<Cd>& line, int sign) {
+  const long long n = static_cast<long long>(line.size());
+  if (n < 2) return;
+  const std::vector<Cd>& w = roots(n, sign);
+  if (!power_of_two(n)) {
+    std::vector<Cd> y(line.size());
+    for (long long k = 0; k < n; ++k) {
+      Cd sum = 0;
+      for (long long j = 0; j < n; ++j) sum += line[j] * w[(j * k) % n];
+      y[k] = sum;
+    }
+    line.swap(y);
+    return;
+  }
+  for (long long i = 1, j = 0; i < n; ++i) {
+    long long bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(line[i], line[j]);
+  }
+  for (long long length = 2; length <= n; length <<= 1) {
+    const long long step = n / length;
+    for (long long start = 0; start < n; start += length) {
+      for (long long k = 0; k < length / 2; ++k) {
+        const Cd a = line[start + k];
+        const Cd b = line[start + k + length / 2] * w[k * step];
+        line[start + k] = a + b;
+        line[start + k + length / 2] = a - b;
+      }
+    }
+  }
+}
+
+// Separable multi-dimensional DFT of one transform (dims outermost first, innermost contiguous).
+std::vector<Cd> transform_nd(std::vector<Cd> x, const std::vector<long long>& dims, int sign) {
+  long long total = 1;
+  for (long long d : dims) total *= d;
+  long long inner = 1;
+  std::vector<Cd> line;
+  for (auto axis = static_cast<long long>(dims.size()) - 1; axis >= 0; --axis) {
+    const long long n = dims[axis];
+    const long long outer = total / (n * inner);
+    line.resize(static_cast<std::size_t>(n));
+    for (long long o = 0; o < outer; ++o) {
+      for (long long i = 0; i < inner; ++i) {
+        Cd* base = x.data() + o * n * inner + i;
+        for (long long j = 0; j < n; ++j) line[j] = base[j * inner];
+        transform_line(line, sign);
+        for (long long j = 0; j < n; ++j) base[j * inner] = line[j];
+      }
+    }
+    inner *= n;
+  }
+  return x;
+}
+
+template <class T>
+Cd wide(const T& v) {
+  return {v.x, v.y};
+}
+
+template <class T>
+bool finite(const T& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y);
+}
+
+// Relative L2 error of the listed transforms of `got` (`stride` elements apart, `count` compared
+// from each) against `want` (one vector per listed transform).
+template <class Got, class Widen>
+double relative_error(const std::vector<Got>& got, const std::vector<std::vector<Cd>>& want,
+                      const std::vector<long long>& transforms, long long stride, long long count, Widen widen) {
+  double diff = 0, norm = 0;
+  for (std::size_t t = 0; t < transforms.size(); ++t) {
+    for (long long i = 0; i < count; ++i) {
+      diff += std::norm(widen(got[transforms[t] * stride + i]) - want[t][i]);
+      norm += std::norm(want[t][i]);
+    }
+  }
+  return std::sqrt(diff / norm);
+}
+
+template <class Elem, class Widen>
+double relative_difference(const std::vector<Elem>& a, const std::vector<Elem>& b, Widen widen) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff += std::norm(widen(a[i]) - widen(b[i]));
+    norm += std::norm(widen(b[i]));
+  }
+  return std::sqrt(diff / norm);
+}
+
+// First, middle and last transform of a batch.
+std::vector<long long> checked_transforms(long long batch) {
+  std::vector<long long> transforms = {0, batch / 2, batch - 1};
+  transforms.erase(std::unique(transforms.begin(), transforms.end()), transforms.end());
+  return transforms;
+}
+
+std::string dims_text(const std::vector<long long>& dims) {
+  std::string text;
+  for (long long d : dims) text += (text.empty() ? "" : "x") + std::to_string(d);
+  return text;
+}
+
+// ---- plans ------------------------------------------------------------------------------------
+
+enum class Maker { kPlanBasic, kPlanMany, kMakeMany64Embeds, kXtMakePlanMany };
+constexpr Maker kMakers[] = {Maker::kPlanBasic, Maker::kPlanMany, Maker::kMakeMany64Embeds, Maker::kXtMakePlanMany};
+const char* maker_name(Maker maker) {
+  switch (maker) {
+    case Maker::kPlanBasic: return "cufftPlan1d/2d/3d";
+    case Maker::kPlanMany: return "cufftPlanMany (NULL embeds)";
+    case Maker::kMakeMany64Embeds: return "cufftMakePlanMany64 (explicit default embeds)";
+    case Maker::kXtMakePlanMany: return "cufftXtMakePlanMany";
+  }
+  return "?";
+}
+
+// A plan of `dims` (outermost first) and `batch`, of `type`, made one of the four ways; destroyed at
+// scope exit. kPlanBasic: cufftPlan1d (any batch) or cufftPlan2d / cufftPlan3d (batch 1 only).
+// kMakeMany64Embeds: the default layout spelled out (embeds = dims, unit strides, distances of
+// one transform); for a real plan executed in place, where cuFFT's padded layout is not the
+// default distances, NULL embeds instead (`in_place`).
+struct TestPlan {
+  cufftHandle handle = 0;
+  size_t work_size = 0;
+  bool xt = false;
+
+  TestPlan(Maker maker, const std::vector<long long>& dims, long long batch, cufftType type, cudaDataType in_data,
+           cudaDataType out_data, cudaDataType exec_data, bool in_place) {
+    const int rank = static_cast<int>(dims.size());
+    int n32[3] = {};
+    long long n64[3] = {};
+    long long total = 1;
+    for (int axis = 0; axis < rank; ++axis) {
+      n32[axis] = static_cast<int>(dims[axis]);
+      n64[axis] = dims[axis];
+      total *= dims[axis];
+    }
+    switch (maker) {
+      case Maker::kPlanBasic:
+        if (rank == 1) {
+          REQUIRE(cufftPlan1d(&handle, n32[0], type, static_cast<int>(batch)) == CUFFT_SUCCESS);
+        } else {
+          REQUIRE(batch == 1);
+          if (rank == 2) {
+            REQUIRE(cufftPlan2d(&handle, n32[0], n32[1], type) == CUFFT_SUCCESS);
+          } else {
+            REQUIRE(cufftPlan3d(&handle, n32[0], n32[1], n32[2], type) == CUFFT_SUCCESS);
+          }
+        }
+        break;
+      case Maker::kPlanMany:
+        REQUIRE(cufftPlanMany(&handle, rank, n32, nullptr, 1, 0, nullptr, 1, 0, type, static_cast<int>(batch)) ==
+                CUFFT_SUCCESS);
+        break;
+      case Maker::kMakeMany64Embeds: {
+        REQUIRE(cufftCreate(&handle) == CUFFT_SUCCESS);
+        const bool real = type != CUFFT_C2C && type != CUFFT_Z2Z;
+        if (real && in_place) {
+          REQUIRE(cufftMakePlanMany64(handle, rank, n64, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work_size) ==
+                  CUFFT_SUCCESS);
+          break;
+        }
+        // The complex side of a real transform keeps n/2 + 1 values of the innermost axis.
+        long long in_embed[3] = {n64[0], n64[1], n64[2]};
+        long long out_embed[3] = {n64[0], n64[1], n64[2]};
+        const long long half_total = total / n64[rank - 1] * (n64[rank - 1] / 2 + 1);
+        long long in_dist = total;
+        long long out_dist = total;
+        if (type == CUFFT_R2C || type == CUFFT_D2Z) {
+          out_embed[rank - 1] = n64[rank - 1] / 2 + 1;
+          out_dist = half_total;
+        } else if (type == CUFFT_C2R || type == CUFFT_Z2D) {
+          in_embed[rank - 1] = n64[rank - 1] / 2 + 1;
+          in_dist = half_total;
+        }
+        REQUIRE(cufftMakePlanMany64(handle, rank, n64, in_embed, 1, in_dist, out_embed, 1, out_dist, type, batch,
+                                    &work_size) == CUFFT_SUCCESS);
+        break;
+      }
+      case Maker::kXtMakePlanMany:
+        REQUIRE(cufftCreate(&handle) == CUFFT_SUCCESS);
+        REQUIRE(cufftXtMakePlanMany(handle, rank, n64, nullptr, 1, 0, in_data, nullptr, 1, 0, out_data, batch,
+                                    &work_size, exec_data) == CUFFT_SUCCESS);
+        xt = true;
+        break;
+    }
+  }
+  TestPlan(const TestPlan&) = delete;
+  TestPlan& operator=(const TestPlan&) = delete;
+  ~TestPlan() { cufftDestroy(handle); }
+};
+
+// ---- 2D and 3D C2C / Z2Z ----------------------------------------------------------------------
+
+template <class T>
+cufftResult exec_c2c(const TestPlan& plan, T* in, T* out, int direction) {
+  return plan.xt ? cufftXtExec(plan.handle, in, out, direction) : Traits<T>::c2c(plan.handle, in, out, direction);
+}
+
+struct SideResult {
+  double error = 0;       // against float64, checked transforms
+  double round_trip = 0;  // opposite direction on the result, against n x
+  size_t work_size = 0;
+};
+
+template <class T>
+void run_nd_case(const std::vector<long long>& dims, long long batch, int direction, bool in_place, Maker maker,
+                 std::uint64_t seed) {
+  long long n = 1;  // points of one transform
+  for (long long d : dims) n *= d;
+  if (n > max_points()) return;
+  if (n * batch > max_points()) batch = std::max(1LL, max_points() / n);
+  if (maker == Maker::kPlanBasic && batch > 1) maker = Maker::kPlanMany;
+  const long long total = n * batch;
+  const std::string shape = dims_text(dims);
+  CAPTURE(shape, batch, direction, in_place, maker_name(maker), sizeof(T));
+  std::vector<T> x(static_cast<std::size_t>(total));
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (T& v : x) {
+    do {
+      v.x = static_cast<decltype(v.x)>(uniform(engine));
+      v.y = static_cast<decltype(v.y)>(uniform(engine));
+    } while (v.x == 0 && v.y == 0);
+  }
+  const std::vector<long long> transforms = checked_transforms(batch);
+  std::vector<std::vector<Cd>> want;
+  for (long long t : transforms) {
+    std::vector<Cd> one(static_cast<std::size_t>(n));
+    for (long long i = 0; i < n; ++i) one[i] = wide(x[t * n + i]);
+    want.push_back(transform_nd(std::move(one), dims, direction == CUFFT_FORWARD ? -1 : +1));
+  }
+
+  const std::size_t bytes = static_cast<std::size_t>(total) * sizeof(T);
+  T* d_in = nullptr;
+  T* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_in, bytes) == cudaSuccess);
+  if (!in_place) REQUIRE(cudaMalloc(&d_out, bytes) == cudaSuccess);
+  T* out = in_place ? d_in : d_out;
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+
+  std::vector<T> results[2];
+  SideResult sides[2];
+  const idgpuPolicy_t policies[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(policies[side]) == IDGPU_STATUS_SUCCESS);
+    TestPlan plan(maker, dims, batch, Traits<T>::kC2C, Traits<T>::kComplexData, Traits<T>::kComplexData,
+                  Traits<T>::kComplexData, in_place);
+    sides[side].work_size = plan.work_size;
+    if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
+    REQUIRE(cudaMemcpy(d_in, x.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    if (!in_place) REQUIRE(cudaMemset(d_out, 0xff, bytes) == cudaSuccess);  // NaN
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const char* exec_name = plan.xt ? "cufftXtExec" : Traits<T>::kExecC2C;
+    const unsigned long long before = native_calls(exec_name);
+    REQUIRE(exec_c2c(plan, d_in, out, direction) == CUFFT_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    // The native side really ran our kernels; the vendor side did not.
+    REQUIRE(native_calls(exec_name) - before == (side == 1 ? 1u : 0u));
+    results[side].resize(x.size());
+    REQUIRE(cudaMemcpy(results[side].data(), out, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    sides[side].error = relative_error(results[side], want, transforms, n, n, wide<T>);
+
+    // The opposite direction, in place on the result: n x.
+    REQUIRE(exec_c2c(plan, out, out, -direction) == CUFFT_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<T> back(x.size());
+    REQUIRE(cudaMemcpy(back.data(), out, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const Cd scaled = wide(x[i]) * static_cast<double>(n);
+      diff += std::norm(wide(back[i]) - scaled);
+      norm += std::norm(scaled);
+    }
+    sides[side].round_trip = std::sqrt(diff / norm);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaStreamDestroy(stream);
+  cudaFree(d_in);
+  if (d_out != nullptr) cudaFree(d_out);
+
+  const double eps = Traits<T>::kEps;
+  std::size_t not_finite = 0;
+  for (const T& v : results[1]) not_finite += finite(v) ? 0 : 1;
+  const double versus_vendor = relative_difference(results[1], results[0], wide<T>);
+  INFO("error vs float64: native " << sides[1].error << ", vendor " << sides[0].error << "; round trip: native "
+                                   << sides[1].round_trip << ", vendor " << sides[0].round_trip
+                                   << "; native vs vendor " << versus_vendor << "; work area: native "
+                                   << sides[1].work_size << " B, vendor " << sides[0].work_size << " B");
+  CHECK(not_finite == 0);
+  CHECK(sides[0].error < 1e3 * eps);  // the comparison is meaningful
+  CHECK(sides[1].error <= 1.5 * sides[0].error + eps);
+  CHECK(sides[1].round_trip <= 1.5 * sides[0].round_trip + eps);
+  CHECK(versus_vendor <= 2.0 * (sides[0].error + sides[1].error) + 2 * eps);
+  if (maker == Maker::kMakeMany64Embeds || maker == Maker::kXtMakePlanMany) {
+    CHECK(sides[1].work_size <= sides[0].work_size);
+  }
+}
+
+struct NdShape {
+  std::vector<long long> dims;
+  long long batch;
+};
+
+// Each shape forward out of place and inverse in place, the makers rotating so that each meets
+// both variants (cufftPlan2d/3d only where the batch is 1; cufftPlanMany stands in otherwise).
+template <class T>
+void run_nd_shapes(const std::vector<NdShape>& shapes, int maker_offset, std::uint64_t seed) {
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    for (int variant = 0; variant < 2; ++variant) {
+      const Maker maker = kMakers[(3 * s + static_cast<std::size_t>(variant + maker_offset)) % 4];
+      run_nd_case<T>(shapes[s].dims, shapes[s].batch, variant == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, variant == 1,
+                     maker, seed + 2 * s + static_cast<std::uint64_t>(variant));
+    }
+  }
+}
+
+// ---- 1D R2C / C2R -----------------------------------------------------------------------------
+
+template <class T>
+cufftResult exec_r2c(const TestPlan& plan, typename Traits<T>::Real* in, T* out) {
+  return plan.xt ? cufftXtExec(plan.handle, in, out, CUFFT_FORWARD) : Traits<T>::r2c(plan.handle, in, out);
+}
+template <class T>
+cufftResult exec_c2r(const TestPlan& plan, T* in, typename Traits<T>::Real* out) {
+  return plan.xt ? cufftXtExec(plan.handle, in, out, CUFFT_INVERSE) : Traits<T>::c2r(plan.handle, in, out);
+}
+
+template <class T>
+void run_real_case(long long n, long long batch, bool in_place, Maker maker, std::uint64_t seed) {
+  using Real = typename Traits<T>::Real;
+  if (n > max_points()) return;
+  if (n * batch > max_points()) batch = std::max(1LL, max_points() / n);
+  const long long half = n / 2;
+  const long long slots = half + 1;                       // complex values a transform, complex side
+  const long long real_dist = in_place ? 2 * slots : n;   // reals between transforms, real side
+  const bool native_expected = power_of_two(n) && n >= 4 && n <= Traits<T>::kMaxNativeReal;
+  CAPTURE(n, batch, in_place, maker_name(maker), sizeof(T), native_expected);
+
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  auto nonzero = [&] {
+    double v = 0;
+    while (v == 0) v = static_cast<Real>(uniform(engine));
+    return static_cast<Real>(v);
+  };
+  // R2C input: random reals. C2R input: a Hermitian-consistent half spectrum (real at 0 and n/2;
+  // any complex values between are the half spectrum of some real sequence).
+  std::vector<Real> x(static_cast<std::size_t>(n * batch));
+  for (Real& v : x) v = nonzero();
+  std::vector<T> spectrum(static_cast<std::size_t>(slots * batch));
+  for (long long b = 0; b < batch; ++b) {
+    for (long long k = 0; k < slots; ++k) {
+      T& v = spectrum[b * slots + k];
+      v.x = nonzero();
+      v.y = k == 0 || k == half ? Real(0) : nonzero();
+    }
+  }
+  const std::vector<long long> transforms = checked_transforms(batch);
+  std::vector<std::vector<Cd>> want_r2c;
+  std::vector<std::vector<Cd>> want_c2r;
+  for (long long t : transforms) {
+    std::vector<Cd> line(static_cast<std::size_t>(n));
+    for (long long j = 0; j < n; ++j) line[j] = Cd(x[t * n + j], 0.0);
+    transform_line(line, -1);
+    line.resize(static_cast<std::size_t>(slots));
+    want_r2c.push_back(line);
+    std::vector<Cd> full(static_cast<std::size_t>(n));
+    for (long long k = 0; k < n; ++k) {
+      full[k] = k <= half ? wide(spectrum[t * slots + k]) : std::conj(wide(spectrum[t * slots + (n - k)]));
+    }
+    transform_line(full, +1);
+    for (Cd& v : full) v = Cd(v.real(), 0.0);
+    want_c2r.push_back(full);
+  }
+  // The real input on the device: out of place n reals a transform; in place the padded layout,
+  // its two padding reals NaN (never to be read into a result).
+  std::vector<Real> real_input(static_cast<std::size_t>(real_dist * batch), std::numeric_limits<Real>::quiet_NaN());
+  for (long long b = 0; b < batch; ++b) {
+    std::copy(x.begin() + b * n, x.begin() + (b + 1) * n, real_input.begin() + b * real_dist);
+  }
+
+  const std::size_t complex_bytes = static_cast<std::size_t>(slots * batch) * sizeof(T);
+  const std::size_t real_bytes = real_input.size() * sizeof(Real);  // == complex_bytes in place
+  T* d_complex = nullptr;
+  Real* d_real = nullptr;
+  REQUIRE(cudaMalloc(&d_complex, complex_bytes) == cudaSuccess);
+  if (in_place) {
+    d_real = reinterpret_cast<Real*>(d_complex);
+  } else {
+    REQUIRE(cudaMalloc(&d_real, real_bytes) == cudaSuccess);
+  }
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+
+  std::vector<T> r2c_out[2];
+  std::vector<Real> c2r_out[2];  // n reals a transform (the padding left out)
+  bool r2c_input_changed[2] = {false, false};
+  bool c2r_input_changed[2] = {false, false};
+  size_t work_sizes[2] = {0, 0};
+  const idgpuPolicy_t policies[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(policies[side]) == IDGPU_STATUS_SUCCESS);
+    const unsigned expected_calls = side == 1 && native_expected ? 1u : 0u;
+    {
+      TestPlan plan(maker, {n}, batch, Traits<T>::kR2C, Traits<T>::kRealData, Traits<T>::kComplexData,
+                    Traits<T>::kComplexData, in_place);
+      work_sizes[side] = plan.work_size;
+      if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
+      REQUIRE(cudaMemcpy(d_real, real_input.data(), real_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+      if (!in_place) REQUIRE(cudaMemset(d_complex, 0xff, complex_bytes) == cudaSuccess);  // NaN
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const char* exec_name = plan.xt ? "cufftXtExec" : Traits<T>::kExecR2C;
+      const unsigned long long before = native_calls(exec_name);
+      REQUIRE(exec_r2c(plan, d_real, d_complex) == CUFFT_SUCCESS);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      REQUIRE(native_calls(exec_name) - before == expected_calls);
+      r2c_out[side].resize(static_cast<std::size_t>(slots * batch));
+      REQUIRE(cudaMemcpy(r2c_out[side].data(), d_complex, complex_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+      if (!in_place) {
+        std::vector<Real> after(real_input.size());
+        REQUIRE(cudaMemcpy(after.data(), d_real, real_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+        r2c_input_changed[side] = std::memcmp(after.data(), real_input.data(), real_bytes) != 0;
+      }
+    }
+    {
+      TestPlan plan(maker, {n}, batch, Traits<T>::kC2R, Traits<T>::kComplexData, Traits<T>::kRealData,
+                    Traits<T>::kComplexData, in_place);
+      if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
+      REQUIRE(cudaMemcpy(d_complex, spectrum.data(), complex_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+      if (!in_place) REQUIRE(cudaMemset(d_real, 0xff, real_bytes) == cudaSuccess);  // NaN
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const char* exec_name = plan.xt ? "cufftXtExec" : Traits<T>::kExecC2R;
+      const unsigned long long before = native_calls(exec_name);
+      REQUIRE(exec_c2r(plan, d_complex, d_real) == CUFFT_SUCCESS);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      REQUIRE(native_calls(exec_name) - before == expected_calls);
+      std::vector<Real> padded(static_cast<std::size_t>(real_dist * batch));
+      REQUIRE(cudaMemcpy(padded.data(), d_real, real_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+      c2r_out[side].resize(static_cast<std::size_t>(n * batch));
+      for (long long b = 0; b < batch; ++b) {
+        std::copy(padded.begin() + b * real_dist, padded.begin() + b * real_dist + n, c2r_out[side].begin() + b * n);
+      }
+      if (!in_place) {
+        std::vector<T> after(spectrum.size());
+        REQUIRE(cudaMemcpy(after.data(), d_complex, complex_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+        c2r_input_changed[side] = std::memcmp(after.data(), spectrum.data(), complex_bytes) != 0;
+      }
+    }
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaStreamDestroy(stream);
+  cudaFree(d_complex);
+  if (!in_place) cudaFree(d_real);
+
+  if (!in_place) {
+    std::printf("C2R out of place, %s n=%lld batch=%lld (%s): input overwritten by the vendor: %s; by idgpu (%s): %s\n",
+                sizeof(Real) == 4 ? "fp32" : "fp64", n, batch, maker_name(maker), c2r_input_changed[0] ? "yes" : "no",
+                native_expected ? "native" : "vendor", c2r_input_changed[1] ? "yes" : "no");
+  }
+
+  const auto widen_real = [](Real v) { return Cd(v, 0.0); };
+  const double eps = Traits<T>::kEps;
+  double r2c_error[2], c2r_error[2];
+  for (int side = 0; side < 2; ++side) {
+    r2c_error[side] = relative_error(r2c_out[side], want_r2c, transforms, slots, slots, wide<T>);
+    c2r_error[side] = relative_error(c2r_out[side], want_c2r, transforms, n, n, widen_real);
+  }
+  std::size_t not_finite = 0;
+  for (const T& v : r2c_out[1]) not_finite += finite(v) ? 0 : 1;
+  for (Real v : c2r_out[1]) not_finite += std::isfinite(v) ? 0 : 1;
+  const double r2c_versus_vendor = relative_difference(r2c_out[1], r2c_out[0], wide<T>);
+  const double c2r_versus_vendor = relative_difference(c2r_out[1], c2r_out[0], widen_real);
+  INFO("R2C error vs float64: native " << r2c_error[1] << ", vendor " << r2c_error[0] << "; native vs vendor "
+                                       << r2c_versus_vendor << "; C2R error: native " << c2r_error[1] << ", vendor "
+                                       << c2r_error[0] << "; native vs vendor " << c2r_versus_vendor
+                                       << "; R2C work area: native " << work_sizes[1] << " B, vendor "
+                                       << work_sizes[0] << " B");
+  CHECK(not_finite == 0);
+  CHECK(r2c_error[0] < 1e3 * eps);  // the comparison is meaningful
+  CHECK(c2r_error[0] < 1e3 * eps);
+  CHECK(r2c_error[1] <= 1.5 * r2c_error[0] + eps);
+  CHECK(c2r_error[1] <= 1.5 * c2r_error[0] + eps);
+  CHECK(r2c_versus_vendor <= 2.0 * (r2c_error[0] + r2c_error[1]) + 2 * eps);
+  CHECK(c2r_versus_vendor <= 2.0 * (c2r_error[0] + c2r_error[1]) + 2 * eps);
+  if (native_expected && !in_place) {
+    CHECK_FALSE(r2c_input_changed[1]);
+    CHECK_FALSE(c2r_input_changed[1]);  // the native C2R reads its input only
+  }
+  if (native_expected && (maker == Maker::kMakeMany64Embeds || maker == Maker::kXtMakePlanMany)) {
+    CHECK(work_sizes[1] <= work_sizes[0]);
+  }
+}
+
+// Each length at about 2^24 reals a call out of place and in place, then batch 1 and batch 3 (one
+// in place, one not), the makers rotating.
+template <class T>
+void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
+  constexpr long long kPoints = 1LL << 24;
+  int index = 0;
+  for (long long n : lengths) {
+    const long long full = std::max(1LL, kPoints / n);
+    run_real_case<T>(n, full, false, kMakers[index % 4], seed++);
+    run_real_case<T>(n, full, true, kMakers[(index + 1) % 4], seed++);
+    run_real_case<T>(n, 1, index % 2 == 0, kMakers[(index + 2) % 4], seed++);
+    run_real_case<T>(n, 3, index % 2 == 1, kMakers[(index + 3) % 4], seed++);
+    ++index;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("native 2D C2C and Z2Z in the default layout", "[fft][2d]") {
+  run_nd_shapes<cufftComplex>({{{1024, 1024}, 1},
+                               {{1024, 1024}, 4},
+                               {{4096, 4096}, 1},
+                               {{2048, 512}, 1},
+                               {{64, 64}, 1000},
+                               {{100, 60}, 1},
+                               {{100, 60}, 7},
+                               {{8192, 8192}, 1}},
+                              0, 1000);
+  run_nd_shapes<cufftDoubleComplex>({{{1024, 1024}, 1},
+                                     {{1024, 1024}, 4},
+                                     {{4096, 4096}, 1},
+                                     {{2048, 512}, 1},
+                                     {{64, 64}, 1000},
+                                     {{100, 60}, 1},
+                                     {{100, 60}, 7},
+                                     {{8192, 4096}, 1}},
+                                    1, 2000);
+}
+
+TEST_CASE("native 3D C2C and Z2Z in the default layout", "[fft][3d]") {
+  const std::vector<NdShape> shapes = {
+      {{128, 128, 128}, 1}, {{256, 256, 256}, 1}, {{64, 128, 32}, 3}, {{12, 10, 6}, 5}, {{12, 10, 6}, 1}};
+  run_nd_shapes<cufftComplex>(shapes, 0, 3000);
+  run_nd_shapes<cufftDoubleComplex>(shapes, 1, 4000);
+}
+
+// n = 400 is not native (real lengths are powers of two only): the vendor serves it under the
+// native policy, with no native call counted.
+TEST_CASE("native R2C and C2R, powers of two up to 2^15", "[fft][real]") {
+  run_real_lengths<cufftComplex>({8, 64, 256, 400, 1024, 4096, 1LL << 14, 1LL << 15}, 5000);
+}
+
+TEST_CASE("native D2Z and Z2D, powers of two up to 2^14", "[fft][real]") {
+  run_real_lengths<cufftDoubleComplex>({8, 64, 256, 400, 1024, 4096, 1LL << 14}, 6000);
+}
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: skipped\n");
+    return kSkip;
+  }
+  return Catch::Session().run(argc, argv) == 0 ? 0 : 1;
+}
