@@ -17,6 +17,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#define IDGPU_NATIVE_TEST_MAIN
+#include "native_test_support.h"
+
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -38,7 +41,7 @@
 
 namespace {
 
-constexpr int kSkip = 77;
+using idgpu::test::kSkip;
 using Cd = std::complex<double>;
 
 enum class Fault { kNone, kEveryLaunch, kSecondLaunch };
@@ -470,11 +473,3 @@ TEST_CASE("native tridiagonal launches that fail: the vendor where nothing ran",
   check_tridiag_calls<cuDoubleComplex>();
 }
 
-int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no CUDA device: skipped\n");
-    return kSkip;
-  }
-  return Catch::Session().run(argc, argv) == 0 ? 0 : 1;
-}

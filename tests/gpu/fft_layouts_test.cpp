@@ -25,6 +25,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#define IDGPU_NATIVE_TEST_MAIN
+#include "native_test_support.h"
+
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <cufftXt.h>
@@ -47,7 +50,7 @@
 
 namespace {
 
-constexpr int kSkip = 77;
+using idgpu::test::kSkip;
 using Cd = std::complex<double>;
 
 template <class T>
@@ -92,23 +95,11 @@ struct Traits<cufftDoubleComplex> {
   static cufftResult c2r(cufftHandle plan, cufftDoubleComplex* in, double* out) { return cufftExecZ2D(plan, in, out); }
 };
 
-unsigned long long native_calls(const char* name) {
-  idgpuCallStats_t stats{};
-  REQUIRE(idgpuGetCallStatsByName(name, &stats) == IDGPU_STATUS_SUCCESS);
-  return stats.nativeCalls;
-}
+using idgpu::test::native_calls;
 
-bool power_of_two(long long n) { return n > 0 && (n & (n - 1)) == 0; }
+using idgpu::test::power_of_two;
 
-// IDGPU_TEST_MAX_POINTS caps the points per call (batches are cut to fit, larger transforms
-// skipped), for runs under compute-sanitizer.
-long long max_points() {
-  static const long long cap = [] {
-    const char* value = std::getenv("IDGPU_TEST_MAX_POINTS");
-    return value != nullptr ? std::atoll(value) : (1LL << 40);
-  }();
-  return cap;
-}
+using idgpu::test::max_points;
 
 // ---- float64 reference ------------------------------------------------------------------------
 
@@ -190,10 +181,7 @@ std::vector<Cd> transform_nd(std::vector<Cd> x, const std::vector<long long>& di
   return x;
 }
 
-template <class T>
-Cd wide(const T& v) {
-  return {v.x, v.y};
-}
+using idgpu::test::wide;
 
 template <class T>
 bool finite(const T& v) {
@@ -687,11 +675,3 @@ TEST_CASE("native D2Z and Z2D, powers of two up to 2^14", "[fft][real]") {
   run_real_lengths<cufftDoubleComplex>({8, 64, 256, 400, 1024, 4096, 1LL << 14}, 6000);
 }
 
-int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no CUDA device: skipped\n");
-    return kSkip;
-  }
-  return Catch::Session().run(argc, argv) == 0 ? 0 : 1;
-}

@@ -17,6 +17,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#define IDGPU_NATIVE_TEST_MAIN
+#include "native_test_support.h"
+
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -36,7 +39,7 @@
 
 namespace {
 
-constexpr int kSkip = 77;
+using idgpu::test::kSkip;
 using Cd = std::complex<double>;
 
 template <class T>
@@ -60,23 +63,11 @@ struct Traits<cufftDoubleComplex> {
   }
 };
 
-unsigned long long native_calls(const char* name) {
-  idgpuCallStats_t stats{};
-  REQUIRE(idgpuGetCallStatsByName(name, &stats) == IDGPU_STATUS_SUCCESS);
-  return stats.nativeCalls;
-}
+using idgpu::test::native_calls;
 
-bool power_of_two(long long n) { return (n & (n - 1)) == 0; }
+using idgpu::test::power_of_two;
 
-// IDGPU_TEST_MAX_POINTS caps the points per call (cases above it are skipped), for runs under
-// compute-sanitizer.
-long long max_points() {
-  static const long long cap = [] {
-    const char* value = std::getenv("IDGPU_TEST_MAX_POINTS");
-    return value != nullptr ? std::atoll(value) : (1LL << 40);
-  }();
-  return cap;
-}
+using idgpu::test::max_points;
 
 // float64 transform of x (length n), sign -1 forward, +1 inverse, unnormalised.
 std::vector<Cd> reference_transform(const std::vector<Cd>& x, int sign) {
@@ -113,10 +104,7 @@ std::vector<Cd> reference_transform(const std::vector<Cd>& x, int sign) {
   return y;
 }
 
-template <class T>
-Cd wide(const T& v) {
-  return {v.x, v.y};
-}
+using idgpu::test::wide;
 
 // Relative L2 error of `got` against `want` over the listed transforms.
 template <class T>
@@ -425,11 +413,3 @@ TEST_CASE("IDGPU_FFT_MEASURE decides uncovered plans by timing both sides", "[.m
   }
 }
 
-int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no CUDA device: skipped\n");
-    return kSkip;
-  }
-  return Catch::Session().run(argc, argv) == 0 ? 0 : 1;
-}
