@@ -90,7 +90,7 @@ Status enter(Api api, const char* argument_names, Body&& body, const Args&... ar
   }
   const bool failed = status != Codes::kSuccess;
   try {
-    stats::record(api, call.path, failed);
+    stats::record(call, failed);
     // The api logger's level, from the hot line (the logger itself is touched only to log).
     const int level = hot().api_log_level;
     if (failed && call.path == Path::kNone && level <= static_cast<int>(LogLevel::kError)) {

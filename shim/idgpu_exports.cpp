@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <cstring>
+#include <string>
 
 #include "core/api.h"
 #include "core/config.h"
@@ -100,6 +101,30 @@ IDGPU_EXPORT idgpuStatus_t idgpuResetCallStats(void) {
 IDGPU_EXPORT idgpuStatus_t idgpuWriteReport(FILE* stream) {
   if (stream == nullptr) return IDGPU_STATUS_INVALID_VALUE;
   idgpu::stats::write_report(stream);
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuWriteReportJson(FILE* stream) {
+  if (stream == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  try {
+    idgpu::stats::write_report_json(stream);
+  } catch (...) {
+    return IDGPU_STATUS_EXECUTION_FAILED;
+  }
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuGetReportJson(char* buffer, size_t size, size_t* length) {
+  if (length == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  try {
+    const std::string text = idgpu::stats::report_json();
+    *length = text.size() + 1;
+    if (buffer == nullptr) return size == 0 ? IDGPU_STATUS_SUCCESS : IDGPU_STATUS_INVALID_VALUE;
+    if (size < text.size() + 1) return IDGPU_STATUS_INVALID_VALUE;
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+  } catch (...) {
+    return IDGPU_STATUS_EXECUTION_FAILED;
+  }
   return IDGPU_STATUS_SUCCESS;
 }
 

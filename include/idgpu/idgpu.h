@@ -82,6 +82,18 @@ idgpuStatus_t idgpuGetCallStatsByName(const char *name, idgpuCallStats_t *stats)
 idgpuStatus_t idgpuResetCallStats(void);
 /* Writes the dispatch report (as printed at exit with IDGPU_REPORT=1) to stream. */
 idgpuStatus_t idgpuWriteReport(FILE *stream);
+/* The same report as one JSON object (as written at exit with IDGPU_REPORT=json): "pid",
+ * "version", "device" ({"name", "compute_capability"} where the calling thread has a CUDA
+ * context, else null), "timing", "functions" (per function: "function", "calls", "native",
+ * "vendor", "failed", and with IDGPU_REPORT=timing "gpu_ms" and "timed"), "rows" (per function,
+ * side, problem shape and reason: "function", "path" ("native", "vendor" or "none": refused before
+ * dispatch), "shape", "reason", "calls", "failed") and "unserved_vendor_libraries". */
+idgpuStatus_t idgpuWriteReportJson(FILE *stream);
+/* The JSON report into a caller's buffer, NUL-terminated. *length receives the size it needs (the
+ * text and its NUL). buffer may be NULL (size 0) to ask for that size; a buffer smaller than it is
+ * left untouched and gives IDGPU_STATUS_INVALID_VALUE (calls in between may lengthen the report: ask
+ * again). IDGPU_STATUS_INVALID_VALUE also for a NULL length. */
+idgpuStatus_t idgpuGetReportJson(char *buffer, size_t size, size_t *length);
 
 /* The path of the vendor library calls are forwarded to, loading it if needed; NULL when it
  * cannot be found (the log says where it looked). */

@@ -1,5 +1,6 @@
 #include "core/config.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -66,18 +67,46 @@ bool parse_power_of_two(const char* value, int low, int high, int* number) {
   return true;
 }
 
+// A switch, `counts`, `timing` or `json`, or `timing,json` (either order): what the report holds
+// and whether it is written as JSON (`json` alone: the counts).
 bool parse_report(const char* value, Config* config) {
-  if (equals(value, "timing") || equals(value, "time")) {
-    config->report = ReportMode::kTiming;
-    return true;
-  }
-  if (equals(value, "counts")) {
-    config->report = ReportMode::kCounts;
-    return true;
-  }
   bool on = false;
-  if (!parse_switch(value, &on)) return false;
-  config->report = on ? ReportMode::kCounts : ReportMode::kOff;
+  if (parse_switch(value, &on)) {
+    config->report = on ? ReportMode::kCounts : ReportMode::kOff;
+    return true;
+  }
+  ReportMode mode = ReportMode::kCounts;
+  bool json = false;
+  bool content = false;  // counts or timing named (at most one of them)
+  const std::string text = value;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string word = text.substr(start, end - start);
+    if ((equals(word.c_str(), "timing") || equals(word.c_str(), "time")) && !content) {
+      mode = ReportMode::kTiming;
+      content = true;
+    } else if (equals(word.c_str(), "counts") && !content) {
+      content = true;
+    } else if (equals(word.c_str(), "json") && !json) {
+      json = true;
+    } else {
+      return false;
+    }
+    start = end + 1;
+  }
+  config->report = mode;
+  config->report_json = json;
+  return true;
+}
+
+// A path; `%p` stands for the process id and `%%` for a percent sign, any other `%` is refused.
+bool parse_report_file(const char* value, Config* config) {
+  for (const char* cursor = value; *cursor != '\0'; ++cursor) {
+    if (*cursor != '%') continue;
+    if (cursor[1] != 'p' && cursor[1] != '%') return false;
+    ++cursor;
+  }
+  config->report_file = value;
   return true;
 }
 
@@ -225,6 +254,12 @@ Config parse_config(const EnvironmentLookup& lookup, std::vector<std::string>* w
       warnings->push_back(std::string("idgpu: ") + variable.name + "=" + value + " is not " + variable.accepted +
                           "; using " + variable.fallback);
     }
+  }
+  // A report file asks for the report: IDGPU_REPORT_FILE alone turns it on (IDGPU_REPORT=0 still
+  // turns it off).
+  if (!parsed.report_file.empty()) {
+    const char* report = lookup("IDGPU_REPORT");
+    if (report == nullptr || *report == '\0') parsed.report = ReportMode::kCounts;
   }
   if (parsed.pivot_refine == 0 && warnings != nullptr) {
     warnings->push_back(

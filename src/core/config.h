@@ -17,7 +17,8 @@ enum class LogLevel : int { kTrace = 0, kDebug = 1, kInfo = 2, kWarn = 3, kError
 // IDGPU_TRIDIAG_SOLVER: which native algorithm gtsv2_nopivot runs (idgpuTridiagSolver_t's values).
 enum class TridiagSolver : int { kAuto = 0, kPartition = 1, kWangMou = 2, kPcrThomas = 3 };
 
-// IDGPU_REPORT: nothing, call counts at exit, or counts plus GPU time per function.
+// IDGPU_REPORT: nothing, call counts at exit, or counts plus GPU time per function (as a table,
+// or with `json` as one JSON object).
 enum class ReportMode : int { kOff = 0, kCounts = 1, kTiming = 2 };
 
 // IDGPU_PARTITION_RESIDENT (a tuning aid): which one-launch paths the partition solver may take.
@@ -29,7 +30,10 @@ enum class FaultInject : int { kOff = 0, kLaunch = 1, kSecondLaunch = 2 };
 // Every field is one variable of core/config_variables.h; the defaults are an unset variable's.
 struct Config {
   LogLevel log_level = LogLevel::kError;  // IDGPU_LOG=off|error|warn|info|debug|trace
-  ReportMode report = ReportMode::kOff;   // IDGPU_REPORT=0|1|timing
+  ReportMode report = ReportMode::kOff;   // IDGPU_REPORT=0|1|counts|timing|json|timing,json
+  bool report_json = false;               // IDGPU_REPORT names json: the exit report is one JSON object
+  std::string report_file;                // IDGPU_REPORT_FILE: where the exit report goes (%p: the pid);
+                                          // set alone, it turns the report on (counts)
   Policy initial_policy = Policy::kAuto;  // IDGPU_POLICY=auto|vendor|native
   bool sync_check = false;                // IDGPU_SYNC_CHECK=1: synchronise and check after each launch
   TridiagSolver tridiag_solver = TridiagSolver::kAuto;  // IDGPU_TRIDIAG_SOLVER=auto|partition|wang-mou|pcr-thomas

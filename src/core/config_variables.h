@@ -11,7 +11,8 @@
 // clang-format off
 #define IDGPU_CONFIG_VARIABLES(X)                                                                                     \
   X(IDGPU_LOG, parse_log_level, "one of off, error, warn, info, debug, trace", "error")                               \
-  X(IDGPU_REPORT, parse_report, "one of 0, 1, timing", "0")                                                           \
+  X(IDGPU_REPORT, parse_report, "one of 0, 1, counts, timing, json, timing,json", "0")                                \
+  X(IDGPU_REPORT_FILE, parse_report_file, "a path (%p: the process id, %%: a %)", "stderr")                           \
   X(IDGPU_POLICY, parse_policy, "one of auto, vendor, native", "auto")                                                \
   X(IDGPU_SYNC_CHECK, parse_sync_check, "one of 0, 1", "0")                                                           \
   X(IDGPU_TRIDIAG_SOLVER, parse_tridiag_solver, "one of auto, partition, wang-mou, pcr-thomas", "auto")               \

@@ -44,6 +44,7 @@ std::unique_ptr<NativePlan> choose_native(const Plan& plan, const Descriptor& de
 cufftResult make_plan(Call& call, Plan& plan, const Descriptor& descriptor, const VendorMake& vendor_make,
                       size_t* work_size) {
   const char* reason = "";
+  call.shape.fft = stats::intern_shape(descriptor.to_string());
   if (auto native = choose_native(plan, descriptor, &reason)) {
     log::plan().debug("{}: native plan {} for {}", api_name(call.api), native->name(), descriptor.to_string());
     const std::size_t bytes = native->work_size();
@@ -59,18 +60,22 @@ cufftResult make_plan(Call& call, Plan& plan, const Descriptor& descriptor, cons
       plan.owned_work_area = area;
     }
     if (work_size != nullptr) *work_size = bytes;
+    plan.native_name = stats::intern_text(native->name());
     plan.native = std::move(native);
     plan.descriptor = descriptor;
+    plan.shape = call.shape.fft;
     plan.made = true;
     call.path = Path::kNative;
     call.reason = "native plan";
     return CUFFT_SUCCESS;
   }
   call.path = Path::kVendor;
-  call.reason = reason;
+  // Interned: the reason may be text this plan or this thread holds, rewritten by the next plan.
+  call.reason = stats::intern_text(reason);
   const cufftResult status = vendor_make(plan.vendor, work_size);
   if (status == CUFFT_SUCCESS) {
     plan.descriptor = descriptor;
+    plan.shape = call.shape.fft;
     plan.made = true;
     plan.vendor_made = true;
     log::plan().debug("{}: vendor plan for {} ({})", api_name(call.api), descriptor.to_string(), reason);
@@ -144,6 +149,7 @@ cufftResult typed_call(Call& call, Purpose purpose, cufftHandle handle, int rank
   }
   if (purpose == Purpose::kMake) return make_plan(call, *plan, descriptor, vendor, work_size);
   const char* reason = "";
+  call.shape.fft = stats::intern_shape(descriptor.to_string());
   if (auto native = choose_native(*plan, descriptor, &reason)) {
     if (work_size == nullptr) return CUFFT_INVALID_VALUE;
     *work_size = native->work_size();
@@ -151,7 +157,7 @@ cufftResult typed_call(Call& call, Purpose purpose, cufftHandle handle, int rank
     return CUFFT_SUCCESS;
   }
   call.path = Path::kVendor;
-  call.reason = reason;
+  call.reason = stats::intern_text(reason);
   return vendor(plan->vendor, work_size);
 }
 
@@ -205,6 +211,7 @@ cufftResult execute(Call& call, cufftHandle handle, In* input, Out* output, int 
                     cufftResult (*vendor_exec)(cufftHandle, In*, Out*, int)) {
   Plan* plan = handles().find(handle);
   if (plan == nullptr) return CUFFT_INVALID_PLAN;
+  call.shape.fft = plan->shape;
   if (plan->descriptor &&
       (plan->descriptor->precision == Precision::kSingle || plan->descriptor->precision == Precision::kDouble) &&
       encode_type(plan->descriptor->kind, plan->descriptor->precision) != expected) {
@@ -221,7 +228,7 @@ cufftResult execute(Call& call, cufftHandle handle, In* input, Out* output, int 
   if (plan->native) {
     void* work = plan->work_area != nullptr ? plan->work_area : plan->owned_work_area;
     call.path = Path::kNative;
-    call.reason = plan->native->name();
+    call.reason = plan->native_name;
     const cufftResult status = plan->native->execute({input, output, direction, plan->stream, work});
     if (status != kNotServed) return status;
     if (const cufftResult made = make_vendor_plan(*plan, call.api); made != CUFFT_SUCCESS) return made;
@@ -266,6 +273,7 @@ cufftResult set_on_plan(Call& call, cufftHandle handle, Apply&& apply) {
   const vendor::CufftTable* vendor_table = table();
   if (vendor_table == nullptr) return kVendorMissing;
   call.path = plan->native ? Path::kNative : Path::kVendor;
+  call.shape.fft = plan->shape;
   return apply(*plan, *vendor_table);
 }
 
@@ -360,7 +368,9 @@ cufftResult cufftDestroy(Call& call, cufftHandle plan) {
   // The vendor destroys handle -1 (a common "no plan" value) as a no-op, and refuses 0 and every
   // other handle it did not hand out (measured with cuFFT 12.0 on an H100).
   if (plan == -1) return CUFFT_SUCCESS;
-  if (handles().find(plan) == nullptr) return CUFFT_INVALID_PLAN;
+  const Plan* target = handles().find(plan);
+  if (target == nullptr) return CUFFT_INVALID_PLAN;
+  call.shape.fft = target->shape;
   call.path = Path::kVendor;
   return destroy_plan(plan);
 }
@@ -532,6 +542,7 @@ cufftResult cufftGetSize(Call& call, cufftHandle plan, size_t* workSize) {
   Plan* target = handles().find(plan);
   if (target == nullptr) return CUFFT_INVALID_PLAN;
   if (workSize == nullptr) return CUFFT_INVALID_VALUE;
+  call.shape.fft = target->shape;
   if (target->native) {
     call.path = Path::kNative;
     *workSize = target->native->work_size();
@@ -621,11 +632,12 @@ cufftResult cufftExecZ2D(Call& call, cufftHandle plan, cufftDoubleComplex* idata
 cufftResult cufftXtExec(Call& call, cufftHandle plan, void* input, void* output, int direction) {
   Plan* target = handles().find(plan);
   if (target == nullptr) return CUFFT_INVALID_PLAN;
+  call.shape.fft = target->shape;
   stats::GpuTimer timer(call.api, target->stream);
   if (target->native) {
     void* work = target->work_area != nullptr ? target->work_area : target->owned_work_area;
     call.path = Path::kNative;
-    call.reason = target->native->name();
+    call.reason = target->native_name;
     const cufftResult status = target->native->execute({input, output, direction, target->stream, work});
     if (status != kNotServed) return status;
     if (const cufftResult made = make_vendor_plan(*target, call.api); made != CUFFT_SUCCESS) return made;

@@ -61,6 +61,10 @@ class Plan {
  public:
   cufftHandle vendor = -1;  // the vendor plan behind this one (created with the handle)
   std::optional<Descriptor> descriptor;  // set once a plan was made
+  // For the dispatch report, set with the descriptor: its text interned (stats::intern_shape), and
+  // the native plan's name interned, so that an exec carries both without formatting anything.
+  std::uint32_t shape = 0;
+  const char* native_name = "";
   std::unique_ptr<NativePlan> native;    // set when our kernels serve the plan
   bool made = false;
   bool vendor_only = false;  // a vendor-only feature was used on this plan

@@ -65,9 +65,17 @@ cusparseStatus_t call_vendor(Call& call, const char* reason, bool timed, Fn vend
   return vendor_fn(handle, args...);
 }
 
+// The problem's shape for the dispatch report.
+inline Shape shape_of(const Problem& problem) {
+  const bool batched = problem.layout == Layout::kStrided || problem.layout == Layout::kInterleaved;
+  return Shape{0, problem.m, batched ? problem.batch : problem.n,
+               problem.layout == Layout::kInterleaved ? problem.algo : 0};
+}
+
 // Runs the vendor entry point for a problem no native solver takes.
 template <class Fn, class... Args>
 cusparseStatus_t serve(Call& call, const Problem& problem, Fn vendor_fn, cusparseHandle_t handle, Args... args) {
+  call.shape = shape_of(problem);
   const char* reason = "";
   choose_native(problem, &reason);
   return call_vendor(call, reason, true, vendor_fn, handle, args...);
@@ -103,6 +111,7 @@ inline const NativeSolver* native_for_buffer(const Problem& problem, const void*
 template <class T, class RunNative, class Fn, class... Args>
 cusparseStatus_t solve(Call& call, const Problem& problem, const void* buffer, const RunNative& run_native,
                        Fn vendor_fn, cusparseHandle_t handle, Args... args) {
+  call.shape = shape_of(problem);
   const char* reason = "";
   const NativeSolver* solver = native_for_buffer(problem, buffer, alignof(T), &reason);
   if (solver == nullptr) return call_vendor(call, reason, true, vendor_fn, handle, args...);

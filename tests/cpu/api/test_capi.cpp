@@ -4,6 +4,7 @@
 
 #include <cufft.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -315,6 +316,119 @@ TEST_CASE("idgpuWriteReport writes the table of the functions called", "[cpu][ca
   REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
 }
 
+namespace {
+
+std::string report_json() {
+  std::size_t length = 0;
+  REQUIRE(idgpuGetReportJson(nullptr, 0, &length) == IDGPU_STATUS_SUCCESS);
+  std::string text(length + 4096, '\0');  // room for a report that grew in between
+  REQUIRE(idgpuGetReportJson(text.data(), text.size(), &length) == IDGPU_STATUS_SUCCESS);
+  text.resize(length - 1);
+  return text;
+}
+
+// One row object of the JSON report, as written.
+std::string json_row(const char* function, const char* path, const char* shape, const char* reason,
+                     unsigned long long calls, unsigned long long failed) {
+  return std::string("{\"function\": \"") + function + "\", \"path\": \"" + path + "\", \"shape\": \"" + shape +
+         "\", \"reason\": \"" + reason + "\", \"calls\": " + std::to_string(calls) +
+         ", \"failed\": " + std::to_string(failed) + "}";
+}
+
+}  // namespace
+
+TEST_CASE("the report itemises calls by function, side, problem shape and reason", "[cpu][capi][stats]") {
+  const PolicyGuard vendor_only(IDGPU_POLICY_VENDOR);
+  REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
+  fakeVendorReset();
+  auto* data = from_bits<cufftComplex*>(0x7b0000000000ull);
+  cufftHandle small = 0;
+  cufftHandle single = 0;
+  REQUIRE(cufftPlan1d(&small, 17, CUFFT_C2C, 4) == CUFFT_SUCCESS);
+  REQUIRE(cufftPlan1d(&single, 19, CUFFT_C2C, 1) == CUFFT_SUCCESS);
+  for (int index = 0; index < 3; ++index) CHECK(cufftExecC2C(small, data, data, CUFFT_FORWARD) == CUFFT_SUCCESS);
+  for (int index = 0; index < 2; ++index) CHECK(cufftExecC2C(single, data, data, CUFFT_INVERSE) == CUFFT_SUCCESS);
+  CHECK(cufftExecC2C(small, data, data, 5) == CUFFT_INVALID_VALUE);  // refused: no side, no shape
+  std::size_t size = 0;
+  GtsvArgs args = valid_gtsv_args(&size);
+  for (const GtsvEntry& entry : gtsv_entries()) {
+    if (entry.name == "cusparseSgtsv2StridedBatch" || entry.name == "cusparseDgtsv2") {
+      CHECK(entry.call(args).status == CUSPARSE_STATUS_SUCCESS);
+    }
+  }
+  REQUIRE(cufftDestroy(small) == CUFFT_SUCCESS);
+  REQUIRE(cufftDestroy(single) == CUFFT_SUCCESS);
+
+  const std::string json = report_json();
+  CAPTURE(json);
+  CHECK(json.find(json_row("cufftPlan1d", "vendor", "c2c_f32 n=17 batch=4", "IDGPU_POLICY=vendor", 1, 0)) !=
+        std::string::npos);
+  CHECK(json.find(json_row("cufftPlan1d", "vendor", "c2c_f32 n=19 batch=1", "IDGPU_POLICY=vendor", 1, 0)) !=
+        std::string::npos);
+  CHECK(json.find(json_row("cufftExecC2C", "vendor", "c2c_f32 n=17 batch=4", "vendor plan", 3, 0)) !=
+        std::string::npos);
+  CHECK(json.find(json_row("cufftExecC2C", "vendor", "c2c_f32 n=19 batch=1", "vendor plan", 2, 0)) !=
+        std::string::npos);
+  CHECK(json.find(json_row("cufftExecC2C", "none", "", "", 1, 1)) != std::string::npos);
+  CHECK(json.find(json_row("cusparseSgtsv2StridedBatch", "vendor", "f32 strided m=8 batch=3", "IDGPU_POLICY=vendor",
+                           1, 0)) != std::string::npos);
+  CHECK(json.find(json_row("cusparseDgtsv2", "vendor", "f64 m=8 n=2", "IDGPU_POLICY=vendor", 1, 0)) !=
+        std::string::npos);
+  CHECK(json.find("{\"function\": \"cufftExecC2C\", \"calls\": 6, \"native\": 0, \"vendor\": 5, \"failed\": 1}") !=
+        std::string::npos);
+
+  // The table says the same, after the per-function rows.
+  FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  REQUIRE(idgpuWriteReport(file) == IDGPU_STATUS_SUCCESS);
+  std::rewind(file);
+  std::string text;
+  char buffer[4096];
+  std::size_t read = 0;
+  while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0) text.append(buffer, read);
+  std::fclose(file);
+  CAPTURE(text);
+  CHECK(report_row(text, "cufftExecC2C") == std::vector<unsigned long long>{6, 0, 5, 1});
+  const std::size_t detail = text.find("by function, side, problem shape and reason:");
+  REQUIRE(detail != std::string::npos);
+  CHECK(text.find("cufftExecC2C") < detail);
+  const std::size_t exec_row = text.find("cufftExecC2C", detail);
+  REQUIRE(exec_row != std::string::npos);
+  const std::string line = text.substr(exec_row, text.find('\n', exec_row) - exec_row);
+  CHECK(line.find("vendor") != std::string::npos);
+  CHECK(line.find("c2c_f32 n=17 batch=4") != std::string::npos);
+  CHECK(line.find("vendor plan") != std::string::npos);
+  REQUIRE(idgpuResetCallStats() == IDGPU_STATUS_SUCCESS);
+}
+
+TEST_CASE("idgpuGetReportJson and idgpuWriteReportJson", "[cpu][capi][stats]") {
+  CHECK(idgpuWriteReportJson(nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  char small[8] = "unset";
+  CHECK(idgpuGetReportJson(small, sizeof(small), nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  std::size_t length = 0;
+  CHECK(idgpuGetReportJson(nullptr, 4, &length) == IDGPU_STATUS_INVALID_VALUE);
+  REQUIRE(idgpuGetReportJson(nullptr, 0, &length) == IDGPU_STATUS_SUCCESS);
+  CHECK(length > sizeof(small));
+  CHECK(idgpuGetReportJson(small, sizeof(small), &length) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(std::string(small) == "unset");  // untouched
+  const std::string text = report_json();
+  CHECK(text.rfind("{\"pid\": ", 0) == 0);
+  CHECK(text.find(std::string("\"version\": \"") + idgpuGetVersionString() + "\"") != std::string::npos);
+  CHECK(text.back() == '}');
+
+  FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  REQUIRE(idgpuWriteReportJson(file) == IDGPU_STATUS_SUCCESS);
+  std::rewind(file);
+  std::string written;
+  char buffer[4096];
+  std::size_t read = 0;
+  while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0) written.append(buffer, read);
+  std::fclose(file);
+  CHECK(written.rfind("{\"pid\": ", 0) == 0);
+  CHECK(written.back() == '\n');
+}
+
 TEST_CASE("idgpuGetVendorLibraryPath names the library calls go to", "[cpu][capi]") {
   const std::string cufft = fake_vendor_path("IDGPU_VENDOR_CUFFT");
   const std::string cusparse = fake_vendor_path("IDGPU_VENDOR_CUSPARSE");
@@ -365,6 +479,86 @@ TEST_CASE("IDGPU_REPORT=1 prints the report at exit, with the functions the proc
     CHECK(result.exit_code == 0);
     CHECK(result.output.empty());
   }
+}
+
+// IDGPU_REPORT_FILE: the report goes to that file (%p: the pid), not to stderr; IDGPU_REPORT=json
+// writes it as one JSON object.
+TEST_CASE("IDGPU_REPORT_FILE and IDGPU_REPORT=json write the exit report", "[cpu][capi][report]") {
+  const std::string child = IDGPU_TEST_REPORT_CHILD;
+  char pattern[] = "/tmp/idgpu-report-test-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::string directory = pattern;
+  const auto read_text = [](const std::string& path) {
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+  };
+  const auto files = [&] {
+    std::vector<std::string> names;
+    const CommandResult listing = run_command("ls '" + directory + "'");
+    std::istringstream lines(listing.output);
+    for (std::string name; std::getline(lines, name);) names.push_back(name);
+    return names;
+  };
+  {
+    // IDGPU_REPORT_FILE alone turns the report on; nothing on stderr.
+    const CommandResult result = run_command("env IDGPU_LOG=off 'IDGPU_REPORT_FILE=" + directory +
+                                             "/report-%p.txt' '" + child + "' calls 2>&1 >/dev/null");
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.output.empty());
+    const std::vector<std::string> names = files();
+    REQUIRE(names.size() == 1);
+    CAPTURE(names[0]);
+    const std::string pid = names[0].substr(7, names[0].size() - 7 - 4);  // report-<pid>.txt
+    CHECK(names[0].rfind("report-", 0) == 0);
+    CHECK(!pid.empty());
+    CHECK(pid.find_first_not_of("0123456789") == std::string::npos);
+    const std::string report = read_text(directory + "/" + names[0]);
+    CAPTURE(report);
+    CHECK(report.find("idgpu dispatch report (pid " + pid + ")") != std::string::npos);
+    CHECK(report_row(report, "cufftCreate") == std::vector<unsigned long long>{1, 0, 1, 0});
+    CHECK(report_row(report, "cufftPlan1d") == std::vector<unsigned long long>{1, 0, 0, 1});
+    CHECK(report.find("by function, side, problem shape and reason:") != std::string::npos);
+    std::remove((directory + "/" + names[0]).c_str());
+  }
+  {
+    const CommandResult result = run_command("env IDGPU_LOG=off IDGPU_REPORT=json 'IDGPU_REPORT_FILE=" + directory +
+                                             "/report.json' '" + child + "' calls 2>&1 >/dev/null");
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.empty());
+    const std::string report = read_text(directory + "/report.json");
+    CAPTURE(report);
+    CHECK(report.rfind("{\"pid\": ", 0) == 0);
+    CHECK(report.find("{\"function\": \"cufftCreate\", \"calls\": 1, \"native\": 0, \"vendor\": 1, \"failed\": 0}") !=
+          std::string::npos);
+    CHECK(report.find("{\"function\": \"cufftPlan1d\", \"path\": \"none\", \"shape\": \"\", \"reason\": \"\", "
+                      "\"calls\": 1, \"failed\": 1}") != std::string::npos);
+    CHECK(report.find("\"shape\": \"f32 m=8 n=1\"") != std::string::npos);  // the gtsv size query
+    std::remove((directory + "/report.json").c_str());
+  }
+  {
+    // JSON on stderr, without a file.
+    const CommandResult result =
+        run_command("env IDGPU_LOG=off IDGPU_REPORT=json '" + child + "' calls 2>&1 >/dev/null");
+    CAPTURE(result.output);
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.rfind("{\"pid\": ", 0) == 0);
+    CHECK(result.output.find("idgpu dispatch report") == std::string::npos);
+  }
+  {
+    // A file that cannot be written: the report goes to stderr, with a line that says why.
+    const CommandResult result = run_command("env IDGPU_LOG=off IDGPU_REPORT=1 'IDGPU_REPORT_FILE=" + directory +
+                                             "/no-such-dir/report.txt' '" + child + "' calls 2>&1 >/dev/null");
+    CAPTURE(result.output);
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.find("idgpu: the report cannot be written to " + directory + "/no-such-dir/report.txt") !=
+          std::string::npos);
+    CHECK(report_row(result.output, "cufftCreate") == std::vector<unsigned long long>{1, 0, 1, 0});
+  }
+  CHECK(files().empty());
+  rmdir(directory.c_str());
 }
 
 // Counters are per thread (src/core/stats.cpp). glibc runs the main thread's thread_local

@@ -45,6 +45,8 @@ Parsed parse(const char* name, const char* value) { return parse({{name, value}}
 void check_defaults(const Config& config) {
   CHECK(config.log_level == LogLevel::kError);
   CHECK(config.report == ReportMode::kOff);
+  CHECK_FALSE(config.report_json);
+  CHECK(config.report_file.empty());
   CHECK(config.initial_policy == Policy::kAuto);
   CHECK_FALSE(config.sync_check);
   CHECK(config.tridiag_solver == TridiagSolver::kAuto);
@@ -63,7 +65,9 @@ void check_defaults(const Config& config) {
   CHECK(config.fault_inject == FaultInject::kOff);
 }
 
-bool is_path(const std::string& name) { return name == "IDGPU_VENDOR_CUFFT" || name == "IDGPU_VENDOR_CUSPARSE"; }
+bool is_path(const std::string& name) {
+  return name == "IDGPU_VENDOR_CUFFT" || name == "IDGPU_VENDOR_CUSPARSE" || name == "IDGPU_REPORT_FILE";
+}
 
 }  // namespace
 
@@ -83,7 +87,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
   std::set<std::string> unique(names.begin(), names.end());
   CHECK(unique.size() == names.size());
   for (const char* name :
-       {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
+       {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
         "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_FAULT_INJECT"}) {
@@ -137,9 +141,51 @@ TEST_CASE("IDGPU_REPORT", "[cpu][config]") {
     CHECK(parsed.config.report == row.mode);
     CHECK(parsed.warnings.empty());
   }
-  const Parsed unknown = parse("IDGPU_REPORT", "yes?");
-  CHECK(unknown.config.report == ReportMode::kOff);
-  CHECK(unknown.warnings == std::vector<std::string>{"idgpu: IDGPU_REPORT=yes? is not one of 0, 1, timing; using 0"});
+  for (const Row& row : rows) CHECK_FALSE(parse("IDGPU_REPORT", row.value).config.report_json);
+  struct JsonRow {
+    const char* value;
+    ReportMode mode;
+  };
+  const JsonRow json_rows[] = {{"json", ReportMode::kCounts},        {"JSON", ReportMode::kCounts},
+                               {"counts,json", ReportMode::kCounts}, {"timing,json", ReportMode::kTiming},
+                               {"json,timing", ReportMode::kTiming}};
+  for (const JsonRow& row : json_rows) {
+    CAPTURE(row.value);
+    const Parsed parsed = parse("IDGPU_REPORT", row.value);
+    CHECK(parsed.config.report == row.mode);
+    CHECK(parsed.config.report_json);
+    CHECK(parsed.warnings.empty());
+  }
+  for (const char* unknown : {"yes?", "json,json", "timing,counts", "timing,", ",json", "1,json", "jsonl"}) {
+    CAPTURE(unknown);
+    const Parsed parsed = parse("IDGPU_REPORT", unknown);
+    CHECK(parsed.config.report == ReportMode::kOff);
+    CHECK_FALSE(parsed.config.report_json);
+    CHECK(parsed.warnings == std::vector<std::string>{std::string("idgpu: IDGPU_REPORT=") + unknown +
+                                                      " is not one of 0, 1, counts, timing, json, timing,json; using 0"});
+  }
+}
+
+TEST_CASE("IDGPU_REPORT_FILE", "[cpu][config]") {
+  for (const char* path : {"report.txt", "/tmp/idgpu-%p.json", "100%%-%p", "a b/c"}) {
+    CAPTURE(path);
+    const Parsed parsed = parse("IDGPU_REPORT_FILE", path);
+    CHECK(parsed.config.report_file == path);
+    CHECK(parsed.warnings.empty());
+    // Alone, it turns the report on; IDGPU_REPORT still says what the report holds, or that there is none.
+    CHECK(parsed.config.report == ReportMode::kCounts);
+    CHECK(parse({{"IDGPU_REPORT_FILE", path}, {"IDGPU_REPORT", ""}}).config.report == ReportMode::kCounts);
+    CHECK(parse({{"IDGPU_REPORT_FILE", path}, {"IDGPU_REPORT", "timing"}}).config.report == ReportMode::kTiming);
+    CHECK(parse({{"IDGPU_REPORT_FILE", path}, {"IDGPU_REPORT", "0"}}).config.report == ReportMode::kOff);
+  }
+  for (const char* bad : {"report-%d.txt", "trailing%", "%s"}) {
+    CAPTURE(bad);
+    const Parsed parsed = parse("IDGPU_REPORT_FILE", bad);
+    CHECK(parsed.config.report_file.empty());
+    CHECK(parsed.config.report == ReportMode::kOff);
+    CHECK(parsed.warnings == std::vector<std::string>{std::string("idgpu: IDGPU_REPORT_FILE=") + bad +
+                                                      " is not a path (%p: the process id, %%: a %); using stderr"});
+  }
 }
 
 TEST_CASE("IDGPU_POLICY", "[cpu][config]") {
@@ -435,9 +481,22 @@ TEST_CASE("README.md documents every variable the sources read", "[cpu][config]"
       if (entry.path().filename() == "config_variables.h") names_after(text, "X(", &listed);
     }
   }
+  const std::set<std::string> documented = documented_names();
+  // The Python module (python/idgpu) reads its own variables from os.environ.
+  std::set<std::string> read_by_python;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "python")) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".py") continue;
+    const std::string text = read_text(entry.path());
+    names_after(text, "environ.get(", &read_by_python);
+    names_after(text, "environ[", &read_by_python);
+    names_after(text, "getenv(", &read_by_python);
+  }
+  for (const std::string& name : read_by_python) {
+    CAPTURE(name);
+    CHECK(documented.count(name) == 1);
+  }
   const std::vector<const char*>& compiled = idgpu::config_variable_names();
   CHECK(listed == std::set<std::string>(compiled.begin(), compiled.end()));
-  const std::set<std::string> documented = documented_names();
   for (const std::string& name : listed) {
     CAPTURE(name);
     CHECK(documented.count(name) == 1);
@@ -451,6 +510,6 @@ TEST_CASE("README.md documents every variable the sources read", "[cpu][config]"
   // And nothing documented that the library no longer reads.
   for (const std::string& name : documented) {
     CAPTURE(name);
-    CHECK(listed.count(name) + read_directly.count(name) > 0);
+    CHECK(listed.count(name) + read_directly.count(name) + read_by_python.count(name) > 0);
   }
 }
