@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-check.sh: the one script run on a GPU machine. Builds idgpu for Hopper with warnings as
 # errors, runs the GPU tests, the CPU tests and idgpu-bench, and leaves every log (and the
-# benchmark's CSV) under $OUT, nvidia-smi's output first.
+# benchmark's CSV and JSON) under $OUT, nvidia-smi's output first.
 #
 #   perf/gpu-check.sh [--full] [more idgpu-bench options...]
 #
@@ -88,13 +88,13 @@ step nvidia-smi nvidia-smi
 step environment environment
 
 configure_args=(-S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DIDGPU_WERROR=ON)
-# A prefix of Debian's spdlog, fmt and Catch2 v2 packages, unpacked into .deps/root, is preferred
+# A prefix of Debian's spdlog, fmt, Catch2 v2 and CLI11 packages, unpacked into .deps/root, is preferred
 # where present (a GPU machine may carry other versions, e.g. Catch2 v3, or none).
 if [ -d .deps/root/usr ]; then
   echo "using the dependencies unpacked in .deps/root/usr"
   configure_args+=("-DCMAKE_PREFIX_PATH=$root/.deps/root/usr")
 else
-  for package in spdlog fmt Catch2; do
+  for package in spdlog fmt Catch2 CLI11; do
     system_package "$package" || echo "warning: $package does not look installed"
   done
 fi
@@ -138,7 +138,7 @@ if [ "${BENCH:-1}" = 0 ]; then
   echo "=== bench: skipped (BENCH=0)"
 elif [ -x "$build/bin/idgpu-bench" ]; then
   step bench timeout --signal=INT --kill-after=30 "$bench_timeout" \
-    "$build/bin/idgpu-bench" --csv "$OUT/bench.csv" "$@"
+    "$build/bin/idgpu-bench" --csv "$OUT/bench.csv" --json "$OUT/bench.json" "$@"
 else
   cannot bench "$build/bin/idgpu-bench was not built"
 fi

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -117,6 +118,7 @@ struct Environment {
   cudaStream_t stream = nullptr;
   std::size_t l2_bytes = 0;
   cusparseHandle_t sparse = nullptr;  // the vendor's handle: both sides use it (see libraries.h)
+  std::FILE* text_out = stdout;       // the human-readable report (stderr when --json - takes stdout)
 
   const CufftApi& cufft(Side side) const { return libraries->cufft[static_cast<int>(side)]; }
   const GtsvApi& gtsv(Side side) const { return libraries->gtsv[static_cast<int>(side)]; }
@@ -139,6 +141,9 @@ class Case {
   // Restores inputs the call overwrote, from a pristine copy; outside the timed region.
   virtual void after_use(int set) { (void)set; }
   virtual OutputView output(int set) const = 0;
+  // Overwrites what a call leaves undefined inside output(set) (the row padding of an in-place
+  // complex-to-real FFT), so that the comparison sees defined values only; untimed.
+  virtual void clear_undefined_output(int set) { (void)set; }
   // Bytes a call must move at least once (read + write).
   virtual double bytes() const = 0;
   // Whether the two sides' outputs must agree elementwise (the check): not for systems so ill
@@ -162,6 +167,11 @@ std::vector<CaseSpec> fft_quick_cases();
 std::vector<CaseSpec> fft_full_cases();
 std::vector<CaseSpec> gtsv_quick_cases(const Options& options);
 std::vector<CaseSpec> gtsv_full_cases(const Options& options);
+
+// User-given cases, from the text of --fft and --gtsv (the syntax is in each function's
+// comment). Throw CaseTextError (case_text.h) for text that describes no valid case.
+CaseSpec fft_user_case(const std::string& text);
+CaseSpec gtsv_user_case(const std::string& text, const Options& options);
 
 // Deterministic per-buffer seeds derived from the run's seed.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string& case_id, int role);

@@ -1,6 +1,8 @@
-// The FFT cases: one out-of-place cufftPlanMany plan per side over the same rotating buffers.
+// The FFT cases: one cufftPlanMany plan per side over the same rotating buffers, out of place
+// (the grids) or in place (user-given cases may ask for it).
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "case_text.h"
 #include "device_kernels.h"
 
 namespace idgpu_bench {
@@ -23,6 +26,7 @@ struct FftShape {
   int rank = 1;
   int n[3] = {1, 1, 1};
   long long batch = 1;
+  bool in_place = false;
 };
 
 bool is_double(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z || type == CUFFT_Z2D; }
@@ -93,6 +97,10 @@ class FftCase : public Case {
     out_count_ = real_output(shape_.type) ? reals : real_input(shape_.type) ? half_complex : full_complex;
     in_bytes_ = in_count_ * real_bytes;
     out_bytes_ = out_count_ * real_bytes;
+    // In place, one buffer holds the complex side; the real side lies in it with each innermost
+    // row padded to 2 (n/2 + 1) reals (cuFFT's in-place layout when no embedding is given).
+    buffer_count_ = std::max(in_count_, out_count_);
+    buffer_bytes_ = buffer_count_ * real_bytes;
   }
 
   void setup(Environment& env) override {
@@ -100,6 +108,13 @@ class FftCase : public Case {
     // Plans first: their work areas are then part of the memory the rotation is sized against.
     for (const Side side : kSides) plans_[static_cast<int>(side)].make(env.cufft(side), side, shape_, env.stream);
     if (env.options->plan_times > 0) time_plan_creation(env);
+    if (shape_.in_place) {
+      sets_ = env.rotation_sets(buffer_bytes_);
+      input_ = RotatingBuffer(buffer_bytes_, sets_);
+      for (int set = 0; set < sets_; ++set) fill_input(set);
+      BENCH_CUDA(cudaStreamSynchronize(env.stream));
+      return;
+    }
     sets_ = env.rotation_sets(in_bytes_ + out_bytes_);
     input_ = RotatingBuffer(in_bytes_, sets_);
     output_ = RotatingBuffer(out_bytes_, sets_);
@@ -123,7 +138,7 @@ class FftCase : public Case {
     const CufftApi& api = env_->cufft(side);
     const cufftHandle plan = plans_[static_cast<int>(side)].get();
     void* in = input_.slice(set);
-    void* out = output_.slice(set);
+    void* out = shape_.in_place ? in : output_.slice(set);
     switch (shape_.type) {
       case CUFFT_C2C:
         check_cufft(api.cufftExecC2C(plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out),
@@ -154,25 +169,46 @@ class FftCase : public Case {
     }
   }
 
-  // Out-of-place complex-to-real transforms may overwrite their input (cuFFT documents it):
-  // regenerate it from its seed, which writes what a copy from a pristine buffer would.
+  // Out-of-place complex-to-real transforms may overwrite their input (cuFFT documents it), and
+  // in-place ones always do: regenerate it from its seed, which writes what a copy from a pristine
+  // buffer would.
   void after_use(int set) override {
-    if (real_output(shape_.type)) fill_input(set);
+    if (shape_.in_place || real_output(shape_.type)) fill_input(set);
   }
 
   OutputView output(int set) const override {
+    if (shape_.in_place) return OutputView{input_.slice(set), buffer_count_, is_double(shape_.type)};
     return OutputView{output_.slice(set), out_count_, is_double(shape_.type)};
   }
+
+  // An in-place complex-to-real transform leaves the padding of each output row (the last one or
+  // two reals of 2 (n/2 + 1)) as it pleases.
+  void clear_undefined_output(int set) override {
+    if (!shape_.in_place || !real_output(shape_.type)) return;
+    const std::size_t real_bytes = is_double(shape_.type) ? sizeof(double) : sizeof(float);
+    const auto n = static_cast<std::size_t>(shape_.n[shape_.rank - 1]);
+    const std::size_t pitch = 2 * (n / 2 + 1) * real_bytes;
+    std::size_t rows = static_cast<std::size_t>(shape_.batch);
+    for (int axis = 0; axis + 1 < shape_.rank; ++axis) rows *= static_cast<std::size_t>(shape_.n[axis]);
+    char* base = static_cast<char*>(input_.slice(set));
+    BENCH_CUDA(cudaMemset2DAsync(base + n * real_bytes, pitch, 0, pitch - n * real_bytes, rows, env_->stream));
+  }
+
+  // A multi-dimensional complex-to-real input is not made Hermitian (see make_hermitian), so the
+  // sides may differ far beyond rounding: such cases are timed, not compared.
+  bool comparable() const override { return !(real_output(shape_.type) && shape_.rank > 1); }
 
   double bytes() const override { return static_cast<double>(in_bytes_ + out_bytes_); }
 
  private:
+  // In place, the whole buffer (a real input's row padding too: the transform ignores it).
   void fill_input(int set) {
     const std::uint64_t seed = derive_seed(env_->options->seed, id_, set);
+    const std::size_t count = shape_.in_place ? buffer_count_ : in_count_;
     if (is_double(shape_.type)) {
-      BENCH_CUDA(fill_uniform(input_.as<double>(set), in_count_, seed, env_->stream));
+      BENCH_CUDA(fill_uniform(input_.as<double>(set), count, seed, env_->stream));
     } else {
-      BENCH_CUDA(fill_uniform(input_.as<float>(set), in_count_, seed, env_->stream));
+      BENCH_CUDA(fill_uniform(input_.as<float>(set), count, seed, env_->stream));
     }
     if (real_output(shape_.type) && shape_.rank == 1) make_hermitian(set);
   }
@@ -181,7 +217,7 @@ class FftCase : public Case {
   // and n/2 (n even) are real. What a transform makes of imaginary parts there is each library's
   // own (cuFFT leaves it undefined), so the two sides' outputs would differ by far more than
   // rounding: those parts are zeroed, the only zeros the benchmark hands out. (Rank 1 only: the
-  // multi-dimensional condition involves whole planes; the grids have no such C2R case.)
+  // multi-dimensional condition involves whole planes: such cases are not compared.)
   void make_hermitian(int set) {
     const std::size_t real_bytes = is_double(shape_.type) ? sizeof(double) : sizeof(float);
     const auto n = static_cast<std::size_t>(shape_.n[0]);
@@ -210,8 +246,8 @@ class FftCase : public Case {
       std::sort(samples.begin(), samples.end());
       median_us[static_cast<int>(side)] = samples[samples.size() / 2];
     }
-    std::printf("plan-time %-28s vendor %9.1f us  idgpu %9.1f us  (median of %d create+destroy)\n", id_.c_str(),
-                median_us[0], median_us[1], env.options->plan_times);
+    std::fprintf(env.text_out, "plan-time %-28s vendor %9.1f us  idgpu %9.1f us  (median of %d create+destroy)\n",
+                 id_.c_str(), median_us[0], median_us[1], env.options->plan_times);
   }
 
   std::string id_;
@@ -225,11 +261,14 @@ class FftCase : public Case {
   std::size_t out_count_ = 0;
   std::size_t in_bytes_ = 0;
   std::size_t out_bytes_ = 0;
+  std::size_t buffer_count_ = 0;  // in place
+  std::size_t buffer_bytes_ = 0;
 };
 
 // Case names: 1D "<type>_n<N>" (e.g. r2c_f32_n4096); 2D and 3D carry the rank in the type,
-// "c2c2d_f32_1024x1024", "z2z3d_f64_256^3" (a cube as N^3).
-CaseSpec make_spec(const FftShape& shape, bool overhead = false) {
+// "c2c2d_f32_1024x1024", "z2z3d_f64_256^3" (a cube as N^3). Overhead and user-given cases add
+// the batch ("_b<B>"), in-place ones "_inplace".
+CaseSpec make_spec(const FftShape& shape, bool overhead = false, bool name_batch = false) {
   std::string dims;
   for (int axis = 0; axis < shape.rank; ++axis) dims += (axis > 0 ? "x" : "") + std::to_string(shape.n[axis]);
   std::string tag = type_tag(shape.type);
@@ -242,8 +281,10 @@ CaseSpec make_spec(const FftShape& shape, bool overhead = false) {
   }
   CaseSpec spec;
   spec.family = "fft";
-  spec.name = tag + "_" + name_dims + (overhead ? "_b" + std::to_string(shape.batch) : "");
-  spec.params = "n=" + dims + " batch=" + std::to_string(shape.batch) + " out-of-place";
+  spec.name = tag + "_" + name_dims + (overhead || name_batch ? "_b" + std::to_string(shape.batch) : "") +
+              (shape.in_place ? "_inplace" : "");
+  spec.params =
+      "n=" + dims + " batch=" + std::to_string(shape.batch) + (shape.in_place ? " in-place" : " out-of-place");
   if (shape.type == CUFFT_C2C || shape.type == CUFFT_Z2Z) spec.params += " forward";
   spec.overhead = overhead;
   const std::string id = spec.id();
@@ -259,6 +300,9 @@ FftShape one_d(cufftType type, long long n, long long batch) {
   shape.batch = batch;
   return shape;
 }
+
+// About this many points per call of a size: large enough that every size is bandwidth-relevant.
+long long points_per_call(cufftType type) { return is_double(type) ? kPointsF64 : kPointsF32; }
 
 // A 1D transform of size n, batched to about `points` points per call.
 FftShape one_d_at(cufftType type, long long n, long long points) {
@@ -334,6 +378,64 @@ std::vector<CaseSpec> fft_full_cases() {
   cases.push_back(make_spec(multi_d(CUFFT_Z2Z, {128, 128, 128}, kPointsF64)));
   cases.push_back(make_spec(multi_d(CUFFT_Z2Z, {256, 256, 256}, kPointsF64)));
   return cases;
+}
+
+// KIND,n=N[xM[xK]][,batch=B][,inplace][,precision=f32|f64]: KIND one of c2c, r2c, c2r (single
+// precision unless precision=f64) or z2z, d2z, z2d; dimensions outermost first, as cufftPlanMany
+// takes them, each a number or 2^K; without a batch, about as many points per call as the grids.
+CaseSpec fft_user_case(const std::string& text) {
+  struct Kind {
+    const char* name;
+    cufftType f32;
+    cufftType f64;
+  };
+  constexpr Kind kKinds[] = {
+      {"c2c", CUFFT_C2C, CUFFT_Z2Z}, {"r2c", CUFFT_R2C, CUFFT_D2Z}, {"c2r", CUFFT_C2R, CUFFT_Z2D},
+      {"z2z", CUFFT_C2C, CUFFT_Z2Z}, {"d2z", CUFFT_R2C, CUFFT_D2Z}, {"z2d", CUFFT_C2R, CUFFT_Z2D},
+  };
+  constexpr const char* kExpected = "n=N[xM[xK]], batch=B, inplace, precision=f32|f64";
+  CaseText items(text);
+  const Kind* kind = nullptr;
+  for (const Kind& candidate : kKinds) {
+    if (items.head() == candidate.name) kind = &candidate;
+  }
+  if (kind == nullptr) {
+    throw CaseTextError("unknown FFT kind '" + items.head() + "' (expected c2c, r2c, c2r, z2z, d2z or z2d)");
+  }
+  const bool double_kind = items.head()[0] == 'z' || items.head()[0] == 'd';
+  bool f64 = double_kind;
+  std::string precision;
+  if (items.take("precision", &precision)) {
+    if (precision != "f32" && precision != "f64") {
+      throw CaseTextError("precision=" + precision + ": expected f32 or f64");
+    }
+    if (double_kind && precision == "f32") {
+      throw CaseTextError(items.head() + " is double precision: precision=f32 contradicts it");
+    }
+    f64 = precision == "f64";
+  }
+
+  FftShape shape;
+  shape.type = f64 ? kind->f64 : kind->f32;
+  std::string dims;
+  if (!items.take("n", &dims)) throw CaseTextError("the size is missing (n=N, n=NxM or n=NxMxK)");
+  const std::vector<std::string> axes = split(dims, 'x');
+  if (axes.size() > 3) throw CaseTextError("n=" + dims + ": at most three dimensions");
+  shape.rank = static_cast<int>(axes.size());
+  long long points = 1;
+  for (int axis = 0; axis < shape.rank; ++axis) {
+    const long long n = parse_case_integer(axes[axis], "n");
+    if (n < 1 || n > INT_MAX) throw CaseTextError("n=" + dims + ": each dimension must lie in [1, 2^31 - 1]");
+    shape.n[axis] = static_cast<int>(n);
+    points *= n;
+    if (points > (1ll << 40)) throw CaseTextError("n=" + dims + " is too large");
+  }
+  const long long grid_batch = std::max(
+      1ll, static_cast<long long>(std::llround(static_cast<double>(points_per_call(shape.type)) / points)));
+  shape.batch = items.take_integer("batch", 1, INT_MAX, grid_batch);
+  shape.in_place = items.take_flag("inplace");
+  items.finish(kExpected);
+  return make_spec(shape, /*overhead=*/false, /*name_batch=*/true);
 }
 
 }  // namespace idgpu_bench

@@ -5,10 +5,12 @@
 // The solves overwrite x (interleaved ones dl, d and du too), so every rotation set is restored
 // from one pristine set after each call, outside the timed region.
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <utility>
 
 #include "bench.h"
+#include "case_text.h"
 #include "device_kernels.h"
 
 namespace idgpu_bench {
@@ -387,6 +389,90 @@ std::vector<CaseSpec> gtsv_full_cases(const Options& options) {
     }
   }
   return cases;
+}
+
+// API,m=M[,n=N][,batch=B][,precision=s|d|c|z][,algo=A][,nondominant]: API one of gtsv2,
+// gtsv2_nopivot (n: right-hand sides, default 1), gtsv2StridedBatch, gtsvInterleavedBatch (batch:
+// systems, default --gtsv-unknowns / m as in the grids; algo 0-2 of the interleaved API, default
+// 0); precision as in the API's S/D/C/Z (also f32, f64, c32, c64; default s); nondominant: gtsv2
+// on random systems that need pivoting (timed, not compared).
+CaseSpec gtsv_user_case(const std::string& text, const Options& options) {
+  struct Api {
+    const char* name;   // as cuSPARSE spells it
+    const char* lower;  // as the case text's head is compared (lower case)
+    const char* alias;  // the grid's case-name prefix
+    Kind kind;
+  };
+  constexpr Api kApis[] = {
+      {"gtsv2", "gtsv2", "gtsv2", Kind::kGtsv2},
+      {"gtsv2_nopivot", "gtsv2_nopivot", "nopivot", Kind::kGtsv2Nopivot},
+      {"gtsv2StridedBatch", "gtsv2stridedbatch", "strided", Kind::kStrided},
+      {"gtsvInterleavedBatch", "gtsvinterleavedbatch", "interleaved", Kind::kInterleaved},
+  };
+  CaseText items(text);
+  const Api* api = nullptr;
+  for (const Api& candidate : kApis) {
+    if (items.head() == candidate.lower || items.head() == candidate.alias) api = &candidate;
+  }
+  if (api == nullptr) {
+    throw CaseTextError("unknown tridiagonal API '" + items.head() +
+                        "' (expected gtsv2, gtsv2_nopivot, gtsv2StridedBatch or gtsvInterleavedBatch)");
+  }
+  const bool batched_api = api->kind == Kind::kStrided || api->kind == Kind::kInterleaved;
+  GtsvShape shape;
+  shape.kind = api->kind;
+
+  std::string precision;
+  if (items.take("precision", &precision)) {
+    const struct {
+      const char* letter;
+      const char* name;
+      Precision precision;
+    } kNames[] = {{"s", "f32", Precision::kF32},
+                  {"d", "f64", Precision::kF64},
+                  {"c", "c32", Precision::kC32},
+                  {"z", "c64", Precision::kC64}};
+    bool known = false;
+    for (const auto& entry : kNames) {
+      if (precision == entry.letter || precision == entry.name) {
+        shape.precision = entry.precision;
+        known = true;
+      }
+    }
+    if (!known) throw CaseTextError("precision=" + precision + ": expected s, d, c or z (or f32, f64, c32, c64)");
+  }
+
+  // cuSPARSE's tridiagonal solvers take m >= 3 and int sizes.
+  shape.m = items.take_integer("m", 3, INT_MAX, 0);
+  if (shape.m == 0) throw CaseTextError("the size is missing (m=M, the rows of each system)");
+  std::string ignored;
+  if (batched_api) {
+    if (items.take("n", &ignored)) {
+      throw CaseTextError(std::string(api->name) + " solves a batch of systems: give batch=B, not n= (gtsv2's " +
+                          "right-hand sides)");
+    }
+    shape.batch = items.take_integer("batch", 1, INT_MAX, std::max(1ll, options.gtsv_unknowns / shape.m));
+  } else {
+    if (items.take("batch", &ignored)) {
+      throw CaseTextError(std::string(api->name) + " solves one matrix: give its right-hand sides as n=N, not batch=");
+    }
+    shape.batch = items.take_integer("n", 1, INT_MAX, 1);
+  }
+  if (api->kind == Kind::kInterleaved) {
+    shape.algo = static_cast<int>(items.take_integer("algo", 0, 2, 0));
+  } else if (items.take("algo", &ignored)) {
+    throw CaseTextError("algo= applies to gtsvInterleavedBatch only");
+  }
+  if (api->kind == Kind::kGtsv2) {
+    shape.dominant = !items.take_flag("nondominant");
+  } else if (items.take_flag("nondominant")) {
+    throw CaseTextError("nondominant applies to gtsv2 only");
+  }
+  items.finish(batched_api ? (api->kind == Kind::kInterleaved ? "m=M, batch=B, precision=s|d|c|z, algo=0|1|2"
+                                                              : "m=M, batch=B, precision=s|d|c|z")
+                           : (api->kind == Kind::kGtsv2 ? "m=M, n=N, precision=s|d|c|z, nondominant"
+                                                        : "m=M, n=N, precision=s|d|c|z"));
+  return make_spec(shape, /*overhead=*/false, /*name_batch=*/batched_api);
 }
 
 }  // namespace idgpu_bench

@@ -69,7 +69,7 @@ namespace idgpu_bench {
   X(cusparseDestroy)                           \
   X(cusparseSetStream)                         \
   X(cusparseGetErrorString)                    \
-  X(cusparseGetVersion)
+  X(cusparseGetProperty)
 
 // idgpu's own API (include/idgpu/idgpu.h).
 #define IDGPU_BENCH_IDGPU_FUNCTIONS(X) \

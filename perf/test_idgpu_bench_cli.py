@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""CPU test of idgpu-bench's command line: usage errors exit 2 with a message, --help exits 0,
+--runs=5 and --runs 5 are both accepted, user-given cases (--fft, --gtsv) become the expected case
+ids under --list, and --list --json writes a valid JSON document. Nothing here needs a GPU.
+
+    python3 perf/test_idgpu_bench_cli.py --bench PATH/TO/idgpu-bench [unittest options]
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+
+def _bench_path():
+    if "--bench" in sys.argv:
+        index = sys.argv.index("--bench")
+        path = sys.argv[index + 1]
+        del sys.argv[index:index + 2]
+        return path
+    return os.environ.get("IDGPU_BENCH", "idgpu-bench")
+
+
+BENCH = _bench_path()
+USAGE_ERROR = 2
+
+
+def bench(*args):
+    return subprocess.run([BENCH, *args], capture_output=True, text=True, timeout=120)
+
+
+def listed_ids(stdout):
+    return [line.split()[0] for line in stdout.splitlines() if line.strip()]
+
+
+class UsageTest(unittest.TestCase):
+    def assert_usage_error(self, args, message):
+        result = bench(*args)
+        self.assertEqual(result.returncode, USAGE_ERROR, "%s: %s%s" % (args, result.stdout, result.stderr))
+        self.assertIn("idgpu-bench:", result.stderr)
+        self.assertIn(message, result.stderr)
+        self.assertEqual(result.stdout, "", args)
+
+    def test_help(self):
+        for flag in ("--help", "-h"):
+            result = bench(flag)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            for option in ("--quick", "--full", "--fft", "--gtsv", "--json", "--csv", "--runs", "--progress"):
+                self.assertIn(option, result.stdout)
+
+    def test_version(self):
+        result = bench("--version")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertRegex(result.stdout, r"^idgpu-bench \d+\.\d+\.\d+")
+
+    def test_unknown_option(self):
+        self.assert_usage_error(["--no-such-option"], "--no-such-option")
+        self.assert_usage_error(["--list", "stray"], "stray")
+
+    def test_bad_values(self):
+        self.assert_usage_error(["--runs", "abc", "--list"], "--runs")
+        self.assert_usage_error(["--runs=0", "--list"], "out of range")
+        self.assert_usage_error(["--runs"], "--runs")
+        self.assert_usage_error(["--warmup", "1", "--list"], "--warmup")
+        self.assert_usage_error(["--seed", "-1", "--list"], "--seed")
+        self.assert_usage_error(["--check-rtol", "x", "--list"], "--check-rtol")
+        self.assert_usage_error(["--interleaved-algos", "0,3", "--list"], "--interleaved-algos")
+        self.assert_usage_error(["--quick", "--full", "--list"], "excludes")
+
+    def test_runs_with_and_without_equals(self):
+        for args in (["--runs=5"], ["--runs", "5"], ["--seed=0x10"], ["--slow-ms", "2.5"]):
+            result = bench(*args, "--list", "--filter", "c2c_f32_n4096")
+            self.assertEqual(result.returncode, 0, "%s: %s" % (args, result.stderr))
+            self.assertEqual(listed_ids(result.stdout), ["fft/c2c_f32_n4096"])
+
+    def test_bad_fft_text(self):
+        for text, message in [
+            ("c2x,n=64", "unknown FFT kind"),
+            ("c2c", "size is missing"),
+            ("c2c,n=0", "n=0"),
+            ("c2c,n=64x", "n must be"),
+            ("c2c,n=2x2x2x2", "at most three"),
+            ("c2c,n=64,batch=x", "batch"),
+            ("c2c,n=64,batch=0", "out of range"),
+            ("c2c,n=64,color=red", "unknown item 'color=red'"),
+            ("c2c,n=64,inplace=yes", "takes no value"),
+            ("c2c,n=64,n=32", "given twice"),
+            ("c2c,n=64,", "empty item"),
+            ("z2z,n=64,precision=f32", "contradicts"),
+            ("c2c,n=64,precision=f16", "expected f32 or f64"),
+        ]:
+            with self.subTest(text=text):
+                self.assert_usage_error(["--list", "--fft", text], message)
+
+    def test_bad_gtsv_text(self):
+        for text, message in [
+            ("gtsv3,m=64", "unknown tridiagonal API"),
+            ("gtsv2", "size is missing"),
+            ("gtsv2,m=2", "out of range"),
+            ("gtsv2StridedBatch,m=64,n=4", "batch=B"),
+            ("gtsv2,m=64,batch=4", "n=N"),
+            ("gtsv2,m=64,algo=1", "gtsvInterleavedBatch only"),
+            ("gtsvInterleavedBatch,m=64,algo=3", "out of range"),
+            ("gtsv2_nopivot,m=64,nondominant", "gtsv2 only"),
+            ("gtsv2,m=64,precision=h", "expected s, d, c or z"),
+        ]:
+            with self.subTest(text=text):
+                self.assert_usage_error(["--list", "--gtsv", text], message)
+
+
+class UserCaseTest(unittest.TestCase):
+    def list_ids(self, *args):
+        result = bench("--list", *args)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return listed_ids(result.stdout)
+
+    def test_fft_cases(self):
+        self.assertEqual(
+            self.list_ids("--fft", "r2c,n=4096,batch=1000", "--fft", "c2c,n=1024x1024,batch=4,inplace,precision=f64",
+                          "--fft", "d2z,n=2^12", "--fft", "C2R,n=128x128x128,batch=2", "--fft", "c2c,n=1000"),
+            ["fft/r2c_f32_n4096_b1000", "fft/z2z2d_f64_1024x1024_b4_inplace",
+             # Without a batch: 2^25 points per call in f64, 2^26 in f32 (as the grids).
+             "fft/d2z_f64_n4096_b8192", "fft/c2r3d_f32_128^3_b2", "fft/c2c_f32_n1000_b67109"])
+
+    def test_gtsv_cases(self):
+        self.assertEqual(
+            self.list_ids("--gtsv", "gtsv2StridedBatch,m=256,batch=65536,precision=d",
+                          "--gtsv", "gtsvInterleavedBatch,m=128,precision=z,algo=2",
+                          "--gtsv", "gtsv2,m=2^20,n=16", "--gtsv", "gtsv2,m=1000,nondominant",
+                          "--gtsv", "gtsv2_nopivot,m=1000,precision=c32"),
+            ["gtsv/strided_f64_m256_b65536", "gtsv/interleaved_a2_c64_m128_b131072", "gtsv/gtsv2_f32_m1048576_n16",
+             "gtsv/gtsv2_nd_f32_m1000", "gtsv/gtsv2_nopivot_c32_m1000"])
+
+    def test_batch_default_follows_gtsv_unknowns(self):
+        self.assertEqual(self.list_ids("--gtsv-unknowns", "4096", "--gtsv", "strided,m=64"),
+                         ["gtsv/strided_f32_m64_b64"])
+
+    def test_user_cases_replace_the_grid_unless_asked(self):
+        quick = self.list_ids("--quick")
+        self.assertEqual(self.list_ids("--fft", "c2c,n=64,batch=10"), ["fft/c2c_f32_n64_b10"])
+        self.assertEqual(self.list_ids("--quick", "--fft", "c2c,n=64,batch=10"), quick + ["fft/c2c_f32_n64_b10"])
+        self.assertEqual(self.list_ids("--fft", "c2c,n=64,batch=10", "--gtsv", "gtsv2,m=100", "--filter", "gtsv"),
+                         ["gtsv/gtsv2_f32_m100"])
+
+
+class JsonTest(unittest.TestCase):
+    def check_document(self, document, ids):
+        self.assertEqual(document["tool"], "idgpu-bench")
+        self.assertTrue(document["complete"])
+        self.assertEqual([case["id"] for case in document["cases"]], ids)
+        self.assertEqual(document["rows"], [])
+        header = document["header"]
+        for key in ("device", "driver_version", "runtime_version", "vendor_cufft", "vendor_cusparse", "idgpu",
+                    "copy_bandwidth_gbs"):
+            self.assertIn(key, header)
+        self.assertRegex(header["runtime_version"], r"^\d+\.\d+$")
+        self.assertEqual(document["options"]["runs"], 5)
+
+    def test_list_json_file(self):
+        ids = listed_ids(bench("--list", "--quick").stdout)
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "bench.json")
+            result = bench("--list", "--quick", "--runs=5", "--json", path)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(listed_ids(result.stdout), ids)
+            # The tool the README names for checking it, then the content.
+            tool = subprocess.run([sys.executable, "-m", "json.tool", path], capture_output=True, text=True)
+            self.assertEqual(tool.returncode, 0, tool.stderr)
+            with open(path) as handle:
+                self.check_document(json.load(handle), ids)
+
+    def test_list_json_stdout(self):
+        result = bench("--list", "--runs", "5", "--json", "-", "--fft", "r2c,n=4096,batch=1000", "--gtsv",
+                       "gtsv2,m=1000")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        tool = subprocess.run([sys.executable, "-m", "json.tool"], input=result.stdout, capture_output=True, text=True)
+        self.assertEqual(tool.returncode, 0, tool.stderr)
+        document = json.loads(result.stdout)
+        self.check_document(document, ["fft/r2c_f32_n4096_b1000", "gtsv/gtsv2_f32_m1000"])
+        self.assertEqual(document["command"][0], "idgpu-bench")
+
+
+if __name__ == "__main__":
+    unittest.main()
