@@ -1,6 +1,7 @@
 #include "fft/planner.h"
 
 #include "fft/stockham_index.h"
+#include "fft/convolution_index.h"
 
 #include <algorithm>
 #include <cmath>
@@ -86,6 +87,7 @@ std::vector<int> pass_radices(long long size) {
   std::stable_sort(radices.begin(), radices.end(), [](int a, int b) { return a > b; });
   return radices;
 }
+
 
 }  // namespace
 
@@ -188,6 +190,29 @@ long long threads_for(long long size, const std::vector<int>& radices) {
     threads = std::max(threads, (butterflies + per_thread - 1) / per_thread);
   }
   return threads;
+}
+
+// A Stockham pass of `size` after passes of `span` points in all, in an n-point transform (the
+// pass mapping at the top of fft/planner.h); sized separately.
+FftPass stockham_pass(long long size, long long span, long long n) {
+  FftPass pass;
+  pass.size = size;
+  pass.radices = pass_radices(size);
+  pass.span_before = span;
+  pass.sub_transforms = n / size;
+  pass.in_stride = n / size;
+  pass.out_stride = span;
+  pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
+  return pass;
+}
+
+// Why a thread's kMaxElementsPerThread complex elements do not fit half the register budget, or
+// empty when they do.
+std::string register_budget_refusal(std::size_t element, const DeviceLimits& limits) {
+  const std::size_t data_registers = static_cast<std::size_t>(std::max(limits.registers_per_thread, 0)) / 2;
+  if (kMaxElementsPerThread * element / 4 <= data_registers) return {};
+  return std::to_string(kMaxElementsPerThread) + " elements per thread need more than half of " +
+         std::to_string(limits.registers_per_thread) + " registers per thread";
 }
 
 // The largest divisor of g (g >= 1) that is at most `cap` and satisfies `ok`; 1 if none.
@@ -326,10 +351,8 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     return result;
   }
   // A thread keeps kMaxElementsPerThread complex elements in registers: half the budget at most.
-  const std::size_t data_registers = static_cast<std::size_t>(std::max(limits.registers_per_thread, 0)) / 2;
-  if (kMaxElementsPerThread * element / 4 > data_registers) {
-    result.reason = std::to_string(kMaxElementsPerThread) + " elements per thread need more than half of " +
-                    std::to_string(limits.registers_per_thread) + " registers per thread";
+  if (std::string refusal = register_budget_refusal(element, limits); !refusal.empty()) {
+    result.reason = std::move(refusal);
     return result;
   }
   const int shift = smem_shift(element);
@@ -384,14 +407,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   plan.element_bytes = element;
   long long span = 1;
   for (long long size : sizes) {
-    FftPass pass;
-    pass.size = size;
-    pass.radices = pass_radices(size);
-    pass.span_before = span;
-    pass.sub_transforms = n / size;
-    pass.in_stride = n / size;
-    pass.out_stride = span;
-    pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
+    FftPass pass = stockham_pass(size, span, n);
     size_pass(&pass, batch, element, limits, max_threads);
     span *= size;
     plan.passes.push_back(std::move(pass));
@@ -556,6 +572,27 @@ namespace {
 std::string plan_transforms_text(const FftPlan& plan, const FftPass& pass) {
   return std::to_string(plan.pass_transforms(pass)) + " x " + std::to_string(pass.transform_n) + " elements";
 }
+
+// What a pass does besides its Stockham stages (ConvolutionStep, BluesteinStep).
+std::string pass_step_text(const FftPass& pass) {
+  std::ostringstream out;
+  if (pass.convolution == ConvolutionStep::kRader) {
+    out << ", Rader (generator " << pass.rader_generator << ")";
+  } else if (pass.convolution == ConvolutionStep::kBluestein) {
+    out << ", Bluestein (chirp, padded to " << pass.convolution_size << ")";
+  }
+  switch (pass.bluestein) {
+    case BluesteinStep::kChirpLoad: out << ", Bluestein: loads " << pass.chirp_length << " points times the chirp"; break;
+    case BluesteinStep::kForward: out << ", Bluestein: forward"; break;
+    case BluesteinStep::kSpectrum: out << ", Bluestein: times the kernel spectrum, then the inverse stages"; break;
+    case BluesteinStep::kInverse: out << ", Bluestein: inverse"; break;
+    case BluesteinStep::kChirpStore:
+      out << ", Bluestein: inverse, stores " << pass.chirp_length << " points times the chirp";
+      break;
+    default: break;
+  }
+  return out.str();
+}
 }  // namespace
 
 std::string FftPlan::to_string() const {
@@ -568,6 +605,7 @@ std::string FftPlan::to_string() const {
   }
   out << " batch=" << batch << (precision == Precision::kDouble ? " fp64" : " fp32") << ", "
       << passes.size() << (passes.size() == 1 ? " pass" : " passes") << ", work " << work_bytes << " B";
+  if (const long long padded = bluestein_padded_length(*this)) out << ", Bluestein over " << padded << " points";
   if (cluster) {
     out << ", one cluster kernel: " << (1 << cluster->rank_bits) << " blocks of " << cluster->threads << " threads, "
         << cluster->shared_bytes << " B shared";
@@ -579,15 +617,390 @@ std::string FftPlan::to_string() const {
   }
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const FftPass& pass = passes[i];
-    out << "\n  pass " << i + 1 << ": size " << pass.size << " = ";
+    out << "\n  pass " << i + 1 << ": size " << pass.size;
+    if (pass.convolution != ConvolutionStep::kNone) out << ", convolution of " << pass.convolution_size;
+    out << " = ";
     for (std::size_t r = 0; r < pass.radices.size(); ++r) out << (r == 0 ? "" : "x") << pass.radices[r];
     out << ", L " << pass.span_before << ", strides in " << pass.in_stride << " out " << pass.out_stride
         << ", " << pass.sub_transforms << " sub-transforms, " << pass.threads_per_transform << " threads x "
         << pass.transforms_per_block << " per block, " << pass.shared_bytes << " B shared, " << pass.blocks
         << " blocks";
     if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
+    out << pass_step_text(pass);
   }
   return out.str();
+}
+
+}  // namespace idgpu::fft
+
+// --- Lengths with prime factors above 13 (plan_c2c_any; fft/convolution.h) --------------------
+
+namespace idgpu::fft {
+namespace {
+
+// What one pass may hold under the limits: `fits` is plan_c2c_1d's test of an ordinary pass,
+// `holds` that of a convolution pass, whose sub-transforms keep `slots` elements in shared memory
+// and run the stages of `stages` points.
+struct PassBudget {
+  std::size_t element = 0;
+  int shift = 0;
+  long long max_threads = 0;
+  std::size_t shared = 0;
+
+  bool holds(long long slots, long long stages) const {
+    if (stages < 2) return false;
+    const auto bytes = static_cast<std::size_t>(smem_stride(slots, shift)) * element;
+    return bytes <= shared && threads_for(stages, pass_radices(stages)) <= max_threads;
+  }
+  bool fits(long long size) const { return holds(size, size); }
+};
+
+bool is_smooth(long long m) {
+  for (int prime : kPrimes) {
+    while (m % prime == 0) m /= prime;
+  }
+  return m == 1;
+}
+
+// n as its 13-smooth part times its prime factors above 13 (ascending, with multiplicity).
+struct LengthFactors {
+  long long smooth = 1;
+  std::vector<long long> large;
+};
+
+LengthFactors factor_length(long long n) {
+  LengthFactors factors;
+  for (int prime : kPrimes) {
+    while (n % prime == 0) {
+      n /= prime;
+      factors.smooth *= prime;
+    }
+  }
+  while (n > 1) {
+    const long long q = smallest_prime_factor(n);
+    factors.large.push_back(q);
+    n /= q;
+  }
+  return factors;
+}
+
+// "2^10 x 3 x 17".
+std::string factor_text(long long n) {
+  std::ostringstream out;
+  bool first = true;
+  while (n > 1) {
+    const long long q = smallest_prime_factor(n);
+    int power = 0;
+    while (n % q == 0) {
+      n /= q;
+      ++power;
+    }
+    out << (first ? "" : " x ") << q;
+    if (power > 1) out << "^" << power;
+    first = false;
+  }
+  return out.str();
+}
+
+// The fewest passes of a 13-smooth m >= 2, each fitting a block (0 where none splits it).
+int fewest_passes(long long m, const PassBudget& budget) {
+  const auto fits = [&budget](long long size) { return budget.fits(size); };
+  for (int p = 1; p <= 62 && (1LL << p) <= m; ++p) {
+    if (splits(m, p, fits)) return p;
+  }
+  return 0;
+}
+
+// The shared-memory traffic of a transform of m points in a block: every stage reads and
+// writes its m elements.
+long long stage_points(long long m) { return m * static_cast<long long>(pass_radices(m).size()); }
+
+// Bluestein's padded length for n points and the passes its plan takes: 1 where the
+// convolution fits a block (M slots), else 2P - 1 for an M-point plan of P passes. Among the
+// 2^a 3^b 5^c lengths in [2n - 1, the next power of two]: the fewest passes, then the fewest
+// stage points, then the shortest. `one_pass`: in one block only. Length 0: none fits.
+struct Padding {
+  long long length = 0;
+  int passes = 0;
+};
+
+Padding bluestein_padding(long long n, const PassBudget& budget, bool one_pass) {
+  const long long low = 2 * n - 1;
+  long long high = 1;
+  while (high < low) high *= 2;
+  Padding best;
+  for (long long a = 1; a <= high; a *= 2) {
+    for (long long b = a; b <= high; b *= 3) {
+      for (long long m = b; m <= high; m *= 5) {
+        if (m < low) continue;
+        int passes = budget.holds(m, m) ? 1 : 0;
+        if (passes == 0 && !one_pass) {
+          const int forward = fewest_passes(m, budget);
+          if (forward >= 2) passes = 2 * forward - 1;
+        }
+        if (passes == 0) continue;
+        const bool better =
+            best.length == 0 || passes < best.passes ||
+            (passes == best.passes && (stage_points(m) < stage_points(best.length) ||
+                                       (stage_points(m) == stage_points(best.length) && m < best.length)));
+        if (better) best = {m, passes};
+      }
+    }
+  }
+  return best;
+}
+
+// The pass of a prime factor p > 13 in a mixed plan: Rader where p - 1 is 13-smooth and its
+// p + 1 slots fit a block (a convolution of p - 1 points, the shortest there is), else a
+// Bluestein convolution that fits a block; none where neither does.
+struct PrimePass {
+  long long prime = 0;
+  ConvolutionStep step = ConvolutionStep::kNone;
+  long long convolution = 0;
+};
+
+std::optional<PrimePass> prime_pass(long long p, const PassBudget& budget) {
+  if (is_smooth(p - 1) && budget.holds(p - 1 + kRaderExtraSlots, p - 1)) {
+    return PrimePass{p, ConvolutionStep::kRader, p - 1};
+  }
+  const Padding padding = bluestein_padding(p, budget, true);
+  if (padding.length > 0) return PrimePass{p, ConvolutionStep::kBluestein, padding.length};
+  return std::nullopt;
+}
+
+// Why a prime factor has no pass of its own.
+std::string no_prime_pass_text(long long p) {
+  return "no pass of " + std::to_string(p) + " (" + std::to_string(p - 1) + " = " + factor_text(p - 1) +
+         (is_smooth(p - 1) ? ": Rader's" : " is not 13-smooth; Bluestein's") + " convolution does not fit a block)";
+}
+
+
+// Makes `pass` a convolution pass: its stages (and threads) are those of the convolution.
+void set_convolution(FftPass* pass, ConvolutionStep step, long long convolution) {
+  pass->convolution = step;
+  pass->convolution_size = convolution;
+  pass->radices = pass_radices(convolution);
+  pass->threads_per_transform = static_cast<int>(threads_for(convolution, pass->radices));
+  if (step == ConvolutionStep::kRader) pass->rader_generator = primitive_root(pass->size);
+}
+
+// size_pass for a pass whose sub-transforms hold more slots than `size` (a convolution pass):
+// blocks and shared memory laid out for the slots, the inter-pass twiddles split for the size.
+void size_step_pass(FftPass* pass, long long transforms, const PassBudget& budget, const DeviceLimits& limits) {
+  const long long size = pass->size;
+  long long slots = size;
+  if (pass->convolution == ConvolutionStep::kRader) slots = pass->convolution_size + kRaderExtraSlots;
+  if (pass->convolution == ConvolutionStep::kBluestein) slots = pass->convolution_size;
+  pass->size = slots;
+  size_pass(pass, transforms, budget.element, limits, budget.max_threads);
+  pass->size = size;
+  pass->twiddle_lo_bits = 0;
+  if (pass->twiddled && pass->span_before > 1) {
+    int bits = 0;
+    while ((1LL << bits) < pass->span_before * size) ++bits;
+    pass->twiddle_lo_bits = (bits + 1) / 2;
+  }
+}
+
+FftPlan plan_basics(long long n, long long batch, Precision precision, std::size_t element) {
+  FftPlan plan;
+  plan.n = n;
+  plan.batch = batch;
+  plan.precision = precision;
+  plan.element_bytes = element;
+  return plan;
+}
+
+// The mixed plan: the smooth part's passes (balanced, as plan_c2c_1d's), then one pass per
+// large prime. Buffers and work area as plan_c2c_1d's plans.
+FftPlan mixed_plan(long long n, long long batch, Precision precision, const LengthFactors& factors, int smooth_passes,
+                   const std::vector<PrimePass>& primes, const PassBudget& budget, const DeviceLimits& limits) {
+  FftPlan plan = plan_basics(n, batch, precision, budget.element);
+  std::vector<long long> sizes;
+  if (factors.smooth > 1) {
+    sizes = balanced_split(factors.smooth, smooth_passes, [&budget](long long size) { return budget.fits(size); });
+  }
+  long long span = 1;
+  for (long long size : sizes) {
+    FftPass pass = stockham_pass(size, span, n);
+    size_pass(&pass, batch, budget.element, limits, budget.max_threads);
+    span *= size;
+    plan.passes.push_back(std::move(pass));
+  }
+  for (const PrimePass& prime : primes) {
+    FftPass pass = stockham_pass(prime.prime, span, n);
+    set_convolution(&pass, prime.step, prime.convolution);
+    size_step_pass(&pass, batch, budget, limits);
+    span *= prime.prime;
+    plan.passes.push_back(std::move(pass));
+  }
+  plan.work_bytes =
+      plan.passes.size() <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * budget.element;
+  return plan;
+}
+
+// Bluestein over the whole length: one convolution pass, or the 2P - 1 passes of BluesteinStep.
+FftPlan bluestein_plan(long long n, long long batch, Precision precision, const Padding& padding,
+                       const PassBudget& budget, const DeviceLimits& limits) {
+  FftPlan plan = plan_basics(n, batch, precision, budget.element);
+  const long long m = padding.length;
+  if (padding.passes == 1) {
+    FftPass pass = stockham_pass(n, 1, n);
+    set_convolution(&pass, ConvolutionStep::kBluestein, m);
+    size_step_pass(&pass, batch, budget, limits);
+    plan.passes.push_back(std::move(pass));
+    return plan;
+  }
+  const int half = (padding.passes + 1) / 2;
+  const std::vector<long long> forward =
+      balanced_split(m, half, [&budget](long long size) { return budget.fits(size); });
+  const auto passes_of = [&](const std::vector<long long>& sizes) {
+    std::vector<FftPass> passes;
+    long long span = 1;
+    for (long long size : sizes) {
+      passes.push_back(stockham_pass(size, span, m));
+      passes.back().transform_n = m;
+      passes.back().chirp_length = n;
+      span *= size;
+    }
+    return passes;
+  };
+  std::vector<FftPass> ahead = passes_of(forward);
+  std::vector<FftPass> back = passes_of(std::vector<long long>(forward.rbegin(), forward.rend()));
+  for (std::size_t i = 0; i + 1 < ahead.size(); ++i) {
+    ahead[i].bluestein = i == 0 ? BluesteinStep::kChirpLoad : BluesteinStep::kForward;
+    plan.passes.push_back(std::move(ahead[i]));
+  }
+  FftPass middle = std::move(ahead.back());
+  middle.bluestein = BluesteinStep::kSpectrum;
+  middle.out_stride = back.front().out_stride;
+  plan.passes.push_back(std::move(middle));
+  for (std::size_t i = 1; i < back.size(); ++i) {
+    back[i].bluestein = i + 1 == back.size() ? BluesteinStep::kChirpStore : BluesteinStep::kInverse;
+    plan.passes.push_back(std::move(back[i]));
+  }
+  for (FftPass& pass : plan.passes) size_pass(&pass, batch, budget.element, limits, budget.max_threads);
+  plan.work_bytes = 2 * static_cast<std::size_t>(m) * static_cast<std::size_t>(batch) * budget.element;
+  return plan;
+}
+
+std::string passes_text(long long passes) { return std::to_string(passes) + (passes == 1 ? " pass" : " passes"); }
+
+std::string mixed_text(const LengthFactors& factors, int smooth_passes, const std::vector<PrimePass>& primes) {
+  std::ostringstream out;
+  if (factors.smooth > 1 || primes.size() > 1) out << "mixed: ";
+  if (factors.smooth > 1) out << factors.smooth << " in " << passes_text(smooth_passes) << ", ";
+  for (std::size_t i = 0; i < primes.size(); ++i) {
+    out << (i == 0 ? "" : ", ") << (primes[i].step == ConvolutionStep::kRader ? "Rader " : "Bluestein ")
+        << primes[i].prime;
+    if (primes[i].step == ConvolutionStep::kBluestein) out << " over " << primes[i].convolution;
+  }
+  out << " (" << passes_text(smooth_passes + static_cast<long long>(primes.size())) << ")";
+  return out.str();
+}
+
+std::string bluestein_text(const Padding& padding) {
+  return "Bluestein over M = " + std::to_string(padding.length) + " = " + factor_text(padding.length) + " (" +
+         passes_text(padding.passes) + ")";
+}
+
+}  // namespace
+
+FftPlanResult plan_c2c_any(long long n, long long batch, Precision precision, const DeviceLimits& limits) {
+  const std::size_t element = complex_element_bytes(precision);
+  if (element == 0 || n < 2 || batch < 1) return plan_c2c_1d(n, batch, precision, limits);
+  FftPlanResult result;
+  if (n > kMaxAnyLength) {
+    result.reason = "length " + std::to_string(n) + " above 2^40";
+    return result;
+  }
+  const LengthFactors factors = factor_length(n);
+  if (factors.large.empty()) {
+    result = plan_c2c_1d(n, batch, precision, limits);
+    if (result.plan) result.reason = std::to_string(n) + " is 13-smooth: Stockham passes";
+    return result;
+  }
+  if (std::string refusal = register_budget_refusal(element, limits); !refusal.empty()) {
+    result.reason = std::move(refusal);
+    return result;
+  }
+  PassBudget budget;
+  budget.element = element;
+  budget.shift = smem_shift(element);
+  budget.max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
+  budget.shared = limits.shared_bytes_per_block;
+
+  // (a) Mixed: the smooth part's passes and a pass per large prime.
+  const int smooth_passes = factors.smooth > 1 ? fewest_passes(factors.smooth, budget) : 0;
+  bool mixed = factors.smooth == 1 || smooth_passes > 0;
+  std::string mixed_why = mixed ? "" : "no split of " + std::to_string(factors.smooth) + " fits";
+  std::vector<PrimePass> primes;
+  for (long long p : factors.large) {
+    if (!mixed) break;
+    const std::optional<PrimePass> pass = prime_pass(p, budget);
+    if (!pass) {
+      mixed = false;
+      mixed_why = no_prime_pass_text(p);
+    } else {
+      primes.push_back(*pass);
+    }
+  }
+  const long long mixed_passes = smooth_passes + static_cast<long long>(primes.size());
+  // (b) Bluestein over the whole length.
+  const Padding padding = bluestein_padding(n, budget, false);
+  const std::string bluestein_why = padding.length > 0 ? "" : "Bluestein: no padded length fits";
+
+  const std::string head = std::to_string(n) + " = " + factor_text(n) + ": ";
+  if (!mixed && padding.length == 0) {
+    result.reason = head + "no plan (mixed: " + mixed_why + "; " + bluestein_why + ")";
+    return result;
+  }
+  // Equal pass counts go to the mixed plan, except where it is the one Bluestein pass of a prime
+  // (the same pass as Bluestein's over the whole length: reported as that).
+  const bool same_pass = factors.smooth == 1 && primes.size() == 1 && primes[0].step == ConvolutionStep::kBluestein;
+  const bool take_mixed = mixed && !same_pass && (padding.length == 0 || mixed_passes <= padding.passes);
+  std::string mixed_summary = mixed_why;  // a prime's one pass has no "mixed" to it
+  if (mixed) {
+    mixed_summary = mixed_text(factors, smooth_passes, primes);
+  } else if (factors.smooth > 1 || factors.large.size() > 1) {
+    mixed_summary = "mixed: " + mixed_why;
+  }
+  const std::string bluestein_summary = padding.length > 0 ? bluestein_text(padding) : bluestein_why;
+  if (take_mixed) {
+    result.plan = mixed_plan(n, batch, precision, factors, smooth_passes, primes, budget, limits);
+    result.reason = head + mixed_summary + ", against " + bluestein_summary;
+  } else {
+    result.plan = bluestein_plan(n, batch, precision, padding, budget, limits);
+    result.reason = head + bluestein_summary + (same_pass ? "" : ", against " + mixed_summary);
+  }
+  return result;
+}
+
+long long bluestein_padded_length(const FftPlan& plan) {
+  if (plan.passes.empty() || plan.passes.front().bluestein == BluesteinStep::kNone) return 0;
+  return plan.passes.front().transform_n;
+}
+
+int pass_sign(const FftPass& pass, int sign) {
+  return pass.bluestein == BluesteinStep::kInverse || pass.bluestein == BluesteinStep::kChirpStore ? -sign : sign;
+}
+
+std::vector<PassTurn> plan_turns(const FftPlan& plan, bool in_place) {
+  std::vector<PassTurn> turns;
+  const long long padded = bluestein_padded_length(plan);
+  if (padded == 0) {
+    for (const PassBuffers& buffers : plan_buffers(plan, in_place)) turns.push_back({buffers.from, buffers.to});
+    return turns;
+  }
+  const std::size_t half = static_cast<std::size_t>(padded) * static_cast<std::size_t>(plan.batch);
+  const std::size_t count = plan.passes.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    PassTurn turn{i == 0 ? Buffer::kInput : Buffer::kWork, i + 1 == count ? Buffer::kOutput : Buffer::kWork};
+    turn.from_offset = i == 0 ? 0 : turns[i - 1].to_offset;
+    turn.to_offset = i + 1 == count ? 0 : (i % 2) * half;
+    turns.push_back(turn);
+  }
+  return turns;
 }
 
 }  // namespace idgpu::fft

@@ -104,6 +104,30 @@ struct DeviceLimits {
 // One read and one write of the data, as a complex pass of n / 2 points.
 enum class RealStep : int { kNone = 0, kPackR2C = 1, kUnpackC2R = 2 };
 
+// Lengths with a prime factor above 13 (plan_c2c_any; the algorithms, tables and index maps in
+// fft/convolution.h and fft/convolution_index.h). A pass's DFT of its `size` N points may be done
+// in shared memory as a cyclic convolution of `convolution_size` points, whose forward FFT, pointwise
+// product with a kernel spectrum and inverse FFT run the pass's `radices` twice (the transform's
+// sign, then the opposite), between a load and a store that keep the pass's addressing:
+//  - kRader (N prime, N - 1 13-smooth): convolution of N - 1 points; element e loads into slot
+//    rader_input_slot and output k stores from rader_output_slot (N + 1 slots);
+//  - kBluestein (any N): convolution of M >= 2N - 1 points (2^a 3^b 5^c); the N points loaded
+//    times the chirp, slots N .. M - 1 zeroed, the outputs stored times the chirp (M slots).
+enum class ConvolutionStep : int { kNone = 0, kRader = 1, kBluestein = 2 };
+
+// A pass's part in a multi-pass Bluestein plan, whose padded length M takes P >= 2 passes: the
+// passes of the forward M-point plan (sizes N_1 .. N_P) and of the inverse one (N_P .. N_1),
+// the forward last and inverse first passes fused, 2P - 1 passes on M-point transforms:
+//  - kChirpLoad: the forward plan's first pass, loading the n input points times the chirp
+//    (padded positions n .. M - 1 are zeros, never read);
+//  - kForward: a forward pass in between (the transform's sign);
+//  - kSpectrum: the forward plan's last pass, its outputs times the kernel spectrum, then the
+//    inverse plan's first pass on the same points (opposite sign), written as that pass writes;
+//  - kInverse: an inverse pass in between (opposite sign);
+//  - kChirpStore: the inverse plan's last pass (opposite sign), storing the n output points times
+//    the chirp.
+enum class BluesteinStep : int { kNone = 0, kChirpLoad = 1, kForward = 2, kSpectrum = 3, kInverse = 4, kChirpStore = 5 };
+
 // One kernel launch of the multi-pass FFT; see the mapping at the top of this file.
 struct FftPass {
   long long size = 0;               // N_i: length of each sub-transform
@@ -130,6 +154,14 @@ struct FftPass {
   long long in_dist = 0;
   long long out_dist = 0;
   RealStep real_step = RealStep::kNone;
+  // Prime factors above 13 (ConvolutionStep, BluesteinStep above): the pass's convolution, its
+  // length (`radices` factor it instead of `size`) and Rader's generator of (Z/N)^*; its part in a
+  // multi-pass Bluestein plan, and there the true length n the chirps run over.
+  ConvolutionStep convolution = ConvolutionStep::kNone;
+  long long convolution_size = 0;
+  int rader_generator = 0;
+  BluesteinStep bluestein = BluesteinStep::kNone;
+  long long chirp_length = 0;
 
   bool has_twiddle() const { return twiddled && span_before > 1; }
 };
@@ -273,5 +305,46 @@ FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision pr
 
 // The single pass of a real plan with its distances for an execution in place or not.
 FftPass real_pass_for(const FftPlan& plan, bool in_place);
+
+// Plans `batch` contiguous complex-to-complex transforms of any length n >= 2 (fp32, fp64):
+//  - n 13-smooth: plan_c2c_1d's plan;
+//  - otherwise the cheaper of two plans, counted in passes over device memory (each pass one
+//    read and one write of the data; fft/planner.h premise 1), equal counts going to the first:
+//     (a) "mixed": the 13-smooth part of n in plan_c2c_1d's fewest passes, and one pass per prime
+//         factor p > 13 (with multiplicity), a Rader pass where p - 1 is 13-smooth and p + 1
+//         slots fit a block, else a one-pass Bluestein convolution where one fits. It
+//         transforms n points exactly, where Bluestein transforms M >= 2n - 1 points twice.
+//     (b) Bluestein over the whole length: one pass (ConvolutionStep::kBluestein) where its M
+//         fits a block, else the 2P - 1 passes of BluesteinStep over M-point transforms, with a
+//         work area of two M x batch arrays.
+//    M is the 2^a 3^b 5^c length >= 2n - 1 (up to the next power of two) with the fewest passes,
+//    then the fewest stage points M x stages (each stage reads and writes M elements of shared
+//    memory). This rule is untimed: a measured table is to replace it.
+// The plan's `reason` says which was chosen and what the other would have taken. No plan (with
+// the reason) for the cases plan_c2c_1d declines other than the prime factors, where no candidate
+// fits the limits, or above kMaxAnyLength.
+FftPlanResult plan_c2c_any(long long n, long long batch, Precision precision, const DeviceLimits& limits);
+// Its longest length with a prime factor above 13 (factored by trial division; Bluestein's
+// 2n - 1 and its tables' exponents far from overflow).
+inline constexpr long long kMaxAnyLength = 1LL << 40;
+
+// The Bluestein padded length of a plan (the passes' transform length), 0 where it is none.
+long long bluestein_padded_length(const FftPlan& plan);
+
+// The sign a pass of a plan runs with, for a transform of sign `sign`: the opposite for the
+// inverse half of a multi-pass Bluestein plan (kInverse, kChirpStore).
+int pass_sign(const FftPass& pass, int sign);
+
+// Which buffer each pass reads and writes, and where in it (elements from its start). As
+// plan_buffers, except for multi-pass Bluestein plans: their M-point intermediates fit neither
+// the n-point input nor output, so the passes after the first read, and those before the last
+// write, the two halves of the work area (M x batch elements each) in turn.
+struct PassTurn {
+  Buffer from;
+  Buffer to;
+  std::size_t from_offset = 0;
+  std::size_t to_offset = 0;
+};
+std::vector<PassTurn> plan_turns(const FftPlan& plan, bool in_place);
 
 }  // namespace idgpu::fft

@@ -276,6 +276,11 @@ void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to
 
 void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
   if (plan.passes.empty()) throw std::invalid_argument("fft reference: empty plan");
+  for (const FftPass& pass : plan.passes) {
+    if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone) {
+      throw std::invalid_argument("fft reference: a plan with convolution steps (execute_any runs it)");
+    }
+  }
   if (plan.kind != Kind::kC2C) {
     // A real plan's one pass, its distances those of this execution (in place: the padded layout).
     if (plan.passes.size() != 1) throw std::invalid_argument("fft reference: a real plan has one pass");
@@ -309,6 +314,15 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     PassRunner(plan, plan.passes[i], sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
   }
+}
+
+void run_step_stages(const FftPass& pass, int length, const PassShape& shape, int valid, int sign,
+                     const std::vector<Complex>& table, std::size_t stage_offset, std::vector<Complex>* smem) {
+  PassShape stages = shape;
+  stages.size = length;
+  TwiddleLayout layout;
+  layout.stage = stage_offset;
+  run_stages(pass, stages, valid, sign, table, layout, smem);
 }
 
 }  // namespace idgpu::fft::reference

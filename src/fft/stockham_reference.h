@@ -19,6 +19,8 @@
 #pragma once
 
 #include <complex>
+#include <cstddef>
+#include <vector>
 
 #include "fft/planner.h"
 #include "fft/twiddle.h"
@@ -31,5 +33,15 @@ using fft::twiddle;
 // elements each). `input == output` is an in-place execution; otherwise they must not overlap and
 // `input` is never written. Intermediate passes use a work array of the plan's work size.
 void execute(const FftPlan& plan, int sign, const std::complex<double>* input, std::complex<double>* output);
+
+// The Stockham stages of `pass.radices` (product `length`) on the first `length` elements of each
+// of the first `valid` sub-transforms in `smem`, laid out by `shape` (smem_index), as a pass's
+// kernel runs them: butterflies spread over pass.threads_per_transform threads, every read of a
+// stage before any write, stage twiddles at table[stage_offset + stage_twiddle_index(...)]
+// oriented by `sign`. For the steps that run stages of another length than the pass's size
+// (fft/convolution_reference.h).
+void run_step_stages(const FftPass& pass, int length, const PassShape& shape, int valid, int sign,
+                     const std::vector<std::complex<double>>& table, std::size_t stage_offset,
+                     std::vector<std::complex<double>>* smem);
 
 }  // namespace idgpu::fft::reference

@@ -45,15 +45,14 @@ TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
   return layout;
 }
 
-std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass) {
-  const TwiddleLayout layout = twiddle_layout(pass, interpass);
-  std::vector<std::complex<double>> table(layout.total);
+void write_pass_twiddles(const FftPass& pass, std::size_t stage, std::size_t lo, std::size_t lo_count, std::size_t hi,
+                         std::size_t hi_count, std::vector<std::complex<double>>* table) {
   int offset = 0;
   int span = 1;
   for (int radix : pass.radices) {
     for (int t = 1; t < radix; ++t) {
       for (int j = 0; j < span; ++j) {
-        table[layout.stage + static_cast<std::size_t>(stage_twiddle_index(offset, span, t, j))] =
+        (*table)[stage + static_cast<std::size_t>(stage_twiddle_index(offset, span, t, j))] =
             twiddle(static_cast<long long>(t) * j, static_cast<long long>(span) * radix, -1);
       }
     }
@@ -61,10 +60,16 @@ std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interp
     span *= radix;
   }
   const long long m = pass.span_before * pass.size;
-  for (std::size_t x = 0; x < layout.lo_count; ++x) table[layout.lo + x] = twiddle(static_cast<long long>(x), m, -1);
-  for (std::size_t x = 0; x < layout.hi_count; ++x) {
-    table[layout.hi + x] = twiddle(static_cast<long long>(x) << pass.twiddle_lo_bits, m, -1);
+  for (std::size_t x = 0; x < lo_count; ++x) (*table)[lo + x] = twiddle(static_cast<long long>(x), m, -1);
+  for (std::size_t x = 0; x < hi_count; ++x) {
+    (*table)[hi + x] = twiddle(static_cast<long long>(x) << pass.twiddle_lo_bits, m, -1);
   }
+}
+
+std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass) {
+  const TwiddleLayout layout = twiddle_layout(pass, interpass);
+  std::vector<std::complex<double>> table(layout.total);
+  write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table);
   for (std::size_t k = 0; k < layout.real_count; ++k) {
     table[layout.real + k] = twiddle(static_cast<long long>(k), 2 * pass.size, -1);
   }

@@ -35,6 +35,11 @@ struct TwiddleLayout {
 // inter-pass twiddles itself.
 TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass = true);
 
+// The stage twiddles of pass.radices at `stage` and the inter-pass tables (lo_count, hi_count
+// entries) at `lo` and `hi` of `table`: what every pass's table layout holds first.
+void write_pass_twiddles(const FftPass& pass, std::size_t stage, std::size_t lo, std::size_t lo_count, std::size_t hi,
+                         std::size_t hi_count, std::vector<std::complex<double>>* table);
+
 // The pass's tables in that layout.
 std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass = true);
 

@@ -25,6 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "fft/convolution.h"
+#include "fft/convolution_index.h"
+#include "fft/convolution_reference.h"
 #include "fft/planner.h"
 #include "fft/stockham_reference.h"
 #include "fft/tuning.h"
@@ -1075,4 +1078,579 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h200));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, {100, 8000}));
   CHECK(std::string(reason).find("never measured") != std::string::npos);
+}
+
+// --- Lengths with prime factors above 13: plan_c2c_any, Rader and Bluestein ---------------------
+
+namespace {
+
+const long double kPiL = 3.141592653589793238462643383279502884L;
+
+// The naive DFT of transform b (of `batch` contiguous ones) at the given bins only, in long double.
+std::vector<ComplexL> naive_bins(const std::vector<Complex>& x, long long n, long long b,
+                                 const std::vector<long long>& bins, int sign) {
+  std::vector<ComplexL> roots(static_cast<std::size_t>(n));
+  for (long long e = 0; e < n; ++e) {
+    const long double angle = 2.0L * kPiL * static_cast<long double>(e) / static_cast<long double>(n);
+    roots[static_cast<std::size_t>(e)] = {std::cos(angle), sign * std::sin(angle)};
+  }
+  std::vector<ComplexL> result;
+  for (long long k : bins) {
+    long double re = 0, im = 0;
+    long long e = 0;
+    for (long long t = 0; t < n; ++t, e = (e + k) % n) {
+      const Complex v = x[static_cast<std::size_t>(b * n + t)];
+      const ComplexL w = roots[static_cast<std::size_t>(e)];
+      re += w.real() * v.real() - w.imag() * v.imag();
+      im += w.real() * v.imag() + w.imag() * v.real();
+    }
+    result.push_back({re, im});
+  }
+  return result;
+}
+
+bool is_235_smooth(long long m) {
+  for (long long q : {2, 3, 5}) {
+    while (m % q == 0) m /= q;
+  }
+  return m == 1;
+}
+
+// The invariants of plan_c2c_any's plans with convolution steps (and of every pass: those of
+// check_plan, with the convolution's stages and slots).
+void check_step_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
+  INFO(plan.to_string());
+  const long long padded = fft::bluestein_padded_length(plan);
+  const long long max_threads = std::min(limits.max_threads_per_block, fft::kernel_max_threads(plan.element_bytes));
+  for (const fft::FftPass& pass : plan.passes) {
+    const bool convolution = pass.convolution != fft::ConvolutionStep::kNone;
+    const long long stage_points = convolution ? pass.convolution_size : pass.size;
+    long long radix_product = 1;
+    for (int radix : pass.radices) {
+      radix_product *= radix;
+      CHECK(std::find(std::begin(fft::kFftRadices), std::end(fft::kFftRadices), radix) != std::end(fft::kFftRadices));
+      CHECK(static_cast<long long>(pass.threads_per_transform) * fft::butterflies_per_thread(radix) >=
+            stage_points / radix);
+    }
+    CHECK(radix_product == stage_points);
+    const long long length = pass.transform_n > 0 ? pass.transform_n : plan.n;
+    CHECK(pass.sub_transforms * pass.size == length);
+    CHECK(pass.in_stride == length / pass.size);
+    long long slots = pass.size;
+    if (pass.convolution == fft::ConvolutionStep::kRader) {
+      slots = pass.size + 1;
+      CHECK(fft::is_prime(pass.size));
+      CHECK(pass.convolution_size == pass.size - 1);
+      CHECK(pass.rader_generator == fft::primitive_root(pass.size));
+    }
+    if (pass.convolution == fft::ConvolutionStep::kBluestein) {
+      slots = pass.convolution_size;
+      CHECK(pass.convolution_size >= 2 * pass.size - 1);
+      CHECK(is_235_smooth(pass.convolution_size));
+    }
+    CHECK(pass.smem_stride >= fft::smem_stride(slots, pass.smem_shift));
+    CHECK(pass.shared_bytes == static_cast<std::size_t>(pass.smem_stride) * plan.element_bytes *
+                                   static_cast<std::size_t>(pass.transforms_per_block));
+    CHECK(pass.shared_bytes <= limits.shared_bytes_per_block);
+    CHECK(static_cast<long long>(pass.threads_per_transform) * pass.transforms_per_block <= max_threads);
+    CHECK(pass.blocks * pass.transforms_per_block >= pass.sub_transforms * plan.batch);
+    CHECK((pass.blocks - 1) * pass.transforms_per_block < pass.sub_transforms * plan.batch);
+    if (pass.sub_transforms > 1) CHECK(pass.sub_transforms % pass.transforms_per_block == 0);
+    if (pass.span_before > 1) {
+      CHECK(pass.span_before % pass.transforms_per_block == 0);
+      CHECK((1LL << (2 * pass.twiddle_lo_bits)) >= pass.span_before * pass.size);
+    }
+  }
+  if (padded == 0) {
+    long long product = 1;
+    for (const fft::FftPass& pass : plan.passes) {
+      CHECK(pass.bluestein == fft::BluesteinStep::kNone);
+      CHECK(pass.span_before == product);
+      CHECK(pass.out_stride == product);
+      product *= pass.size;
+    }
+    CHECK(product == plan.n);
+    CHECK(plan.work_bytes ==
+          (plan.passes.size() <= 2 ? 0 : static_cast<std::size_t>(plan.n * plan.batch) * plan.element_bytes));
+    return;
+  }
+  // A multi-pass Bluestein plan: the forward M-point plan's passes, the last fused with the
+  // inverse plan's first (sizes reversed), then the inverse plan's others.
+  const std::size_t count = plan.passes.size();
+  REQUIRE(count % 2 == 1);
+  REQUIRE(count >= 3);
+  const std::size_t middle = count / 2;
+  CHECK(padded >= 2 * plan.n - 1);
+  CHECK(is_235_smooth(padded));
+  CHECK(plan.work_bytes == 2 * static_cast<std::size_t>(padded * plan.batch) * plan.element_bytes);
+  long long forward = 1, inverse = 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    const fft::FftPass& pass = plan.passes[i];
+    CAPTURE(i);
+    CHECK(pass.convolution == fft::ConvolutionStep::kNone);
+    CHECK(pass.transform_n == padded);
+    CHECK(pass.chirp_length == plan.n);
+    const fft::BluesteinStep expected = i == 0          ? fft::BluesteinStep::kChirpLoad
+                                        : i < middle    ? fft::BluesteinStep::kForward
+                                        : i == middle   ? fft::BluesteinStep::kSpectrum
+                                        : i + 1 < count ? fft::BluesteinStep::kInverse
+                                                        : fft::BluesteinStep::kChirpStore;
+    CHECK(pass.bluestein == expected);
+    CHECK(fft::pass_sign(pass, -1) == (i > middle ? +1 : -1));
+    if (i <= middle) {
+      CHECK(pass.span_before == forward);
+      forward *= pass.size;
+      // The inverse plan's sizes are the forward ones reversed.
+      CHECK(pass.size == plan.passes[count - 1 - i].size);
+    }
+    if (i >= middle) {
+      CHECK((i == middle || pass.span_before == inverse));
+      CHECK(pass.out_stride == inverse);
+      inverse *= pass.size;
+    }
+  }
+  CHECK(forward == padded);
+  CHECK(inverse == padded);
+}
+
+fft::FftPlan must_plan_any(long long n, long long batch, fft::Precision precision, const fft::DeviceLimits& limits) {
+  fft::FftPlanResult result = fft::plan_c2c_any(n, batch, precision, limits);
+  INFO("reason: " << result.reason);
+  REQUIRE(result.plan.has_value());
+  return *result.plan;
+}
+
+// Forward and inverse against the naive DFT (every bin up to 4200 points, else 64 bins of each
+// transform), the round trip against n x, and in place against out of place, bit for bit.
+void check_any_against_naive(const fft::FftPlan& plan, std::uint64_t salt) {
+  INFO(plan.to_string());
+  const long long n = plan.n;
+  const std::size_t total = static_cast<std::size_t>(n * plan.batch);
+  const std::vector<Complex> x = random_input(total, salt);
+  const bool every_bin = n <= 4200;
+  std::vector<long long> bins = {0, 1, n / 2, n - 1};
+  std::mt19937_64 engine(base_seed() + salt);
+  while (bins.size() < 64) bins.push_back(static_cast<long long>(engine() % static_cast<std::uint64_t>(n)));
+  for (int sign : {-1, +1}) {
+    CAPTURE(sign);
+    std::vector<Complex> y = poisoned(total);
+    fft::reference::execute_any(plan, sign, x.data(), y.data());
+    if (every_bin) {
+      CHECK(relative_error(y, naive_dft(x, n, plan.batch, sign)) < kTolerance);
+    } else {
+      for (long long b = 0; b < plan.batch; ++b) {
+        CAPTURE(b);
+        std::vector<Complex> got;
+        for (long long k : bins) got.push_back(y[static_cast<std::size_t>(b * n + k)]);
+        CHECK(relative_error(got, naive_bins(x, n, b, bins, sign)) < kTolerance);
+      }
+    }
+    std::vector<Complex> back = poisoned(total);
+    fft::reference::execute_any(plan, -sign, y.data(), back.data());
+    CHECK(relative_error(back, scaled(x, static_cast<long double>(n))) < kTolerance);
+    std::vector<Complex> z = x;
+    fft::reference::execute_any(plan, sign, z.data(), z.data());
+    CHECK(z == y);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("chirp: k^2 mod 2n reduced exactly, the table accurate for large n", "[fft][bluestein][cpu]") {
+  // The exponent against 128-bit arithmetic, on both sides of the 64-bit product's range.
+  std::mt19937_64 engine(base_seed());
+  for (long long n : {17LL, 1048573LL, (1LL << 31) - 1, (1LL << 40) + 15, (1LL << 61) - 1}) {
+    for (int trial = 0; trial < 200; ++trial) {
+      const long long k =
+          trial < 2 ? (trial == 0 ? 0 : n - 1) : static_cast<long long>(engine() % static_cast<std::uint64_t>(n));
+      CAPTURE(n, k);
+      const unsigned __int128 square = static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(k);
+      CHECK(static_cast<unsigned long long>(fft::chirp_exponent(k, n)) ==
+            static_cast<unsigned long long>(square % (2 * static_cast<unsigned __int128>(n))));
+    }
+  }
+  // n = 2^20 - 3 (prime): the table's entries against long double (k^2 < 2^41 is exact there),
+  // and the angle pi k^2 / n formed in double without the reduction, which is far off.
+  const long long n = 1048573;
+  REQUIRE(fft::is_prime(n));
+  const std::vector<Complex> chirp = fft::chirp_table(n);
+  REQUIRE(chirp.size() == static_cast<std::size_t>(n));
+  std::vector<long long> ks = {0, 1, 2, 1000, 65536, 524287, n / 2, n - 2, n - 1};
+  for (int trial = 0; trial < 40; ++trial)
+    ks.push_back(static_cast<long long>(engine() % static_cast<std::uint64_t>(n)));
+  double naive_worst = 0;
+  for (long long k : ks) {
+    CAPTURE(k);
+    const unsigned long long square = static_cast<unsigned long long>(k) * static_cast<unsigned long long>(k);
+    const long double angle = kPiL * static_cast<long double>(square % (2ULL * n)) / static_cast<long double>(n);
+    const ComplexL want(std::cos(angle), -std::sin(angle));
+    CHECK(std::abs(ComplexL(chirp[static_cast<std::size_t>(k)]) - want) < 4e-16L);  // as a twiddle: a few eps
+    const double naive_angle =
+        3.14159265358979323846 * static_cast<double>(k) * static_cast<double>(k) / static_cast<double>(n);
+    naive_worst = std::max(
+        naive_worst, static_cast<double>(std::abs(ComplexL(std::cos(naive_angle), -std::sin(naive_angle)) - want)));
+  }
+  CHECK(naive_worst > 1e-10);  // about n eps
+}
+
+TEST_CASE("Rader: generators of (Z/p)^* and the slot permutations", "[fft][rader][cpu]") {
+  CHECK(fft::primitive_root(17) == 3);
+  CHECK(fft::primitive_root(19) == 2);
+  CHECK(fft::primitive_root(23) == 5);
+  CHECK(fft::primitive_root(97) == 5);
+  CHECK(fft::primitive_root(101) == 2);
+  CHECK(fft::primitive_root(257) == 3);
+  CHECK(fft::primitive_root(65537) == 3);
+  CHECK_FALSE(fft::is_prime(1));
+  CHECK_FALSE(fft::is_prime(4097));   // 17 x 241
+  CHECK_FALSE(fft::is_prime(10001));  // 73 x 137
+  for (long long p : {17LL, 19LL, 23LL, 97LL, 101LL, 257LL, 1009LL, 4099LL, 10007LL, 65537LL, 1048573LL}) {
+    CAPTURE(p);
+    REQUIRE(fft::is_prime(p));
+    const int g = fft::primitive_root(p);
+    const auto up = static_cast<unsigned long long>(p);
+    // g generates: its p - 1 powers are every residue 1 .. p - 1 once.
+    std::vector<char> seen(static_cast<std::size_t>(p), 0);
+    unsigned long long power = 1;
+    bool once = true;
+    for (long long r = 0; r < p - 1; ++r) {
+      once = once && power != 0 && !seen[power];
+      seen[power] = 1;
+      power = fft::mul_mod(power, static_cast<unsigned long long>(g), up);
+    }
+    CHECK(once);
+    CHECK(power == 1);
+    if (p > 70000) continue;  // the slot maps below: the lengths a Rader pass may take
+    const std::vector<int> logs = fft::rader_logs(p, g);
+    const int pi = static_cast<int>(p);
+    std::vector<int> input_hits(static_cast<std::size_t>(p + 1), 0), output_hits(static_cast<std::size_t>(p + 1), 0);
+    bool inputs_right = true, outputs_right = true;
+    for (int e = 0; e < pi; ++e) {
+      const int in = fft::rader_input_slot(e, logs[static_cast<std::size_t>(e)], pi);
+      const int out = fft::rader_output_slot(e, logs[static_cast<std::size_t>(e)], pi);
+      ++input_hits[static_cast<std::size_t>(in)];
+      ++output_hits[static_cast<std::size_t>(out)];
+      if (e == 0) {
+        inputs_right = inputs_right && in == pi - 1;
+        outputs_right = outputs_right && out == pi;
+      } else {
+        // Slot q of the input holds x[g^-q]: e g^q = 1. Slot m of the output holds X[g^m].
+        inputs_right =
+            inputs_right && fft::mul_mod(static_cast<unsigned long long>(e), fft::pow_mod(g, in, up), up) == 1;
+        outputs_right = outputs_right && fft::pow_mod(g, out, up) == static_cast<unsigned long long>(e);
+      }
+    }
+    CHECK(inputs_right);
+    CHECK(outputs_right);
+    // Every residue once: inputs onto slots 0 .. p - 1, outputs onto 0 .. p - 2 and p.
+    for (int slot = 0; slot <= pi; ++slot) {
+      CAPTURE(slot);
+      CHECK(input_hits[static_cast<std::size_t>(slot)] == (slot < pi ? 1 : 0));
+      CHECK(output_hits[static_cast<std::size_t>(slot)] == (slot == pi - 1 ? 0 : 1));
+    }
+  }
+}
+
+TEST_CASE("Rader and Bluestein index maps and kernel spectra against a naive DFT", "[fft][rader][bluestein][cpu]") {
+  std::uint64_t salt = 9000;
+  // Rader through its slot maps, the convolution naive, in long double.
+  for (int p : {17, 23, 97, 101}) {
+    CAPTURE(p);
+    const int g = fft::primitive_root(p);
+    const std::vector<int> logs = fft::rader_logs(p, g);
+    const std::vector<Complex> x = random_input(p, ++salt);
+    const auto power = [&](long long r) { return static_cast<long long>(fft::pow_mod(g, r, p)); };
+    for (int sign : {-1, +1}) {
+      CAPTURE(sign);
+      std::vector<ComplexL> a(p - 1), b(p - 1), slots(p + 1);
+      for (int e = 1; e < p; ++e) a[fft::rader_input_slot(e, logs[e], p)] = x[e];
+      for (int r = 0; r < p - 1; ++r) {
+        const long double angle = 2 * kPiL * static_cast<long double>(power(r)) / p;
+        b[r] = {std::cos(angle), sign * std::sin(angle)};
+      }
+      slots[p] = x[0];
+      for (int m = 0; m < p - 1; ++m) {
+        slots[m] = x[0];
+        for (int q = 0; q < p - 1; ++q) slots[m] += a[q] * b[(m - q + p - 1) % (p - 1)];
+        slots[p] += a[m];
+      }
+      std::vector<Complex> got(p);
+      for (int k = 0; k < p; ++k) got[k] = Complex(slots[fft::rader_output_slot(k, logs[k], p)]);
+      CHECK(relative_error(got, naive_dft(x, p, 1, sign)) < 1e-15);
+    }
+    // The kernel's spectrum table: DFT_{p-1}(b) / (p - 1), forward sign.
+    std::vector<Complex> kernel(p - 1);
+    for (int r = 0; r < p - 1; ++r) kernel[r] = fft::twiddle(power(r), p, -1);
+    std::vector<ComplexL> spectrum = naive_dft(kernel, p - 1, 1, -1);
+    for (ComplexL& v : spectrum) v /= static_cast<long double>(p - 1);
+    CHECK(relative_error(fft::rader_spectrum(p, g), spectrum) < 1e-15);
+  }
+  // Bluestein through the chirp table: the linear convolution, and the cyclic one of m points with
+  // the kernel wrapped as bluestein_spectrum wraps it.
+  const std::vector<std::pair<int, int>> lengths = {{17, 36}, {34, 72}, {100, 200}, {101, 256}, {1009, 2048}};
+  for (const auto& [n, m] : lengths) {
+    CAPTURE(n, m);
+    const std::vector<Complex> chirp = fft::chirp_table(n);
+    const std::vector<Complex> x = random_input(n, ++salt);
+    for (int sign : {-1, +1}) {
+      CAPTURE(sign);
+      const auto c = [&](int k) { return ComplexL(sign < 0 ? chirp[std::abs(k)] : std::conj(chirp[std::abs(k)])); };
+      std::vector<ComplexL> kernel(m, ComplexL(0, 0));
+      for (int k = 0; k < n; ++k) kernel[k] = kernel[(m - k) % m] = std::conj(c(k));
+      std::vector<Complex> linear(n), cyclic(n);
+      for (int k = 0; k < n; ++k) {
+        ComplexL sum_linear = 0, sum_cyclic = 0;
+        for (int t = 0; t < n; ++t) {
+          const ComplexL a = ComplexL(x[t]) * c(t);
+          sum_linear += a * std::conj(c(k - t));
+          sum_cyclic += a * kernel[(k - t + m) % m];
+        }
+        linear[k] = Complex(c(k) * sum_linear);
+        cyclic[k] = Complex(c(k) * sum_cyclic);
+      }
+      const std::vector<ComplexL> want = naive_dft(x, n, 1, sign);
+      CHECK(relative_error(linear, want) < 1e-14);
+      CHECK(relative_error(cyclic, want) < 1e-14);
+    }
+    if (m <= 256) {
+      std::vector<Complex> kernel(m, Complex(0, 0));
+      for (int k = 0; k < n; ++k) kernel[k] = kernel[(m - k) % m] = std::conj(chirp[k]);
+      std::vector<ComplexL> spectrum = naive_dft(kernel, m, 1, -1);
+      for (ComplexL& v : spectrum) v /= static_cast<long double>(m);
+      CHECK(relative_error(fft::bluestein_spectrum(n, m), spectrum) < 1e-15);
+    }
+  }
+  // The plan-time FFT itself, on smooth lengths and one with a large prime factor.
+  for (long long n : {1LL, 2LL, 13LL, 36LL, 1000LL, 2048LL, 3LL * 17}) {
+    CAPTURE(n);
+    const std::vector<Complex> x = random_input(static_cast<std::size_t>(n), ++salt);
+    CHECK(relative_error(fft::smooth_dft(x), naive_dft(x, n, 1, -1)) < 1e-15);
+  }
+}
+
+TEST_CASE("planner: plan_c2c_any by length class", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const auto plan_of = [&](long long n, fft::Precision precision, const fft::DeviceLimits& limits) {
+    fft::FftPlanResult result = fft::plan_c2c_any(n, 3, precision, limits);
+    CAPTURE(n, static_cast<int>(precision), result.reason);
+    REQUIRE(result.plan.has_value());
+    CHECK_FALSE(result.reason.empty());
+    check_step_plan(*result.plan, limits);
+    return result;
+  };
+  const auto kind_of = [](const fft::FftPlan& plan) -> std::string {
+    if (fft::bluestein_padded_length(plan) > 0) return "bluestein-" + std::to_string(plan.passes.size());
+    std::string kind;
+    for (const fft::FftPass& pass : plan.passes) {
+      kind += pass.convolution == fft::ConvolutionStep::kRader       ? "R"
+              : pass.convolution == fft::ConvolutionStep::kBluestein ? "B"
+                                                                     : "S";
+    }
+    return kind;
+  };
+  // 13-smooth: plan_c2c_1d's plan, unchanged.
+  for (long long n : {12LL, 1000LL, 1LL << 16, 3LL << 20}) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const fft::FftPlanResult any = plan_of(n, precision, h100);
+      const fft::FftPlan smooth = must_plan(n, 3, precision, h100);
+      CHECK(any.plan->to_string() == smooth.to_string());
+      CHECK(any.reason.find("13-smooth") != std::string::npos);
+    }
+  }
+  struct Case {
+    long long n;
+    fft::Precision precision;
+    long long max_size;  // 0: H100 limits, else small_limits (fp32 elements)
+    const char* kind;    // per pass: S(tockham), R(ader), B(luestein convolution); or bluestein-<passes>
+    long long padded;    // Bluestein's M, where Bluestein
+  };
+  const auto f64 = fft::Precision::kDouble;
+  const auto f32 = fft::Precision::kSingle;
+  const std::vector<Case> cases = {
+      // Primes: Rader where p - 1 is 13-smooth, in one pass.
+      {17, f64, 0, "R", 0},
+      {19, f64, 0, "R", 0},
+      {23, f32, 0, "R", 0},
+      {97, f64, 0, "R", 0},
+      {101, f32, 0, "R", 0},
+      {257, f64, 0, "R", 0},
+      {1009, f64, 0, "R", 0},
+      {65537, f32, 0, "bluestein-3", 147456},  // 2^17 < 2 p - 1
+      // 4098 = 2 x 3 x 683: Bluestein, in one pass where 9216 fits a block (fp32), else three.
+      {4099, f32, 0, "B", 9216},
+      {4099, f64, 0, "bluestein-3", 9216},
+      {10007, f64, 0, "bluestein-3", 20480},
+      // Prime factors above 13 with smooth ones: one Bluestein pass beats two passes.
+      {34, f64, 0, "B", 72},
+      {51, f64, 0, "B", 128},
+      {289, f64, 0, "B", 640},
+      {646, f32, 0, "B", 1296},
+      {3027, f64, 0, "B", 6144},
+      // ... but a mixed plan of two passes beats Bluestein's three.
+      {1024 * 17, f64, 0, "SR", 0},
+      {1024 * 17, f32, 0, "SR", 0},
+      {2 * 4099, f32, 0, "SB", 0},
+      // Equal pass counts: the mixed plan (17 x 19 x 23 against 16384 in 3 passes, fp64).
+      {17 * 19 * 23, f64, 0, "RRR", 0},
+      {17 * 19 * 23, f32, 0, "B", 16384},
+      // Small blocks: multi-pass Bluestein, mixed plans with twiddled Rader and Bluestein passes.
+      {97, f32, 64, "bluestein-3", 256},
+      {1009, f32, 64, "bluestein-3", 2048},
+      {4099, f32, 16, "bluestein-7", 9216},
+      {3027, f32, 64, "bluestein-5", 6144},
+      {646, f32, 64, "SRR", 0},
+      {51, f32, 64, "SR", 0},
+      {289, f32, 32, "RR", 0},
+      {188, f32, 128, "SB", 0},
+      {34, f32, 16, "bluestein-3", 72}};
+  for (const Case& c : cases) {
+    const fft::DeviceLimits limits = c.max_size == 0 ? h100 : small_limits(c.max_size);
+    CAPTURE(c.n, static_cast<int>(c.precision), c.max_size);
+    const fft::FftPlanResult result = plan_of(c.n, c.precision, limits);
+    const fft::FftPlan& plan = *result.plan;
+    INFO(result.reason << "\n" << plan.to_string());
+    CHECK(kind_of(plan) == c.kind);
+    const bool rader = std::string(c.kind).find('R') != std::string::npos;
+    const bool bluestein = std::string(c.kind).find('B') != std::string::npos || c.kind[0] == 'b';
+    if (rader) CHECK(result.reason.find("Rader") != std::string::npos);
+    if (bluestein) CHECK(result.reason.find("Bluestein") != std::string::npos);
+    if (c.padded > 0 && c.kind[0] == 'b') CHECK(fft::bluestein_padded_length(plan) == c.padded);
+    if (c.padded > 0 && c.kind[0] == 'B') CHECK(plan.passes[0].convolution_size == c.padded);
+    CHECK(plan.to_string().find(rader ? "Rader" : bluestein ? "Bluestein" : "pass") != std::string::npos);
+  }
+  // Declined as plan_c2c_1d declines, with the reason; and where nothing fits.
+  CHECK_FALSE(fft::plan_c2c_any(17, 1, fft::Precision::kHalf, h100).plan.has_value());
+  CHECK_FALSE(fft::plan_c2c_any(1, 1, fft::Precision::kSingle, h100).plan.has_value());
+  CHECK_FALSE(fft::plan_c2c_any(17, 0, fft::Precision::kSingle, h100).plan.has_value());
+  const fft::FftPlanResult none = fft::plan_c2c_any(17, 1, fft::Precision::kSingle, small_limits(1));
+  CHECK_FALSE(none.plan.has_value());
+  CHECK(none.reason.find("no plan") != std::string::npos);
+  CHECK_FALSE(fft::plan_c2c_any(fft::kMaxAnyLength + 1, 1, fft::Precision::kSingle, h100).plan.has_value());
+}
+
+TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's logarithms", "[fft][planner][cpu]") {
+  // A multi-pass Bluestein plan's passes: their twiddles are exactly pass_twiddles', then the
+  // chirp (first and last) or the spectrum (middle).
+  const fft::FftPlan plan = must_plan_any(1009, 2, fft::Precision::kSingle, small_limits(64));
+  INFO(plan.to_string());
+  REQUIRE(plan.passes.size() == 3);
+  const std::vector<Complex> chirp = fft::chirp_table(1009);
+  const std::vector<Complex> spectrum = fft::bluestein_spectrum(1009, fft::bluestein_padded_length(plan));
+  for (const fft::FftPass& pass : plan.passes) {
+    const fft::StepTables tables = fft::step_tables(pass);
+    const std::vector<Complex> twiddles = fft::pass_twiddles(pass);
+    REQUIRE(tables.values.size() == tables.layout.total);
+    CHECK(fft::twiddle_layout(pass).total == tables.layout.chirp);
+    CHECK(std::equal(twiddles.begin(), twiddles.end(), tables.values.begin()));
+    const bool chirped = pass.bluestein != fft::BluesteinStep::kSpectrum;
+    CHECK(tables.layout.chirp_count == (chirped ? 1009u : 0u));
+    CHECK(tables.layout.spectrum_count == (chirped ? 0u : spectrum.size()));
+    if (chirped)
+      CHECK(std::equal(chirp.begin(), chirp.end(),
+                       tables.values.begin() + static_cast<std::ptrdiff_t>(tables.layout.chirp)));
+    else
+      CHECK(std::equal(spectrum.begin(), spectrum.end(),
+                       tables.values.begin() + static_cast<std::ptrdiff_t>(tables.layout.spectrum)));
+  }
+  // A twiddled Rader pass: its convolution's stage twiddles, the inter-pass ones, its spectrum
+  // and logarithms.
+  const fft::FftPlan mixed = must_plan_any(1024 * 17, 1, fft::Precision::kDouble, fft::DeviceLimits::h100());
+  REQUIRE(mixed.passes.size() == 2);
+  const fft::FftPass& rader = mixed.passes[1];
+  REQUIRE(rader.convolution == fft::ConvolutionStep::kRader);
+  const fft::StepTables tables = fft::step_tables(rader);
+  CHECK(tables.layout.stage_count == 15u);
+  fft::FftPass stages = rader;  // the same tables as a Stockham pass of 16 points at the same span
+  stages.size = 16;
+  stages.convolution = fft::ConvolutionStep::kNone;
+  const std::vector<Complex> stage_twiddles = fft::pass_twiddles(stages);
+  CHECK(std::equal(stage_twiddles.begin(), stage_twiddles.begin() + 15, tables.values.begin()));
+  const long long m = rader.span_before * rader.size;
+  for (std::size_t x = 0; x < tables.layout.lo_count; ++x)
+    CHECK(tables.values[tables.layout.lo + x] == fft::twiddle(static_cast<long long>(x), m, -1));
+  const std::vector<Complex> rader_spectrum = fft::rader_spectrum(17, 3);
+  CHECK(tables.layout.chirp_count == 0u);
+  CHECK(std::equal(rader_spectrum.begin(), rader_spectrum.end(),
+                   tables.values.begin() + static_cast<std::ptrdiff_t>(tables.layout.spectrum)));
+  CHECK(tables.logs == fft::rader_logs(17, 3));
+  // Buffer turns of the multi-pass Bluestein plan: input -> half 0 -> half 1 -> ... -> output, no
+  // pass writing what it reads, all within the work area.
+  for (long long passes_wanted : {3LL, 7LL}) {
+    const fft::FftPlan p =
+        passes_wanted == 3 ? plan : must_plan_any(4099, 2, fft::Precision::kSingle, small_limits(16));
+    REQUIRE(static_cast<long long>(p.passes.size()) == passes_wanted);
+    const std::size_t half = static_cast<std::size_t>(fft::bluestein_padded_length(p) * p.batch);
+    const std::vector<fft::PassTurn> turns = fft::plan_turns(p, false);
+    CHECK(turns.front().from == fft::Buffer::kInput);
+    CHECK(turns.back().to == fft::Buffer::kOutput);
+    for (std::size_t i = 0; i < turns.size(); ++i) {
+      CAPTURE(i);
+      if (i > 0) CHECK((turns[i].from == turns[i - 1].to && turns[i].from_offset == turns[i - 1].to_offset));
+      if (turns[i].to == fft::Buffer::kWork) {
+        CHECK((turns[i].to_offset == 0 || turns[i].to_offset == half));
+        CHECK((turns[i].to_offset + half) * p.element_bytes <= p.work_bytes);
+        if (turns[i].from == fft::Buffer::kWork) CHECK(turns[i].from_offset != turns[i].to_offset);
+      }
+    }
+  }
+}
+
+TEST_CASE("executor: plan_c2c_any against the naive DFT for every length class", "[fft][executor][cpu]") {
+  struct Case {
+    long long n;
+    fft::Precision precision;
+    long long max_size;  // 0: H100 limits, -1: the same with one SM, else small_limits
+  };
+  const auto f64 = fft::Precision::kDouble;
+  const auto f32 = fft::Precision::kSingle;
+  const std::vector<Case> cases = {
+      // Smooth (through execute_any too).
+      {12, f64, 0},
+      {1000, f64, 0},
+      // Primes: Rader, one-pass Bluestein, multi-pass Bluestein.
+      {17, f64, 0},
+      {19, f64, 0},
+      {23, f64, 0},
+      {97, f64, 0},
+      {101, f64, 0},
+      {257, f64, 0},
+      {1009, f64, 0},
+      {4099, f32, 0},
+      {4099, f64, 0},
+      {10007, f64, 0},
+      {97, f32, 64},
+      {1009, f32, 64},
+      {4099, f32, 16},
+      // Prime factors above 13, composite: one-pass Bluestein, mixed plans with Rader and Bluestein passes.
+      {34, f64, 0},
+      {51, f64, 0},
+      {289, f64, 0},
+      {2 * 17 * 19, f64, 0},
+      {17 * 19 * 23, f64, 0},
+      {51, f32, 64},
+      {289, f32, 32},
+      {2 * 17 * 19, f32, 64},
+      {4 * 47, f32, 128},
+      {34, f32, 16},
+      // Smooth parts with large primes.
+      {1024 * 17, f64, 0},
+      {3 * 1009, f64, 0},
+      {3 * 1009, f32, 64},
+      {2 * 4099, f32, 0},
+      // Single passes of several transforms a block (a device of one SM): Rader, Bluestein.
+      {17, f64, -1},
+      {97, f32, -1},
+      {34, f64, -1},
+      {47, f32, -1}};
+  std::uint64_t salt = 11000;
+  for (const Case& c : cases) {
+    fft::DeviceLimits limits = c.max_size <= 0 ? fft::DeviceLimits::h100() : small_limits(c.max_size);
+    if (c.max_size < 0) limits.multiprocessors = 1;
+    const long long batch = c.max_size < 0 ? 3 : 1 + static_cast<long long>(salt % (c.n > 5000 ? 2 : 3));
+    CAPTURE(c.n, static_cast<int>(c.precision), c.max_size, batch);
+    const fft::FftPlan plan = must_plan_any(c.n, batch, c.precision, limits);
+    check_step_plan(plan, limits);
+    if (c.max_size < 0) CHECK(plan.passes[0].transforms_per_block == 3);
+    check_any_against_naive(plan, ++salt);
+  }
 }
