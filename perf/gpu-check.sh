@@ -14,7 +14,7 @@
 #   BENCH           0 skips idgpu-bench
 #   SANITIZE        0 skips compute-sanitizer (memcheck and racecheck over the native tridiagonal
 #                   kernels, on a grid capped at 70000 unknowns per call, and over the native FFT
-#                   test capped at 40000 points per call)
+#                   test capped at 40000 points per call, every 50th length of its sweeps)
 #
 # Every step runs even when an earlier one failed (steps that need a build that is not there
 # fail at once); the exit status is 1 when any step failed.
@@ -121,7 +121,7 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
     step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
       compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$native_test"
     if [ -x "$fft_test" ]; then
-      step "sanitizer-fft-$tool" env IDGPU_TEST_MAX_POINTS=40000 \
+      step "sanitizer-fft-$tool" env IDGPU_TEST_MAX_POINTS=40000 IDGPU_TEST_SAMPLE_EVERY=50 IDGPU_FFT_BLUESTEIN=1 \
         compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$fft_test"
     fi
   done

@@ -327,6 +327,9 @@ FftShape multi_d(cufftType type, std::initializer_list<int> dims, long long poin
 }
 
 const long long kMixedSizes[] = {100, 243, 1000, 2187, 3125, 59049, 78125, 117649, 1000000};
+// Primes, near-primes and lengths with a prime factor above 13 (the vendor's Bluestein plans).
+const long long kPrimeSizes[] = {17, 97, 257, 1009, 2039, 4097, 4099, 6151, 8191, 10007, 65521, 1048573, 16777213};
+const long long kPrimeSizesF64[] = {17, 257, 1009, 2039, 4093};
 
 }  // namespace
 
@@ -342,6 +345,7 @@ std::vector<CaseSpec> fft_quick_cases() {
       make_spec(one_d_at(CUFFT_C2R, 1 << 12, kPointsF32)),
       make_spec(one_d_at(CUFFT_C2C, 1000, kPointsF32)),
       make_spec(one_d_at(CUFFT_C2C, 3125, kPointsF32)),
+      make_spec(one_d_at(CUFFT_C2C, 4099, kPointsF32)),
       make_spec(multi_d(CUFFT_C2C, {1024, 1024}, kPointsF32)),
       make_spec(multi_d(CUFFT_C2C, {128, 128, 128}, kPointsF32)),
   };
@@ -364,6 +368,8 @@ std::vector<CaseSpec> fft_full_cases() {
   for (int log2 = 8; log2 <= 14; ++log2) cases.push_back(make_spec(one_d_at(CUFFT_D2Z, 1ll << log2, kPointsF64)));
   for (int log2 = 8; log2 <= 14; ++log2) cases.push_back(make_spec(one_d_at(CUFFT_Z2D, 1ll << log2, kPointsF64)));
   for (long long n : kMixedSizes) cases.push_back(make_spec(one_d_at(CUFFT_C2C, n, kPointsF32)));
+  for (long long n : kPrimeSizes) cases.push_back(make_spec(one_d_at(CUFFT_C2C, n, kPointsF32)));
+  for (long long n : kPrimeSizesF64) cases.push_back(make_spec(one_d_at(CUFFT_Z2Z, n, kPointsF64)));
   // 2D and 3D, every axis one native pass: 2^26 points per call in fp32 (batches 64, 4, 1 and 32,
   // 4, 1), 2^25 in fp64.
   cases.push_back(make_spec(multi_d(CUFFT_C2C, {1024, 1024}, kPointsF32)));

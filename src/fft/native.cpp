@@ -19,6 +19,7 @@
 #include "core/log.h"
 #include "core/vendor.h"
 #include "fft/kernels/stockham.h"
+#include "fft/convolution.h"
 #include "fft/planner.h"
 #include "fft/tuning.h"
 #include "fft/twiddle.h"
@@ -200,6 +201,7 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
                     void** zeroed = nullptr) {
   std::vector<Stored> host;
   std::vector<TwiddleLayout> layouts;
+  std::vector<std::pair<std::size_t, std::size_t>> chirps, spectra;  // (offset, count) per pass
   std::vector<std::size_t> bases;
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     const FftPass& pass = plan.passes[i];
@@ -207,9 +209,31 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     // kernel computes the inter-pass twiddles itself.
     const bool interpass =
         !(plan.precision == Precision::kSingle && kernels::computes_interpass_twiddles_f32((*launches)[i]));
-    const std::vector<std::complex<double>> table = pass_twiddles(pass, interpass);
+    // A convolution pass's tables (its convolution's stage twiddles, the chirp, the spectrum) in
+    // their layout (fft/convolution.h); the fields the kernels read are at the same places.
+    std::vector<std::complex<double>> table;
+    if (pass.convolution != ConvolutionStep::kNone) {
+      StepTables steps = step_tables(pass);
+      const StepLayout& step = steps.layout;
+      TwiddleLayout layout;
+      layout.stage = step.stage;
+      layout.stage_count = step.stage_count;
+      layout.lo = step.lo;
+      layout.lo_count = step.lo_count;
+      layout.hi = step.hi;
+      layout.hi_count = step.hi_count;
+      layout.total = step.total;
+      layouts.push_back(layout);
+      chirps.push_back({step.chirp, step.chirp_count});
+      spectra.push_back({step.spectrum, step.spectrum_count});
+      table = std::move(steps.values);
+    } else {
+      table = pass_twiddles(pass, interpass);
+      layouts.push_back(twiddle_layout(pass, interpass));
+      chirps.push_back({0, 0});
+      spectra.push_back({0, 0});
+    }
     bases.push_back(host.size());
-    layouts.push_back(twiddle_layout(pass, interpass));
     for (const std::complex<double>& w : table) {
       Stored value;
       value.x = static_cast<decltype(value.x)>(w.real());
@@ -242,6 +266,8 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     launch.lo_twiddles = layouts[i].lo_count > 0 ? base + bases[i] + layouts[i].lo : nullptr;
     launch.hi_twiddles = layouts[i].hi_count > 0 ? base + bases[i] + layouts[i].hi : nullptr;
     launch.real_twiddles = layouts[i].real_count > 0 ? base + bases[i] + layouts[i].real : nullptr;
+    launch.chirp = chirps[i].second > 0 ? base + bases[i] + chirps[i].first : nullptr;
+    launch.spectrum = spectra[i].second > 0 ? base + bases[i] + spectra[i].first : nullptr;
   }
   return device;
 }
@@ -254,10 +280,28 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.threads_per_transform = pass.threads_per_transform;
   launch.total = pass.sub_transforms * plan.pass_transforms(pass);
   launch.real_step = static_cast<int>(pass.real_step);
+  launch.convolution = static_cast<int>(pass.convolution);
+  while (pass.convolution_size > 0 && (1LL << launch.convolution_log2) < pass.convolution_size) ++launch.convolution_log2;
   launch.blocks = pass.blocks;
   launch.shared_bytes = static_cast<unsigned>(pass.shared_bytes);
   launch.lo_bits = pass.twiddle_lo_bits;
   return launch;
+}
+
+// Whether compiled kernels run every pass of a plan_c2c_any plan: passes with no convolution
+// step (the Stockham kernels) and one-pass Bluestein convolutions of power-of-two length (the
+// Bluestein kernels); the multi-pass Bluestein steps and convolutions on later passes of a mixed
+// plan have no kernel yet.
+bool kernels_serve(const FftPlan& plan, const std::vector<kernels::PassLaunch>& launches) {
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    const FftPass& pass = plan.passes[i];
+    if (pass.bluestein != BluesteinStep::kNone) return false;
+    if (pass.convolution == ConvolutionStep::kNone) continue;
+    const bool served = plan.precision == Precision::kSingle ? kernels::bluestein_pass_served_f32(launches[i])
+                                                             : kernels::bluestein_pass_served_f64(launches[i]);
+    if (!served) return false;
+  }
+  return true;
 }
 
 std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
@@ -475,14 +519,24 @@ class StockhamSolver final : public Solver {
     }
     limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                                        : kernels::cluster_kernels_usable_f64());
-    FftPlanResult planned = plan_c2c_1d(n, batch, d.precision, limits);
+    // Lengths with a prime factor above 13 (one-pass Bluestein kernels) only when switched on
+    // (core/config.h: IDGPU_FFT_BLUESTEIN); otherwise plan_c2c_1d declines them.
+    limits.convolution_powers_of_two = true;
+    FftPlanResult planned = config().fft_bluestein ? plan_c2c_any(n, batch, d.precision, limits)
+                                                   : plan_c2c_1d(n, batch, d.precision, limits);
+    static thread_local std::string why;
     if (!planned.plan) {
-      static thread_local std::string why;
       why = "native FFT planner: " + planned.reason;
       *reason = why.c_str();
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
+    if (!kernels_serve(*planned.plan, launches)) {
+      why = "native FFT: lengths with a prime factor above 13 run natively as one Bluestein pass only (" +
+            planned.reason + ")";
+      *reason = why.c_str();
+      return nullptr;
+    }
     if (!fused_enabled()) planned.plan->fused.reset();
     // The fused kernel's counters (kernels/stockham_fused.cuh) follow the tables.
     const std::size_t counter_bytes =

@@ -646,6 +646,7 @@ struct PassBudget {
   int shift = 0;
   long long max_threads = 0;
   std::size_t shared = 0;
+  bool powers_of_two_only = false;  // DeviceLimits::convolution_powers_of_two
 
   bool holds(long long slots, long long stages) const {
     if (stages < 2) return false;
@@ -732,7 +733,7 @@ Padding bluestein_padding(long long n, const PassBudget& budget, bool one_pass) 
   for (long long a = 1; a <= high; a *= 2) {
     for (long long b = a; b <= high; b *= 3) {
       for (long long m = b; m <= high; m *= 5) {
-        if (m < low) continue;
+        if (m < low || (budget.powers_of_two_only && m != high)) continue;
         int passes = budget.holds(m, m) ? 1 : 0;
         if (passes == 0 && !one_pass) {
           const int forward = fewest_passes(m, budget);
@@ -760,7 +761,7 @@ struct PrimePass {
 };
 
 std::optional<PrimePass> prime_pass(long long p, const PassBudget& budget) {
-  if (is_smooth(p - 1) && budget.holds(p - 1 + kRaderExtraSlots, p - 1)) {
+  if (!budget.powers_of_two_only && is_smooth(p - 1) && budget.holds(p - 1 + kRaderExtraSlots, p - 1)) {
     return PrimePass{p, ConvolutionStep::kRader, p - 1};
   }
   const Padding padding = bluestein_padding(p, budget, true);
@@ -929,6 +930,7 @@ FftPlanResult plan_c2c_any(long long n, long long batch, Precision precision, co
   budget.shift = smem_shift(element);
   budget.max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
   budget.shared = limits.shared_bytes_per_block;
+  budget.powers_of_two_only = limits.convolution_powers_of_two;
 
   // (a) Mixed: the smooth part's passes and a pass per large prime.
   const int smooth_passes = factors.smooth > 1 ? fewest_passes(factors.smooth, budget) : 0;

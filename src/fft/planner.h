@@ -87,6 +87,10 @@ struct DeviceLimits {
   bool clusters = false;         // thread-block clusters with distributed shared memory (sm_90 on)
   int multiprocessors = 0;       // SMs; 0 when unknown
   bool fused = false;            // two-pass plans may run as one fused kernel (FftFused)
+  // Convolution passes (plan_c2c_any) of power-of-two lengths only, Bluestein's: what the
+  // compiled kernels run (kernels/stockham_bluestein.cuh). Rader's p - 1 points and 2^a 3^b 5^c
+  // paddings are then left out. The host executor runs every plan either way.
+  bool convolution_powers_of_two = false;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.
@@ -319,7 +323,8 @@ FftPass real_pass_for(const FftPlan& plan, bool in_place);
 //         work area of two M x batch arrays.
 //    M is the 2^a 3^b 5^c length >= 2n - 1 (up to the next power of two) with the fewest passes,
 //    then the fewest stage points M x stages (each stage reads and writes M elements of shared
-//    memory). This rule is untimed: a measured table is to replace it.
+//    memory). This rule is untimed: a measured table is to replace it. Under
+//    limits.convolution_powers_of_two, M is the next power of two and no pass is Rader's.
 // The plan's `reason` says which was chosen and what the other would have taken. No plan (with
 // the reason) for the cases plan_c2c_1d declines other than the prime factors, where no candidate
 // fits the limits, or above kMaxAnyLength.

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "fft/planner.h"
+#include "fft/convolution_reference.h"
 #include "fft/stockham_reference.h"
 #include "idgpu/idgpu.h"
 
@@ -73,11 +74,12 @@ using idgpu::test::max_points;
 std::vector<Cd> reference_transform(const std::vector<Cd>& x, int sign) {
   const long long n = static_cast<long long>(x.size());
   if (!power_of_two(n)) {
+    // Every length: Rader's and Bluestein's steps where n has a prime factor above 13.
     const idgpu::fft::FftPlanResult planned =
-        idgpu::fft::plan_c2c_1d(n, 1, idgpu::fft::Precision::kDouble, idgpu::fft::DeviceLimits::h100());
+        idgpu::fft::plan_c2c_any(n, 1, idgpu::fft::Precision::kDouble, idgpu::fft::DeviceLimits::h100());
     REQUIRE(planned.plan.has_value());
     std::vector<Cd> y(x.size());
-    idgpu::fft::reference::execute(*planned.plan, sign, x.data(), y.data());
+    idgpu::fft::reference::execute_any(*planned.plan, sign, x.data(), y.data());
     return y;
   }
   // Iterative radix-2: bit reversal, then butterflies with accurately computed twiddles.
@@ -349,6 +351,44 @@ TEST_CASE("native C2C and Z2Z: fused two-pass lengths", "[fft][fused]") {
 TEST_CASE("native C2C and Z2Z: mixed radices", "[fft][mixed]") {
   run_sizes<cufftComplex>(kMixed, 1LL << 22, 300);
   run_sizes<cufftDoubleComplex>(kMixed, 1LL << 21, 400);
+}
+
+bool smooth13(long long n) {
+  for (long long q : {2, 3, 5, 7, 11, 13}) {
+    while (n % q == 0) n /= q;
+  }
+  return n == 1;
+}
+
+// Lengths with a prime factor above 13 run as one Bluestein pass (kernels/stockham_bluestein.cuh)
+// up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third
+// one and every prime in fp64 (the makers, directions and in/out of place in turn), the largest
+// lengths and primes with small and odd batches, and millions of short transforms.
+TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime factor above 13",
+          "[fft][bluestein]") {
+  std::vector<long long> f32, f64;
+  long long counted = 0;
+  for (long long n = 17; n <= 4096; ++n) {
+    if (smooth13(n) || counted++ % idgpu::test::sample_every() != 0) continue;
+    f32.push_back(n);
+    bool prime = true;
+    for (long long q = 2; q * q <= n && prime; ++q) prime = n % q != 0;
+    if (prime || n % 3 == 0) f64.push_back(n);
+  }
+  run_sizes<cufftComplex>(f32, 1LL << 13, 900);
+  run_sizes<cufftDoubleComplex>(f64, 1LL << 13, 910);
+  std::uint64_t seed = 920;
+  for (long long n : {4097LL, 4099LL, 5003LL, 6151LL, 8191LL}) {
+    run_case<cufftComplex>(n, 1, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
+    run_case<cufftComplex>(n, 7, CUFFT_INVERSE, true, Maker::kOwnWorkArea, ++seed);
+    run_case<cufftComplex>(n, (1LL << 22) / n, CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
+  }
+  for (long long n : {4091LL, 4093LL}) {
+    run_case<cufftDoubleComplex>(n, 1, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
+    run_case<cufftDoubleComplex>(n, (1LL << 21) / n, CUFFT_FORWARD, true, Maker::kMakeMany64, ++seed);
+  }
+  run_case<cufftComplex>(17, 1LL << 21, CUFFT_FORWARD, false, Maker::kPlanMany, ++seed);
+  run_case<cufftDoubleComplex>(19, 1LL << 20, CUFFT_INVERSE, false, Maker::kPlan1d, ++seed);
 }
 
 // IDGPU_FFT_MEASURE=1 (ctest gpu.fft.measure sets it): under the auto policy a plan the tuning

@@ -1,6 +1,7 @@
 // What the Catch2 GPU tests of native kernels share (fft_native_test, fft_layouts_test,
 // fallback_test): the skip code and main() that report "skipped" without a CUDA device, the
-// dispatch statistics' native count of a function, and the IDGPU_TEST_MAX_POINTS cap.
+// dispatch statistics' native count of a function, the IDGPU_TEST_MAX_POINTS cap and the
+// IDGPU_TEST_SAMPLE_EVERY thinning.
 // Include after <catch2/catch.hpp> with CATCH_CONFIG_RUNNER defined; define
 // IDGPU_NATIVE_TEST_MAIN in one translation unit to get main().
 #pragma once
@@ -34,6 +35,17 @@ inline long long max_points() {
     return value != nullptr ? std::atoll(value) : (1LL << 40);
   }();
   return cap;
+}
+
+// IDGPU_TEST_SAMPLE_EVERY=k keeps every k-th length of the long length sweeps (default 1: all),
+// for runs under compute-sanitizer.
+inline long long sample_every() {
+  static const long long every = [] {
+    const char* value = std::getenv("IDGPU_TEST_SAMPLE_EVERY");
+    const long long parsed = value != nullptr ? std::atoll(value) : 1;
+    return parsed > 0 ? parsed : 1;
+  }();
+  return every;
 }
 
 // A device complex value (float2 / double2 layout) in double.

@@ -210,12 +210,14 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
 // Real passes (PassLaunch::real_step) run on the power-of-two kernels only; the planner's caller
 // plans them for power-of-two halves, so the general kernel never sees one.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
+  if (pass.convolution != 0) return launch_bluestein_pass_f32(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f32(pass, inverse, stream, &status)) return status;
   if (pass.real_step != 0) return cudaErrorNotSupported;
   return inverse ? launch<float, true>(pass, stream) : launch<float, false>(pass, stream);
 }
 
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
+  if (pass.convolution != 0) return launch_bluestein_pass_f64(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f64(pass, inverse, stream, &status)) return status;
   if (pass.real_step != 0) return cudaErrorNotSupported;
   return inverse ? launch<double, true>(pass, stream) : launch<double, false>(pass, stream);

@@ -28,12 +28,20 @@ struct PassLaunch {
   // table w_n^k, k < N, in the pass's precision (forward sign).
   int real_step = 0;
   const void* real_twiddles = nullptr;
+  // A convolution pass (ConvolutionStep, fft/planner.h): 2 is Bluestein's over 2^convolution_log2
+  // points (stockham_bluestein.cuh), with the chirp (n entries) and the kernel's spectrum (M
+  // entries) in the pass's precision, forward sign.
+  int convolution = 0;
+  int convolution_log2 = 0;
+  const void* chirp = nullptr;
+  const void* spectrum = nullptr;
   const void* input = nullptr;
   void* output = nullptr;
 };
 
 // Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error. A pass
-// that a kernel compiled for its power-of-two shape serves (stockham_pow2.cuh) goes there, every
+// that a kernel compiled for its power-of-two shape serves (stockham_pow2.cuh) goes there, a
+// convolution pass to the Bluestein kernels (cudaErrorNotSupported where none serves it), every
 // other pass to the general kernel.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
@@ -50,6 +58,13 @@ bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t str
 // Whether the fp32 kernel that runs `pass` computes its inter-pass twiddles itself (the
 // power-of-two later passes) rather than reading the lo/hi tables, which then need not be built.
 bool computes_interpass_twiddles_f32(const PassLaunch& pass);
+
+// The one-pass Bluestein kernels (stockham_bluestein_f32.cu, stockham_bluestein_f64.cu).
+cudaError_t launch_bluestein_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+cudaError_t launch_bluestein_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+// Whether one is compiled for the pass's convolution (its tables need not be set yet).
+bool bluestein_pass_served_f32(const PassLaunch& pass);
+bool bluestein_pass_served_f64(const PassLaunch& pass);
 
 }  // namespace idgpu::fft::kernels
 

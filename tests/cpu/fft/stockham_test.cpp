@@ -1116,6 +1116,13 @@ bool is_235_smooth(long long m) {
   return m == 1;
 }
 
+bool is_13_smooth(long long m) {
+  for (long long q : {2, 3, 5, 7, 11, 13}) {
+    while (m % q == 0) m /= q;
+  }
+  return m == 1;
+}
+
 // The invariants of plan_c2c_any's plans with convolution steps (and of every pass: those of
 // check_plan, with the convolution's stages and slots).
 void check_step_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
@@ -1651,6 +1658,54 @@ TEST_CASE("executor: plan_c2c_any against the naive DFT for every length class",
     const fft::FftPlan plan = must_plan_any(c.n, batch, c.precision, limits);
     check_step_plan(plan, limits);
     if (c.max_size < 0) CHECK(plan.passes[0].transforms_per_block == 3);
+    check_any_against_naive(plan, ++salt);
+  }
+}
+
+// What the GPU kernels run (DeviceLimits::convolution_powers_of_two): every length with a prime
+// factor above 13 whose padded convolution fits a block is one Bluestein pass over the next
+// power of two >= 2n - 1, staged as the power-of-two kernels stage it, never Rader; above, the
+// plan is no longer one convolution pass. The host executor runs those plans as the kernel does.
+TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein", "[fft][planner][bluestein][cpu]") {
+  fft::DeviceLimits limits = fft::DeviceLimits::h100();
+  limits.convolution_powers_of_two = true;
+  const auto next_power = [](long long v) {
+    long long m = 1;
+    while (m < v) m *= 2;
+    return m;
+  };
+  int one_pass = 0;
+  for (const auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    const long long largest = precision == fft::Precision::kSingle ? 8192 : 4096;
+    for (long long n = 17; n <= largest + 200; ++n) {
+      if (is_13_smooth(n)) continue;
+      CAPTURE(n, static_cast<int>(precision));
+      const fft::FftPlan plan = must_plan_any(n, 5, precision, limits);
+      for (const fft::FftPass& pass : plan.passes) CHECK(pass.convolution != fft::ConvolutionStep::kRader);
+      const bool single = plan.passes.size() == 1 && plan.passes[0].convolution == fft::ConvolutionStep::kBluestein;
+      CHECK(single == (n <= largest));
+      if (!single) continue;
+      ++one_pass;
+      const fft::FftPass& pass = plan.passes[0];
+      const long long m = next_power(2 * n - 1);
+      CHECK(pass.convolution_size == m);
+      int bits = 0;
+      while ((1LL << bits) < m) ++bits;
+      REQUIRE(pass.radices.size() == static_cast<std::size_t>(fft::pow2_stages(bits)));
+      for (std::size_t st = 0; st < pass.radices.size(); ++st) {
+        CHECK(pass.radices[st] == 1 << fft::pow2_stage_bits(bits, static_cast<int>(st)));
+      }
+      CHECK(pass.threads_per_transform == std::max<long long>(1, m / 16));
+      CHECK(pass.span_before == 1);
+      CHECK(pass.sub_transforms == 1);
+    }
+  }
+  CHECK(one_pass > 7000);
+  std::uint64_t salt = 12000;
+  for (const long long n : {17LL, 31LL, 34LL, 97LL, 255LL, 1009LL, 4099LL, 8191LL}) {
+    CAPTURE(n);
+    const fft::FftPlan plan = must_plan_any(n, n < 100 ? 70 : 2, fft::Precision::kSingle, limits);
+    check_step_plan(plan, limits);
     check_any_against_naive(plan, ++salt);
   }
 }

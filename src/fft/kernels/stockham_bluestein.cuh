@@ -1,0 +1,141 @@
+// Bluestein's algorithm in one pass (ConvolutionStep::kBluestein, fft/planner.h; the algebra and
+// tables in fft/convolution.h): a block takes T transforms of any length n and does each one's
+// cyclic convolution of M = 2^LogM >= 2n - 1 points in shared memory, so that device memory sees
+// one read and one write of the n points, as an ordinary single pass:
+//  1. the block's T n-point inputs, read in linear order (consecutive threads, consecutive
+//     addresses), times the chirp, into slots 0 .. n - 1 of each padded M-slot buffer;
+//  2. each thread takes its elements (zeros from n on) and the forward M-point FFT runs as the
+//     power-of-two kernels run a single pass (Pow2Pass, stockham_pow2.cuh): its last stage leaves
+//     bin tid + k M / E in v[k];
+//  3. v[k] times the kernel's spectrum (the 1 / M of the unnormalised inverse folded in, read
+//     from the L2: one table shared by the batch), in registers;
+//  4. the M-point FFT of the opposite sign, its last stage into shared memory;
+//  5. outputs 0 .. n - 1 times the chirp, written in linear order.
+// Every table holds the forward sign's values; the inverse transform conjugates them and swaps
+// both FFTs' signs (the conjugate of the forward computation). The host executor runs the same
+// steps (fft/convolution_reference.cpp).
+#pragma once
+
+#include "fft/kernels/stockham_pow2.cuh"
+
+namespace idgpu::fft::kernels {
+
+// The convolution lengths compiled: n >= 17 (the least prime above 13) takes M >= 64, and the
+// largest M is the largest power-of-two pass a block holds.
+inline constexpr int kBluesteinMinLog = 6;
+
+template <class Real, bool Inverse, int LogM>
+__global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __grid_constant__ PassLaunch p) {
+  using Ahead = Pow2Pass<Real, Inverse, LogM, kSingle>;  // the last stage's outputs stay in v[]
+  using Back = Pow2Pass<Real, !Inverse, LogM, kStaged>;  // the last stage's outputs to shared memory
+  using C = typename Ahead::C;
+  constexpr int kE = Ahead::kE;
+  constexpr int kThreads = Ahead::kThreads;
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  const PassShape& s = p.shape;
+  const int n = s.size;
+  const int thread = static_cast<int>(threadIdx.x);
+  const long long g0 = static_cast<long long>(blockIdx.x) * s.per_block;
+  const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
+  const long long in_dist = input_distance(s);
+  const long long out_dist = output_distance(s);
+  // Not restrict: the pass may run in place; every element a block writes it read before its
+  // first barrier.
+  const C* in = static_cast<const C*>(p.input) + g0 * in_dist;
+  C* out = static_cast<C*>(p.output) + g0 * out_dist;
+  const C* __restrict__ chirp = static_cast<const C*>(p.chirp);
+  const C* __restrict__ spectrum = static_cast<const C*>(p.spectrum);
+  const int tr = thread >> Ahead::kLogThreads;
+  const int tid = thread & (kThreads - 1);
+  const bool active = tr < valid;
+  C* mine = sm + tr * s.smem_stride;
+  const auto slot = [&](int row, int e) { return row * s.smem_stride + e + (e >> s.shift); };
+
+  const int count = valid * n;
+  for (int q = thread; q < count; q += static_cast<int>(blockDim.x)) {
+    const int row = q / n;
+    const int e = q - row * n;
+    sm[slot(row, e)] = cmul(in[row * in_dist + e], orient<Inverse>(__ldg(&chirp[e])));
+  }
+  __syncthreads();
+  C v[kE];
+  if (active) {
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      const int e = tid + k * kThreads;
+      v[k] = e < n ? mine[e + (e >> s.shift)] : make<C>(static_cast<Real>(0), static_cast<Real>(0));
+    }
+  }
+  __syncthreads();  // the first stage writes where others read
+
+  const Ahead ahead{p.stage_twiddles, mine, s.shift, tid, active};
+  ahead.stages(v, std::make_integer_sequence<int, Ahead::kStages>());
+  if (active) {
+#pragma unroll
+    for (int k = 0; k < kE; ++k) v[k] = cmul(v[k], orient<Inverse>(__ldg(&spectrum[tid + k * kThreads])));
+  }
+  __syncthreads();  // every thread read its last-stage inputs before the inverse's first stage writes
+  const Back back{p.stage_twiddles, mine, s.shift, tid, active};
+  back.stages(v, std::make_integer_sequence<int, Back::kStages>());
+  __syncthreads();
+
+  for (int q = thread; q < count; q += static_cast<int>(blockDim.x)) {
+    const int row = q / n;
+    const int e = q - row * n;
+    out[row * out_dist + e] = cmul(sm[slot(row, e)], orient<Inverse>(__ldg(&chirp[e])));
+  }
+}
+
+template <class Real, bool Inverse, int LogM>
+cudaError_t launch_bluestein_kernel(const PassLaunch& pass, cudaStream_t stream) {
+  static std::atomic<unsigned> allowed[64] = {};
+  const auto kernel = stockham_bluestein<Real, Inverse, LogM>;
+  if (const cudaError_t status = allow_shared(kernel, pass.shared_bytes, allowed); status != cudaSuccess) return status;
+  const unsigned threads = static_cast<unsigned>(pass.threads_per_transform * pass.shape.per_block);
+  kernel<<<static_cast<unsigned>(pass.blocks), threads, pass.shared_bytes, stream>>>(pass);
+  return cudaGetLastError();
+}
+
+// Whether a compiled kernel serves `pass`: a single pass (contiguous in and out) of Bluestein's
+// convolution over M = 2^LogM in the compiled range, staged as Pow2Pass stages M (16 elements a
+// thread, pow2_stage_bits' radices).
+template <class Real>
+bool bluestein_served(const PassLaunch& pass) {
+  const PassShape& s = pass.shape;
+  const int log_m = pass.convolution_log2;
+  if (pass.convolution != 2 || s.sub != 1 || s.span != 1 || log_m < kBluesteinMinLog ||
+      log_m > kPow2MaxLog<Real> || pass.stages != pow2_stages(log_m) ||
+      pass.threads_per_transform != (1 << log_m) / kMaxElementsPerThread) {
+    return false;
+  }
+  for (int st = 0; st < pass.stages; ++st) {
+    if (pass.radices[st] != 1 << pow2_stage_bits(log_m, st)) return false;
+  }
+  return true;
+}
+
+template <class Real, bool Inverse, int... Log>
+cudaError_t launch_bluestein_log(const PassLaunch& pass, cudaStream_t stream, std::integer_sequence<int, Log...>) {
+  cudaError_t status = cudaErrorNotSupported;
+  const auto launch_if = [&](auto log) {
+    constexpr int kLog = decltype(log)::value;
+    if (pass.convolution_log2 != kLog) return false;
+    status = launch_bluestein_kernel<Real, Inverse, kLog>(pass, stream);
+    return true;
+  };
+  (launch_if(std::integral_constant<int, Log + kBluesteinMinLog>()) || ...);
+  return status;
+}
+
+// Launches `pass` (bluestein_served) and returns the launch's status; cudaErrorNotSupported,
+// with nothing launched, for a pass no kernel serves.
+template <class Real>
+cudaError_t launch_bluestein(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
+  if (!bluestein_served<Real>(pass) || pass.chirp == nullptr || pass.spectrum == nullptr) return cudaErrorNotSupported;
+  using Logs = std::make_integer_sequence<int, kPow2MaxLog<Real> - kBluesteinMinLog + 1>;
+  return inverse ? launch_bluestein_log<Real, true>(pass, stream, Logs())
+                 : launch_bluestein_log<Real, false>(pass, stream, Logs());
+}
+
+}  // namespace idgpu::fft::kernels
