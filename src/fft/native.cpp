@@ -31,15 +31,16 @@ bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(po
 
 class StockhamPlan final : public NativePlan {
  public:
-  // `padded_in_place`: a real plan made with NULL embeds, whose in-place executions use cuFFT's
-  // padded layout; one made with explicit embeds leaves in-place executions to the vendor plan.
+  // `in_place_served` false leaves in-place executions to the vendor plan: a real plan made with
+  // explicit embeds (only NULL embeds mean cuFFT's padded layout in place), a strided one whose
+  // input and output layouts differ.
   StockhamPlan(FftPlan plan, void* tables, std::vector<kernels::PassLaunch> launches,
-               std::optional<kernels::FusedLaunch> fused, bool padded_in_place = true)
+               std::optional<kernels::FusedLaunch> fused, bool in_place_served = true)
       : plan_(std::move(plan)),
         tables_(tables),
         launches_(std::move(launches)),
         fused_(fused),
-        padded_in_place_(padded_in_place) {
+        in_place_served_(in_place_served) {
     const char* kind = plan_.kind == Kind::kR2C ? "R2C" : plan_.kind == Kind::kC2R ? "C2R" : "C2C";
     const std::string rank = plan_.dims.size() > 1 ? std::to_string(plan_.dims.size()) + "D " : std::string();
     name_ = "Stockham " + rank + kind + ", " +
@@ -63,7 +64,7 @@ class StockhamPlan final : public NativePlan {
     launch::begin_call();
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
-    if (real && in_place && !padded_in_place_) return kNotServed;
+    if (in_place && !in_place_served_) return kNotServed;
     if (fused_ && !in_place) return execute_fused(args);
     const std::vector<PassBuffers> turns = plan_buffers(plan_, in_place);
     bool needs_work = false;
@@ -188,7 +189,7 @@ class StockhamPlan final : public NativePlan {
   void* tables_;
   std::vector<kernels::PassLaunch> launches_;
   std::optional<kernels::FusedLaunch> fused_;
-  bool padded_in_place_ = true;
+  bool in_place_served_ = true;
   std::string name_;
 };
 
@@ -493,10 +494,7 @@ class StockhamSolver final : public Solver {
     const long long batch = d.batch.n;
     const bool contiguous = d.dims[0].in_stride == 1 && d.dims[0].out_stride == 1 &&
                             (batch == 1 || (d.batch.in_stride == n && d.batch.out_stride == n));
-    if (!contiguous) {
-      *reason = "native FFT: contiguous batches only (unit stride, distance n)";
-      return nullptr;
-    }
+    if (!contiguous) return make_layout_plan(d, reason);  // strided and embedded layouts
     if (n > (1LL << 31) || batch > (1LL << 31) || n * batch > (1LL << 40)) {
       *reason = "native FFT: sizes beyond the kernels' index range";
       return nullptr;
@@ -573,7 +571,10 @@ class StockhamSolver final : public Solver {
       *reason = real ? "native FFT: real transforms of rank 1 only" : "native FFT: rank 1 to 3";
       return nullptr;
     }
-    if (!has_default_strides(d)) {
+    // A 1D C2C/Z2Z in another layout: plan_c2c_strided's layouts, under IDGPU_POLICY=native
+    // until the tuning table has rows for them.
+    const bool strided = !has_default_strides(d);
+    if (strided && (real || d.rank != 1)) {
       *reason = "native FFT: multi-dimensional and real transforms in the default layout only";
       return nullptr;
     }
@@ -602,6 +603,10 @@ class StockhamSolver final : public Solver {
       *reason = "IDGPU_POLICY=vendor";
       return nullptr;
     }
+    if (current != Policy::kNative && strided) {
+      *reason = "native FFT: strided and embedded layouts are not measured yet (IDGPU_POLICY=native runs them)";
+      return nullptr;
+    }
     if (current != Policy::kNative &&
         !native_layout_wins(d.kind, d.precision, d.rank, dims, batch, {arch, current_device_memory_gbs()}, reason)) {
       return nullptr;
@@ -614,8 +619,11 @@ class StockhamSolver final : public Solver {
     }
     limits.clusters = false;
     limits.fused = false;
-    FftPlanResult planned = real ? plan_real_1d(d.kind, dims[0], batch, d.precision, limits)
-                                 : plan_c2c(d.rank, dims, batch, d.precision, limits);
+    FftPlanResult planned =
+        real      ? plan_real_1d(d.kind, dims[0], batch, d.precision, limits)
+        : strided ? plan_c2c_strided(dims[0], batch, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,
+                                     d.batch.out_stride, d.precision, limits)
+                  : plan_c2c(d.rank, dims, batch, d.precision, limits);
     if (!planned.plan) {
       why = "native FFT planner: " + planned.reason;
       *reason = why.c_str();
@@ -629,8 +637,13 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
+    // In place, a real plan serves cuFFT's padded layout (NULL embeds only); a strided one, a
+    // layout whose input and output are the same.
+    const bool in_place_served = real ? d.default_layout
+                                      : !strided || (d.dims[0].in_stride == d.dims[0].out_stride &&
+                                                     (batch == 1 || d.batch.in_stride == d.batch.out_stride));
     return std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), std::nullopt,
-                                          d.default_layout);
+                                          in_place_served);
   }
 };
 

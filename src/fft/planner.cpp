@@ -288,6 +288,26 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
   }
 }
 
+// An axis pass (plan_c2c): `transforms` transforms of `size` x `inner` elements, each a
+// transform of length `size` along elements `inner` apart over `inner` adjacent lines, without
+// inter-pass twiddle, written in the input's layout.
+FftPass axis_pass(long long size, long long inner, long long transforms, std::size_t element,
+                  const DeviceLimits& limits, long long max_threads) {
+  FftPass pass;
+  pass.size = size;
+  pass.radices = pass_radices(size);
+  pass.span_before = inner;
+  pass.sub_transforms = inner;
+  pass.in_stride = inner;
+  pass.out_stride = inner;
+  pass.twiddled = false;
+  pass.transform_n = size * inner;
+  pass.transforms = transforms;
+  pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
+  size_pass(&pass, pass.transforms, element, limits, max_threads);
+  return pass;
+}
+
 // Makes a two-pass power-of-two plan a fused one (FftFused) where both passes fill a block of
 // fused_threads threads with whole sub-transforms that divide their tiles evenly, within the
 // shared memory; otherwise leaves it as it is.
@@ -482,22 +502,77 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
   long long inner = 1;  // S: the product of the axes inside this one
   for (int axis = rank - 1; axis >= 0; --axis) {
     const long long size = dims[axis];
-    FftPass pass;
-    pass.size = size;
-    pass.radices = pass_radices(size);
-    pass.span_before = inner;
-    pass.sub_transforms = inner;
-    pass.in_stride = inner;
-    pass.out_stride = inner;
-    pass.twiddled = false;
-    pass.transform_n = size * inner;
-    pass.transforms = total / (size * inner) * batch;
-    pass.threads_per_transform = static_cast<int>(threads_for(size, pass.radices));
-    size_pass(&pass, pass.transforms, element, limits, max_threads);
-    plan.passes.push_back(std::move(pass));
+    plan.passes.push_back(axis_pass(size, inner, total / (size * inner) * batch, element, limits, max_threads));
     inner *= size;
   }
   result.plan = std::move(plan);
+  return result;
+}
+
+FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, long long idist, long long ostride,
+                               long long odist, Precision precision, const DeviceLimits& limits) {
+  FftPlanResult result;
+  DeviceLimits single = limits;  // one ordinary pass: no cluster or fused kernel
+  single.clusters = false;
+  single.fused = false;
+  FftPlanResult planned = plan_c2c_1d(n, batch, precision, single);
+  if (!planned.plan) return planned;
+  if (planned.plan->passes.size() != 1) {
+    result.reason = "length " + std::to_string(n) + " takes more than one pass (strided layouts in one pass only)";
+    return result;
+  }
+  const auto text = [&] {
+    return "stride " + std::to_string(istride) + " / " + std::to_string(ostride) + ", distance " +
+           std::to_string(idist) + " / " + std::to_string(odist) + ", batch " + std::to_string(batch);
+  };
+  // The extent of each side in elements: the kernels index it in 32 bits.
+  const auto extent = [&](long long stride, long long dist) { return (batch - 1) * dist + (n - 1) * stride + 1; };
+  if (istride < 1 || ostride < 1 || idist < 0 || odist < 0 || extent(istride, idist) > (1LL << 31) ||
+      extent(ostride, odist) > (1LL << 31)) {
+    result.reason = "layout (" + text() + ") outside the kernels' index range";
+    return result;
+  }
+  if (istride == 1 && ostride == 1) {
+    // Each transform contiguous, the transforms spaced (distances below n would overlap).
+    if (batch > 1 && (idist < n || odist < n)) {
+      result.reason = "layout (" + text() + "): distances below the length";
+      return result;
+    }
+    FftPass& pass = planned.plan->passes[0];
+    pass.in_dist = batch > 1 ? idist : 0;
+    pass.out_dist = batch > 1 ? odist : 0;
+    planned.reason = "contiguous transforms " + std::to_string(idist) + " / " + std::to_string(odist) + " apart";
+    return planned;
+  }
+  // A transform along the outer axis of an [n][S] array: S transforms, element stride S, distance 1.
+  const long long lines = istride;
+  const bool same = ostride == lines && odist == 1;
+  const bool contiguous_out = ostride == 1 && (odist >= n || batch == 1);
+  if (istride < 2 || idist != 1 || batch != lines || !(same || contiguous_out)) {
+    result.reason = "layout (" + text() + ") is neither contiguous transforms nor the lines of an [n][S] array";
+    return result;
+  }
+  const std::size_t element = complex_element_bytes(precision);
+  const long long max_threads =
+      std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
+  FftPlan plan;
+  plan.n = n;
+  plan.batch = batch;
+  plan.precision = precision;
+  plan.element_bytes = element;
+  plan.dims = {n};
+  FftPass pass = axis_pass(n, lines, 1, element, limits, max_threads);
+  if (contiguous_out) {
+    // Sub-transform k written contiguously at k odist: the first pass of a multi-pass plan.
+    pass.span_before = 1;
+    pass.out_stride = 1;
+    pass.out_dist = batch > 1 ? odist : n;
+    size_pass(&pass, pass.transforms, element, limits, max_threads);
+  }
+  plan.passes.push_back(std::move(pass));
+  result.plan = std::move(plan);
+  result.reason = std::to_string(lines) + " lines of stride " + std::to_string(lines) +
+                  (same ? ", written in place of their input's layout" : ", written contiguously");
   return result;
 }
 

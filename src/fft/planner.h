@@ -299,6 +299,21 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
 FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precision precision,
                        const DeviceLimits& limits);
 
+// Plans `batch` 1D complex-to-complex transforms of length n in the advanced data layout (element
+// e of transform b at input[b idist + e istride], output[b odist + e ostride]) where it is one
+// the pass kernels index, n in one pass:
+//  - unit strides, distances >= n (transforms padded or spaced apart): plan_c2c_1d's single pass
+//    with those distances (in_dist, out_dist);
+//  - input stride S >= 2, distance 1, S transforms (a transform along the outer axis of an
+//    [n][S] array: PyTorch's FFT along a non-last dimension, CuPy's axes=): plan_c2c's axis pass
+//    over S adjacent lines, rows of T lines a block, no transposition; its output either in the
+//    same layout (stride S, distance 1) or each transform contiguous (stride 1, distance >= n),
+//    the addressing of a multi-pass plan's first pass.
+// No plan (with the reason) for any other layout, for n taking more than one pass, or for a
+// side whose extent passes 2^31 elements.
+FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, long long idist, long long ostride,
+                               long long odist, Precision precision, const DeviceLimits& limits);
+
 // Plans `batch` 1D real-to-complex (kind R2C) or complex-to-real (C2R) transforms of even length
 // n: one single pass of the complex transform of n / 2 points with the real step (RealStep) in
 // shared memory. Distances between transforms, in complex elements of the pass (half the real

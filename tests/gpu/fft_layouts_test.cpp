@@ -2,7 +2,7 @@
 // a float64 reference, on the GPU.
 //
 // These plans are served natively under IDGPU_POLICY native only (the tuning table has no rows for
-// them yet), so every case runs the same random input (never zero) through the vendor's plan
+// most of them, and none for strided layouts), so every case runs the same random input (never zero) through the vendor's plan
 // (policy vendor) and through ours (policy native, checked through the dispatch statistics to have
 // really run natively, or not at all where the layout is not native: real length 400), each output
 // poisoned with NaN before the call. Up to three transforms of the batch (first, middle, last) are
@@ -442,6 +442,117 @@ void run_nd_shapes(const std::vector<NdShape>& shapes, int maker_offset, std::ui
   }
 }
 
+// ---- 1D C2C / Z2Z in the advanced data layout -------------------------------------------------
+
+// Element e of transform b at in[b idist + e istride], out[b odist + e ostride].
+struct Strided {
+  long long n, batch, istride, idist, ostride, odist;
+  long long extent(bool input) const {
+    return (batch - 1) * (input ? idist : odist) + (n - 1) * (input ? istride : ostride) + 1;
+  }
+};
+
+// The layout through cufftPlanMany (xt false) or cufftXtMakePlanMany, vendor then native, on the
+// same input; outputs poisoned (out of place) and compared element by element outside the layout
+// too: neither side may write there.
+template <class T>
+void run_strided_case(const Strided& l, int direction, bool in_place, bool xt, std::uint64_t seed) {
+  CAPTURE(l.n, l.batch, l.istride, l.idist, l.ostride, l.odist, direction, in_place, xt, sizeof(T));
+  const long long in_extent = l.extent(true);
+  const long long out_extent = in_place ? in_extent : l.extent(false);
+  std::vector<T> x(static_cast<std::size_t>(in_extent));
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (T& v : x) {
+    do {
+      v.x = static_cast<decltype(v.x)>(uniform(engine));
+      v.y = static_cast<decltype(v.y)>(uniform(engine));
+    } while (v.x == 0 && v.y == 0);
+  }
+  const std::vector<long long> transforms = checked_transforms(l.batch);
+  std::vector<std::vector<Cd>> want;
+  for (long long t : transforms) {
+    std::vector<Cd> line(static_cast<std::size_t>(l.n));
+    for (long long e = 0; e < l.n; ++e) line[e] = wide(x[t * l.idist + e * l.istride]);
+    transform_line(line, direction == CUFFT_FORWARD ? -1 : +1);
+    want.push_back(std::move(line));
+  }
+  T* d_in = nullptr;
+  T* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_in, in_extent * sizeof(T)) == cudaSuccess);
+  if (!in_place) REQUIRE(cudaMalloc(&d_out, out_extent * sizeof(T)) == cudaSuccess);
+  T* out = in_place ? d_in : d_out;
+  std::vector<T> results[2];
+  double errors[2] = {0, 0};
+  const idgpuPolicy_t policies[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = 0; side < 2; ++side) {
+    REQUIRE(idgpuSetPolicy(policies[side]) == IDGPU_STATUS_SUCCESS);
+    cufftHandle handle = 0;
+    long long n64 = l.n, inembed = l.n, onembed = l.n;
+    size_t work = 0;
+    REQUIRE(cufftCreate(&handle) == CUFFT_SUCCESS);
+    if (xt) {
+      REQUIRE(cufftXtMakePlanMany(handle, 1, &n64, &inembed, l.istride, l.idist, Traits<T>::kComplexData, &onembed,
+                                  l.ostride, l.odist, Traits<T>::kComplexData, l.batch, &work,
+                                  Traits<T>::kComplexData) == CUFFT_SUCCESS);
+    } else {
+      int n32 = static_cast<int>(l.n), in32 = n32, on32 = n32;
+      REQUIRE(cufftMakePlanMany(handle, 1, &n32, &in32, static_cast<int>(l.istride), static_cast<int>(l.idist), &on32,
+                                static_cast<int>(l.ostride), static_cast<int>(l.odist), Traits<T>::kC2C,
+                                static_cast<int>(l.batch), &work) == CUFFT_SUCCESS);
+    }
+    REQUIRE(cudaMemcpy(d_in, x.data(), in_extent * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
+    if (!in_place) REQUIRE(cudaMemset(d_out, 0xff, out_extent * sizeof(T)) == cudaSuccess);  // NaN
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const char* exec_name = xt ? "cufftXtExec" : Traits<T>::kExecC2C;
+    const unsigned long long before = native_calls(exec_name);
+    const cufftResult status = xt ? cufftXtExec(handle, d_in, out, direction)
+                                  : Traits<T>::c2c(handle, d_in, out, direction);
+    REQUIRE(status == CUFFT_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(native_calls(exec_name) - before == (side == 1 ? 1u : 0u));
+    results[side].resize(static_cast<std::size_t>(out_extent));
+    REQUIRE(cudaMemcpy(results[side].data(), out, out_extent * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
+    double diff = 0, norm = 0;
+    for (std::size_t t = 0; t < transforms.size(); ++t) {
+      for (long long e = 0; e < l.n; ++e) {
+        diff += std::norm(wide(results[side][transforms[t] * l.odist + e * l.ostride]) - want[t][e]);
+        norm += std::norm(want[t][e]);
+      }
+    }
+    errors[side] = std::sqrt(diff / norm);
+    cufftDestroy(handle);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaFree(d_in);
+  if (d_out != nullptr) cudaFree(d_out);
+  std::vector<char> in_layout(static_cast<std::size_t>(out_extent), 0);
+  for (long long b = 0; b < l.batch; ++b) {
+    for (long long e = 0; e < l.n; ++e) in_layout[b * l.odist + e * l.ostride] = 1;
+  }
+  std::size_t not_finite = 0, differs_outside = 0;
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < in_layout.size(); ++i) {
+    const T& a = results[1][i];
+    const T& b = results[0][i];
+    if (in_layout[i]) {
+      not_finite += finite(a) ? 0 : 1;
+      diff += std::norm(wide(a) - wide(b));
+      norm += std::norm(wide(b));
+    } else {
+      differs_outside += std::memcmp(&a, &b, sizeof(T)) == 0 ? 0 : 1;
+    }
+  }
+  const double eps = Traits<T>::kEps;
+  INFO("error vs float64: native " << errors[1] << ", vendor " << errors[0] << "; native vs vendor "
+                                   << std::sqrt(diff / norm));
+  CHECK(not_finite == 0);
+  CHECK(differs_outside == 0);
+  CHECK(errors[0] < 1e3 * eps);
+  CHECK(errors[1] <= 1.5 * errors[0] + eps);
+  CHECK(std::sqrt(diff / norm) <= 2.0 * (errors[0] + errors[1]) + 2 * eps);
+}
+
 // ---- 1D R2C / C2R -----------------------------------------------------------------------------
 
 template <class T>
@@ -675,3 +786,25 @@ TEST_CASE("native D2Z and Z2D, powers of two up to 2^14", "[fft][real]") {
   run_real_lengths<cufftDoubleComplex>({8, 64, 256, 400, 1024, 4096, 1LL << 14}, 6000);
 }
 
+// The layouts plan_c2c_strided serves (fft/planner.h): contiguous transforms spaced apart, and the
+// lines of an [n][S] array (a transform along a non-last axis) written in the same layout or
+// contiguously; both plan entry points, both directions, in place where the layouts agree.
+TEST_CASE("native 1D C2C and Z2Z in strided and embedded layouts", "[fft][strided]") {
+  const std::vector<Strided> layouts = {
+      {64, 1000, 1, 70, 1, 80},    {1024, 300, 1, 1040, 1, 1024}, {100, 77, 1, 100, 1, 128},
+      {256, 512, 512, 1, 512, 1},  {1024, 64, 64, 1, 64, 1},      {60, 7, 7, 1, 1, 60},
+      {4096, 96, 96, 1, 1, 4100},  {8, 4096, 4096, 1, 1, 8},      {2187, 40, 40, 1, 40, 1},
+      {1LL << 13, 33, 33, 1, 33, 1}};
+  std::uint64_t seed = 7000;
+  for (std::size_t i = 0; i < layouts.size(); ++i) {
+    const Strided& l = layouts[i];
+    const bool same = l.istride == l.ostride && l.idist == l.odist;
+    run_strided_case<cufftComplex>(l, CUFFT_FORWARD, false, i % 2 == 0, ++seed);
+    run_strided_case<cufftComplex>(l, CUFFT_INVERSE, false, i % 2 == 1, ++seed);
+    if (same) run_strided_case<cufftComplex>(l, CUFFT_FORWARD, true, i % 2 == 0, ++seed);
+    if (l.n <= 4096) {
+      run_strided_case<cufftDoubleComplex>(l, CUFFT_INVERSE, false, i % 2 == 0, ++seed);
+      if (same) run_strided_case<cufftDoubleComplex>(l, CUFFT_FORWARD, true, i % 2 == 1, ++seed);
+    }
+  }
+}

@@ -1709,3 +1709,105 @@ TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein",
     check_any_against_naive(plan, ++salt);
   }
 }
+
+// --- The advanced data layout: plan_c2c_strided ---------------------------------------------------
+
+namespace {
+
+struct StridedLayout {
+  long long n, batch, istride, idist, ostride, odist;
+};
+
+long long layout_extent(const StridedLayout& l, bool input) {
+  const long long stride = input ? l.istride : l.ostride;
+  const long long dist = input ? l.idist : l.odist;
+  return (l.batch - 1) * dist + (l.n - 1) * stride + 1;
+}
+
+// Runs the strided plan on the host executor (out of place, and in place where the layouts are
+// the same) against the naive DFT of each transform gathered from the layout; elements outside
+// the output layout must keep what was there (the poison out of place, the input in place).
+void check_strided(const StridedLayout& l, fft::Precision precision, std::uint64_t salt) {
+  CAPTURE(l.n, l.batch, l.istride, l.idist, l.ostride, l.odist, static_cast<int>(precision));
+  const fft::FftPlanResult result = fft::plan_c2c_strided(l.n, l.batch, l.istride, l.idist, l.ostride, l.odist,
+                                                          precision, fft::DeviceLimits::h100());
+  INFO("reason: " << result.reason);
+  REQUIRE(result.plan.has_value());
+  const fft::FftPlan& plan = *result.plan;
+  INFO(plan.to_string());
+  REQUIRE(plan.passes.size() == 1);
+  const std::vector<Complex> x = random_input(static_cast<std::size_t>(layout_extent(l, true)), salt);
+  std::vector<Complex> gathered;
+  for (long long b = 0; b < l.batch; ++b) {
+    for (long long e = 0; e < l.n; ++e) gathered.push_back(x[static_cast<std::size_t>(b * l.idist + e * l.istride)]);
+  }
+  const bool same = l.istride == l.ostride && l.idist == l.odist;
+  for (int sign : {-1, +1}) {
+    CAPTURE(sign);
+    const std::vector<ComplexL> want = naive_dft(gathered, l.n, l.batch, sign);
+    for (const bool in_place : {false, true}) {
+      if (in_place && !same) continue;
+      CAPTURE(in_place);
+      std::vector<Complex> y = in_place ? x : poisoned(static_cast<std::size_t>(layout_extent(l, false)));
+      const std::vector<Complex> before = y;
+      fft::reference::execute(plan, sign, in_place ? y.data() : x.data(), y.data());
+      std::vector<Complex> got;
+      std::vector<bool> in_layout(y.size(), false);
+      for (long long b = 0; b < l.batch; ++b) {
+        for (long long e = 0; e < l.n; ++e) {
+          const auto at = static_cast<std::size_t>(b * l.odist + e * l.ostride);
+          got.push_back(y[at]);
+          in_layout[at] = true;
+        }
+      }
+      CHECK(relative_error(got, want) < kTolerance);
+      std::size_t touched = 0;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const bool kept = (std::isnan(before[i].real()) && std::isnan(y[i].real())) || before[i] == y[i];
+        if (!in_layout[i] && !kept) ++touched;
+      }
+      CHECK(touched == 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("planner and executor: strided and embedded 1D layouts against the naive DFT", "[fft][strided][cpu]") {
+  const auto f32 = fft::Precision::kSingle;
+  const auto f64 = fft::Precision::kDouble;
+  std::uint64_t salt = 13000;
+  // Contiguous transforms spaced apart (padded rows, embeds), mixed radices, both precisions.
+  check_strided({64, 5, 1, 70, 1, 80}, f32, ++salt);
+  check_strided({64, 5, 1, 70, 1, 70}, f32, ++salt);
+  check_strided({100, 3, 1, 100, 1, 128}, f64, ++salt);
+  check_strided({16, 40, 1, 17, 1, 16}, f32, ++salt);
+  check_strided({1000, 2, 1, 1024, 1, 1000}, f64, ++salt);
+  // The lines of an [n][S] array: output in the same layout (in place too) or contiguous.
+  check_strided({256, 12, 12, 1, 12, 1}, f32, ++salt);
+  check_strided({60, 7, 7, 1, 7, 1}, f64, ++salt);
+  check_strided({60, 7, 7, 1, 1, 60}, f32, ++salt);
+  check_strided({1024, 32, 32, 1, 1, 1030}, f32, ++salt);
+  check_strided({4096, 3, 3, 1, 3, 1}, f64, ++salt);
+  check_strided({8, 1000, 1000, 1, 1, 8}, f32, ++salt);
+  check_strided({2187, 16, 16, 1, 16, 1}, f32, ++salt);
+
+  // Layouts no pass indexes, and lengths of more than one pass: no plan, with the reason.
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const auto refused = [&](long long n, long long batch, long long is, long long id, long long os, long long od,
+                           fft::Precision precision, const char* why) {
+    CAPTURE(n, batch, is, id, os, od);
+    const fft::FftPlanResult result = fft::plan_c2c_strided(n, batch, is, id, os, od, precision, h100);
+    CHECK_FALSE(result.plan.has_value());
+    CHECK_THAT(result.reason, Catch::Matchers::Contains(why));
+  };
+  refused(64, 3, 2, 1, 2, 1, f32, "neither");            // S = 2 lines but 3 transforms
+  refused(64, 4, 4, 2, 4, 2, f32, "neither");            // distance 2 between lines
+  refused(64, 4, 4, 1, 2, 1, f32, "neither");            // output stride of neither form
+  refused(64, 4, 4, 1, 1, 32, f32, "neither");           // contiguous output overlapping
+  refused(64, 3, 1, 32, 1, 64, f32, "below the length");  // overlapping inputs
+  refused(1LL << 15, 2, 1, 1LL << 16, 1, 1LL << 16, f32, "more than one pass");
+  refused(1LL << 14, 4, 1, 1, 1LL << 14, 1, f64, "more than one pass");  // fp64 2^14: two passes
+  refused(4096, 1LL << 20, 1, 4096, 1, 4096, f32, "index range");
+  CHECK_FALSE(fft::plan_c2c_strided(17, 17, 17, 1, 17, 1, f32, h100).plan.has_value());  // prime: no pass
+}
