@@ -525,10 +525,16 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
     return "stride " + std::to_string(istride) + " / " + std::to_string(ostride) + ", distance " +
            std::to_string(idist) + " / " + std::to_string(odist) + ", batch " + std::to_string(batch);
   };
-  // The extent of each side in elements: the kernels index it in 32 bits.
-  const auto extent = [&](long long stride, long long dist) { return (batch - 1) * dist + (n - 1) * stride + 1; };
-  if (istride < 1 || ostride < 1 || idist < 0 || odist < 0 || extent(istride, idist) > (1LL << 31) ||
-      extent(ostride, odist) > (1LL << 31)) {
+  // The extent of each side, (batch - 1) dist + (n - 1) stride + 1 elements, within 2^31 (the
+  // kernels index it in 32 bits); each term bounded before it is formed (64-bit layouts may hold
+  // any distance).
+  constexpr long long kLimit = 1LL << 31;
+  const auto within = [&](long long stride, long long dist) {
+    // n < 2^31 (one pass): with stride and dist below 2^31 no product below overflows.
+    if (stride >= kLimit || dist >= kLimit || (batch > 1 && dist > (kLimit - 1) / (batch - 1))) return false;
+    return (batch - 1) * dist + (n - 1) * stride + 1 <= kLimit;
+  };
+  if (istride < 1 || ostride < 1 || idist < 0 || odist < 0 || !within(istride, idist) || !within(ostride, odist)) {
     result.reason = "layout (" + text() + ") outside the kernels' index range";
     return result;
   }
@@ -547,7 +553,7 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
   // A transform along the outer axis of an [n][S] array: S transforms, element stride S, distance 1.
   const long long lines = istride;
   const bool same = ostride == lines && odist == 1;
-  const bool contiguous_out = ostride == 1 && (odist >= n || batch == 1);
+  const bool contiguous_out = ostride == 1 && odist >= n;  // batch = S >= 2 here
   if (istride < 2 || idist != 1 || batch != lines || !(same || contiguous_out)) {
     result.reason = "layout (" + text() + ") is neither contiguous transforms nor the lines of an [n][S] array";
     return result;
@@ -566,7 +572,7 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
     // Sub-transform k written contiguously at k odist: the first pass of a multi-pass plan.
     pass.span_before = 1;
     pass.out_stride = 1;
-    pass.out_dist = batch > 1 ? odist : n;
+    pass.out_dist = odist;
     size_pass(&pass, pass.transforms, element, limits, max_threads);
   }
   plan.passes.push_back(std::move(pass));

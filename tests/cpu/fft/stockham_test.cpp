@@ -1809,5 +1809,9 @@ TEST_CASE("planner and executor: strided and embedded 1D layouts against the nai
   refused(1LL << 15, 2, 1, 1LL << 16, 1, 1LL << 16, f32, "more than one pass");
   refused(1LL << 14, 4, 1, 1, 1LL << 14, 1, f64, "more than one pass");  // fp64 2^14: two passes
   refused(4096, 1LL << 20, 1, 4096, 1, 4096, f32, "index range");
+  // 64-bit layouts: distances whose products would overflow are refused, not wrapped.
+  refused(64, 2, 1, std::numeric_limits<long long>::max(), 1, 64, f32, "index range");
+  refused(64, 3, 1, (1LL << 62) + 64, 1, 64, f32, "index range");
+  refused(64, 2, 1, 64, 1LL << 40, 1, f32, "index range");
   CHECK_FALSE(fft::plan_c2c_strided(17, 17, 17, 1, 17, 1, f32, h100).plan.has_value());  // prime: no pass
 }
