@@ -1,6 +1,8 @@
 #include "fft/convolution.h"
 
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 #include "fft/convolution_index.h"
 #include "fft/stockham_index.h"
@@ -10,24 +12,59 @@ namespace idgpu::fft {
 namespace {
 
 using Complex = std::complex<double>;
+using ComplexL = std::complex<long double>;
+
+// twiddle (fft/twiddle.h) in long double: the same exact reduction to a quarter turn, then
+// cos/sin of an angle in [0, pi/2) in long double. For the plan-time spectra, formed in long
+// double and rounded to double once.
+// Where std::numeric_limits<long double>::digits <= 53 (MSVC) this gains nothing: it equals double.
+ComplexL twiddle_long(long long e, long long d, int sign) {
+  constexpr long double kHalfPi = 1.57079632679489661923132169163975144L;
+  e %= d;
+  if (e < 0) e += d;
+  const long long quarter = (4 * e) / d;
+  const long long r = 4 * e - quarter * d;
+  const long double angle = kHalfPi * static_cast<long double>(r) / static_cast<long double>(d);
+  const long double c = r == 0 ? 1.0L : std::cos(angle);
+  const long double s = r == 0 ? 0.0L : std::sin(angle);
+  ComplexL w;
+  switch (quarter) {
+    case 0: w = {c, s}; break;
+    case 1: w = {-s, c}; break;
+    case 2: w = {-c, -s}; break;
+    default: w = {s, -c}; break;
+  }
+  return sign < 0 ? std::conj(w) : w;
+}
+
+// w_d^e = exp(-2 pi i e / d) in the real type of the FFT.
+template <typename Real>
+std::complex<Real> root(long long e, long long d) {
+  if constexpr (std::is_same_v<Real, double>) {
+    return twiddle(e, d, -1);
+  } else {
+    return twiddle_long(e, d, -1);
+  }
+}
 
 // Decimation in time: x (n elements `stride` apart) = r interleaved sequences of m = n / r (r the
 // smallest prime factor), whose DFTs Y_t combine as X[k + m q] = sum_t w_n^(t (k + m q)) Y_t[k].
 // roots[e] = w_N^e of the top length N; here w_n^e = roots[e * root_step].
-void decimate(const Complex* x, long long stride, long long n, Complex* out, const std::vector<Complex>& roots,
-              long long root_step) {
+template <typename Real>
+void decimate(const std::complex<Real>* x, long long stride, long long n, std::complex<Real>* out,
+              const std::vector<std::complex<Real>>& roots, long long root_step) {
   if (n == 1) {
     out[0] = x[0];
     return;
   }
   const long long r = smallest_prime_factor(n);
   const long long m = n / r;
-  std::vector<Complex> parts(static_cast<std::size_t>(n));
+  std::vector<std::complex<Real>> parts(static_cast<std::size_t>(n));
   for (long long t = 0; t < r; ++t) decimate(x + t * stride, stride * r, m, parts.data() + t * m, roots, root_step * r);
   for (long long q = 0; q < r; ++q) {
     for (long long k = 0; k < m; ++k) {
       const long long bin = k + m * q;
-      Complex sum = parts[static_cast<std::size_t>(k)];
+      std::complex<Real> sum = parts[static_cast<std::size_t>(k)];
       for (long long t = 1; t < r; ++t) {
         sum += roots[static_cast<std::size_t>((t * bin) % n * root_step)] * parts[static_cast<std::size_t>(t * m + k)];
       }
@@ -36,17 +73,58 @@ void decimate(const Complex* x, long long stride, long long n, Complex* out, con
   }
 }
 
-}  // namespace
-
-std::vector<Complex> smooth_dft(const std::vector<Complex>& x) {
+template <typename Real>
+std::vector<std::complex<Real>> dft(const std::vector<std::complex<Real>>& x) {
   const auto n = static_cast<long long>(x.size());
-  std::vector<Complex> out(x.size());
+  std::vector<std::complex<Real>> out(x.size());
   if (n == 0) return out;
-  std::vector<Complex> roots(x.size());
-  for (long long e = 0; e < n; ++e) roots[static_cast<std::size_t>(e)] = twiddle(e, n, -1);
+  std::vector<std::complex<Real>> roots(x.size());
+  for (long long e = 0; e < n; ++e) roots[static_cast<std::size_t>(e)] = root<Real>(e, n);
   decimate(x.data(), 1, n, out.data(), roots, 1);
   return out;
 }
+
+// DFT(kernel) / count in Real, rounded to double once: the plan-time spectra. Formed in double,
+// the FFT's log2(M)-deep rounding error stays in every transform that multiplies by them: 18-22%
+// of an fp64 Bluestein round trip's error; fp32 transforms cannot see it.
+template <typename Real>
+std::vector<Complex> spectrum_of(const std::vector<std::complex<Real>>& kernel, long long count) {
+  const std::vector<std::complex<Real>> s = dft(kernel);
+  const auto scale = static_cast<Real>(count);
+  std::vector<Complex> spectrum(s.size());
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    spectrum[k] = Complex(static_cast<double>(s[k].real() / scale), static_cast<double>(s[k].imag() / scale));
+  }
+  return spectrum;
+}
+
+// b[k] = conj(c[k]) at k and m - k (k < n), zeros between, c the exact chirp (not chirp_table's
+// rounding of it) in Real.
+template <typename Real>
+std::vector<Complex> bluestein_spectrum_in(long long n, long long m) {
+  std::vector<std::complex<Real>> kernel(static_cast<std::size_t>(m), std::complex<Real>(0, 0));
+  for (long long k = 0; k < n; ++k) {
+    const std::complex<Real> b = std::conj(root<Real>(chirp_exponent(k, n), 2 * n));
+    kernel[static_cast<std::size_t>(k)] = b;
+    if (k > 0) kernel[static_cast<std::size_t>(m - k)] = b;
+  }
+  return spectrum_of(kernel, m);
+}
+
+template <typename Real>
+std::vector<Complex> rader_spectrum_in(long long p, int g) {
+  std::vector<std::complex<Real>> kernel(static_cast<std::size_t>(p - 1));
+  unsigned long long power = 1;
+  for (long long r = 0; r < p - 1; ++r) {
+    kernel[static_cast<std::size_t>(r)] = root<Real>(static_cast<long long>(power), p);
+    power = mul_mod(power, static_cast<unsigned long long>(g), static_cast<unsigned long long>(p));
+  }
+  return spectrum_of(kernel, p - 1);
+}
+
+}  // namespace
+
+std::vector<Complex> smooth_dft(const std::vector<Complex>& x) { return dft(x); }
 
 std::vector<Complex> chirp_table(long long n) {
   std::vector<Complex> chirp(static_cast<std::size_t>(n));
@@ -54,17 +132,9 @@ std::vector<Complex> chirp_table(long long n) {
   return chirp;
 }
 
-std::vector<Complex> bluestein_spectrum(long long n, long long m) {
-  const std::vector<Complex> chirp = chirp_table(n);
-  std::vector<Complex> kernel(static_cast<std::size_t>(m), Complex(0.0, 0.0));
-  kernel[0] = std::conj(chirp[0]);
-  for (long long k = 1; k < n; ++k) {
-    kernel[static_cast<std::size_t>(k)] = std::conj(chirp[static_cast<std::size_t>(k)]);
-    kernel[static_cast<std::size_t>(m - k)] = std::conj(chirp[static_cast<std::size_t>(k)]);
-  }
-  std::vector<Complex> spectrum = smooth_dft(kernel);
-  for (Complex& value : spectrum) value /= static_cast<double>(m);
-  return spectrum;
+std::vector<Complex> bluestein_spectrum(long long n, long long m, TableAccuracy accuracy) {
+  return accuracy == TableAccuracy::kExtended ? bluestein_spectrum_in<long double>(n, m)
+                                              : bluestein_spectrum_in<double>(n, m);
 }
 
 std::vector<int> rader_logs(long long p, int g) {
@@ -77,16 +147,8 @@ std::vector<int> rader_logs(long long p, int g) {
   return logs;
 }
 
-std::vector<Complex> rader_spectrum(long long p, int g) {
-  std::vector<Complex> kernel(static_cast<std::size_t>(p - 1));
-  unsigned long long power = 1;
-  for (long long r = 0; r < p - 1; ++r) {
-    kernel[static_cast<std::size_t>(r)] = twiddle(static_cast<long long>(power), p, -1);
-    power = mul_mod(power, static_cast<unsigned long long>(g), static_cast<unsigned long long>(p));
-  }
-  std::vector<Complex> spectrum = smooth_dft(kernel);
-  for (Complex& value : spectrum) value /= static_cast<double>(p - 1);
-  return spectrum;
+std::vector<Complex> rader_spectrum(long long p, int g, TableAccuracy accuracy) {
+  return accuracy == TableAccuracy::kExtended ? rader_spectrum_in<long double>(p, g) : rader_spectrum_in<double>(p, g);
 }
 
 StepLayout step_layout(const FftPass& pass) {
@@ -113,7 +175,7 @@ StepLayout step_layout(const FftPass& pass) {
   return layout;
 }
 
-StepTables step_tables(const FftPass& pass) {
+StepTables step_tables(const FftPass& pass, TableAccuracy accuracy) {
   StepTables tables;
   const StepLayout& layout = tables.layout = step_layout(pass);
   std::vector<Complex>& table = tables.values;
@@ -125,12 +187,12 @@ StepTables step_tables(const FftPass& pass) {
   }
   std::vector<Complex> spectrum;
   if (pass.convolution == ConvolutionStep::kRader) {
-    spectrum = rader_spectrum(pass.size, pass.rader_generator);
+    spectrum = rader_spectrum(pass.size, pass.rader_generator, accuracy);
     tables.logs = rader_logs(pass.size, pass.rader_generator);
   } else if (pass.convolution == ConvolutionStep::kBluestein) {
-    spectrum = bluestein_spectrum(pass.size, pass.convolution_size);
+    spectrum = bluestein_spectrum(pass.size, pass.convolution_size, accuracy);
   } else if (pass.bluestein == BluesteinStep::kSpectrum) {
-    spectrum = bluestein_spectrum(pass.chirp_length, pass.transform_n);
+    spectrum = bluestein_spectrum(pass.chirp_length, pass.transform_n, accuracy);
   }
   std::copy(spectrum.begin(), spectrum.end(), table.begin() + static_cast<std::ptrdiff_t>(layout.spectrum));
   return tables;

@@ -1,6 +1,7 @@
 // FFTs of lengths with prime factors above 13: Rader's and Bluestein's algorithms as steps of the
 // Stockham passes (fft/planner.h: ConvolutionStep, BluesteinStep, plan_c2c_any), and the tables
-// they read, computed on the host in double as the twiddles are (fft/twiddle.h).
+// they read, computed on the host: twiddles and chirps correctly rounded doubles (fft/twiddle.h),
+// kernel spectra formed in double or long double and rounded once (TableAccuracy).
 //
 // Both turn a DFT into a cyclic convolution, done by FFT in shared memory: forward FFT (the
 // transform's sign s), pointwise product with the spectrum of a fixed kernel, inverse FFT (-s).
@@ -66,17 +67,25 @@ struct StepTables {
   std::vector<std::complex<double>> values;  // layout.total entries
   std::vector<int> logs;                     // Rader: log_g e for e in [1, p), 0 at e = 0; else empty
 };
+// How the plan-time kernel spectra are formed: in double, or in long double and rounded to double
+// once (kExtended: for fp64 plans, whose transforms see the double FFT's rounding in the spectrum;
+// about 4x the plan-time cost; where long double has no more digits than double, the same as
+// kDouble). The twiddles and the chirp are correctly rounded doubles either way.
+enum class TableAccuracy { kDouble, kExtended };
+
 // The pass's tables in that layout (any pass: an ordinary one's are its pass_twiddles).
-StepTables step_tables(const FftPass& pass);
+StepTables step_tables(const FftPass& pass, TableAccuracy accuracy);
 
 // The pieces, for the tests and the kernels' set-up:
 // exp(-pi i k^2 / n) for k < n, each from the exact exponent k^2 mod 2n.
 std::vector<std::complex<double>> chirp_table(long long n);
 // Bluestein's kernel spectrum for n points padded to m: DFT_m(b) / m, b as above (sign -1).
-std::vector<std::complex<double>> bluestein_spectrum(long long n, long long m);
+std::vector<std::complex<double>> bluestein_spectrum(long long n, long long m,
+                                                     TableAccuracy accuracy = TableAccuracy::kExtended);
 // Rader's kernel spectrum for the prime p and generator g: DFT_{p-1}(b) / (p - 1),
 // b[r] = exp(-2 pi i g^r / p).
-std::vector<std::complex<double>> rader_spectrum(long long p, int g);
+std::vector<std::complex<double>> rader_spectrum(long long p, int g,
+                                                 TableAccuracy accuracy = TableAccuracy::kExtended);
 // log_g e for e in [1, p) (entry 0: 0).
 std::vector<int> rader_logs(long long p, int g);
 

@@ -42,7 +42,7 @@ class StepRunner {
         transform_sign_(sign),
         sign_(pass_sign(pass, sign)),
         shape_(pass_shape(plan, pass)),
-        tables_(step_tables(pass)),
+        tables_(step_tables(pass, TableAccuracy::kExtended)),
         smem_(static_cast<std::size_t>(shape_.per_block) * static_cast<std::size_t>(shape_.smem_stride)) {}
 
   void run_all(const Complex* from, Complex* to) {

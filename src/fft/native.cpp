@@ -214,7 +214,8 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     // their layout (fft/convolution.h); the fields the kernels read are at the same places.
     std::vector<std::complex<double>> table;
     if (pass.convolution != ConvolutionStep::kNone) {
-      StepTables steps = step_tables(pass);
+      StepTables steps = step_tables(pass, plan.precision == Precision::kDouble ? TableAccuracy::kExtended
+                                                                                 : TableAccuracy::kDouble);
       const StepLayout& step = steps.layout;
       TwiddleLayout layout;
       layout.stage = step.stage;

@@ -1435,6 +1435,56 @@ TEST_CASE("Rader and Bluestein index maps and kernel spectra against a naive DFT
   }
 }
 
+TEST_CASE("kernel spectra: formed in long double from the exact kernel, rounded once", "[fft][rader][bluestein][cpu]") {
+  // DFT_m(b) / m in long double, naive, b from exact long-double roots (not the double tables).
+  const auto spectrum_of = [](const std::vector<ComplexL>& b) {
+    const auto m = static_cast<long long>(b.size());
+    std::vector<ComplexL> roots(b.size()), result(b.size());
+    for (long long e = 0; e < m; ++e) {
+      const long double angle = 2.0L * kPiL * static_cast<long double>(e) / static_cast<long double>(m);
+      roots[static_cast<std::size_t>(e)] = {std::cos(angle), -std::sin(angle)};
+    }
+    for (long long k = 0; k < m; ++k) {
+      long double re = 0, im = 0;
+      long long e = 0;
+      for (long long t = 0; t < m; ++t, e = (e + k) % m) {
+        const ComplexL w = roots[static_cast<std::size_t>(e)], v = b[static_cast<std::size_t>(t)];
+        re += w.real() * v.real() - w.imag() * v.imag();
+        im += w.real() * v.imag() + w.imag() * v.real();
+      }
+      result[static_cast<std::size_t>(k)] = {re / static_cast<long double>(m), im / static_cast<long double>(m)};
+    }
+    return result;
+  };
+  // Relative (L2) error of the spectra on an x86-64 CPU (80-bit long double): the double FFT of
+  // the double tables gave 3.19e-16 (Bluestein 2001, 4096), 3.41e-16 (4089, 8192), 3.17e-16
+  // (Rader 1009), 3.29e-16 (Rader 4051); long double rounded once gives 4.9e-17, 4.3e-17,
+  // 4.5e-17, 4.4e-17 (about eps / 4, the rounding itself). Where long double is double
+  // (digits <= 53) the spectra are the double ones: only the old bound holds.
+  const double bound = std::numeric_limits<long double>::digits > 53 ? 1e-16 : 1e-15;
+  for (const auto& [n, m] : std::vector<std::pair<long long, long long>>{{2001, 4096}, {4089, 8192}}) {
+    CAPTURE(n, m);
+    std::vector<ComplexL> b(static_cast<std::size_t>(m), ComplexL(0, 0));
+    for (long long k = 0; k < n; ++k) {
+      const long double angle = kPiL * static_cast<long double>((k * k) % (2 * n)) / static_cast<long double>(n);
+      b[static_cast<std::size_t>(k)] = b[static_cast<std::size_t>((m - k) % m)] = {std::cos(angle), std::sin(angle)};
+    }
+    CHECK(relative_error(fft::bluestein_spectrum(n, m), spectrum_of(b)) < bound);
+    // fp32 plans take the double tables: a few eps of error, invisible in single precision.
+    CHECK(relative_error(fft::bluestein_spectrum(n, m, fft::TableAccuracy::kDouble), spectrum_of(b)) < 1e-15);
+  }
+  for (long long p : {1009LL, 4051LL}) {
+    CAPTURE(p);
+    const int g = fft::primitive_root(p);
+    std::vector<ComplexL> b(static_cast<std::size_t>(p - 1));
+    for (long long r = 0; r < p - 1; ++r) {
+      const auto power = static_cast<long double>(fft::pow_mod(g, r, p));
+      b[static_cast<std::size_t>(r)] = {std::cos(2.0L * kPiL * power / p), -std::sin(2.0L * kPiL * power / p)};
+    }
+    CHECK(relative_error(fft::rader_spectrum(p, g), spectrum_of(b)) < bound);
+  }
+}
+
 TEST_CASE("planner: plan_c2c_any by length class", "[fft][planner][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   const auto plan_of = [&](long long n, fft::Precision precision, const fft::DeviceLimits& limits) {
@@ -1544,7 +1594,7 @@ TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's log
   const std::vector<Complex> chirp = fft::chirp_table(1009);
   const std::vector<Complex> spectrum = fft::bluestein_spectrum(1009, fft::bluestein_padded_length(plan));
   for (const fft::FftPass& pass : plan.passes) {
-    const fft::StepTables tables = fft::step_tables(pass);
+    const fft::StepTables tables = fft::step_tables(pass, fft::TableAccuracy::kExtended);
     const std::vector<Complex> twiddles = fft::pass_twiddles(pass);
     REQUIRE(tables.values.size() == tables.layout.total);
     CHECK(fft::twiddle_layout(pass).total == tables.layout.chirp);
@@ -1565,7 +1615,7 @@ TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's log
   REQUIRE(mixed.passes.size() == 2);
   const fft::FftPass& rader = mixed.passes[1];
   REQUIRE(rader.convolution == fft::ConvolutionStep::kRader);
-  const fft::StepTables tables = fft::step_tables(rader);
+  const fft::StepTables tables = fft::step_tables(rader, fft::TableAccuracy::kExtended);
   CHECK(tables.layout.stage_count == 15u);
   fft::FftPass stages = rader;  // the same tables as a Stockham pass of 16 points at the same span
   stages.size = 16;
