@@ -121,7 +121,7 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
     step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
       compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$native_test"
     if [ -x "$fft_test" ]; then
-      step "sanitizer-fft-$tool" env IDGPU_TEST_MAX_POINTS=40000 IDGPU_TEST_SAMPLE_EVERY=50 IDGPU_FFT_BLUESTEIN=1 \
+      step "sanitizer-fft-$tool" env IDGPU_TEST_MAX_POINTS=40000 IDGPU_TEST_SAMPLE_EVERY=50 \
         compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$fft_test"
     fi
   done

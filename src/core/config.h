@@ -41,10 +41,6 @@ struct Config {
                                           // tuning table does not cover, at plan time
   bool fft_fused = true;                  // IDGPU_FFT_FUSED=0: fused FFT plans run as two launches
   int fft_fused_lag = 0;                  // IDGPU_FFT_FUSED_LAG: the fused schedule's lag (0: its own)
-  // IDGPU_FFT_BLUESTEIN=1: the one-pass Bluestein kernels may serve lengths with a prime factor
-  // above 13 (under IDGPU_POLICY=native: no tuning row measured them yet). Off until they have
-  // run against the vendor on a GPU.
-  bool fft_bluestein = false;
   std::string vendor_cufft;               // IDGPU_VENDOR_CUFFT: path of the real libcufft
   std::string vendor_cusparse;            // IDGPU_VENDOR_CUSPARSE: path of the real libcusparse
   // Tuning aids of the native tridiagonal solvers; 0 (-1 for the cluster) leaves the kernel

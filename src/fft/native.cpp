@@ -518,11 +518,10 @@ class StockhamSolver final : public Solver {
     }
     limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                                        : kernels::cluster_kernels_usable_f64());
-    // Lengths with a prime factor above 13 (one-pass Bluestein kernels) only when switched on
-    // (core/config.h: IDGPU_FFT_BLUESTEIN); otherwise plan_c2c_1d declines them.
+    // Every length is planned; those with a prime factor above 13 are served where their
+    // convolution fits one Bluestein pass over a power of two (kernels_serve below).
     limits.convolution_powers_of_two = true;
-    FftPlanResult planned = config().fft_bluestein ? plan_c2c_any(n, batch, d.precision, limits)
-                                                   : plan_c2c_1d(n, batch, d.precision, limits);
+    FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
     static thread_local std::string why;
     if (!planned.plan) {
       why = "native FFT planner: " + planned.reason;

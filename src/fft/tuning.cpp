@@ -1,17 +1,29 @@
 #include "fft/tuning.h"
 
+#include "fft/convolution_index.h"
+
 namespace idgpu::fft {
 namespace {
 
 bool power_of_two(long long n) { return n > 0 && (n & (n - 1)) == 0; }
 
+// Which lengths of a row's range it covers.
+enum class Lengths {
+  kPowersOfTwo,
+  kPrimes,  // one Bluestein pass each (kernels/stockham_bluestein.cuh)
+};
+
+bool in_class(long long n, Lengths lengths) {
+  return lengths == Lengths::kPowersOfTwo ? power_of_two(n) : is_prime(n);
+}
+
 // One row: on devices of the classes it was measured on (core/device_class.h), for this
-// precision, the native plan wins for n in [min_n, max_n] (powers of two only when
-// `powers_of_two`) once a call moves at least min_points points (n x batch).
+// precision, the native plan wins for the lengths of the class in [min_n, max_n] once a call
+// moves at least min_points points (n x batch).
 struct TuningRow {
   MeasuredClasses measured_on;
   Precision precision;
-  bool powers_of_two;
+  Lengths lengths;
   long long min_n;
   long long max_n;
   long long min_points;
@@ -30,18 +42,18 @@ constexpr TuningRow kRows[] = {
     // n = 2^17 .. 2^20 the fused kernel (two passes, the intermediate read back from the L2),
     // 1.27x, 1.19x, 1.15x, 1.07x in three runs (59%, 55%, 52%, 48% of copy bandwidth against the
     // vendor's 45-47%; as two launches 0.94-1.04x). 2^21 fused lost (0.93x).
-    {kH100, Precision::kSingle, true, 1LL << 15, 1LL << 20, 1LL << 26,
+    {kH100, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 15, 1LL << 20, 1LL << 26,
      "H100: fp32 C2C 2^15..2^20 at 2^26 points, 1.07-1.39x the vendor"},
     // H100, Z2Z: the cluster kernel at n = 2^14 1.39-1.42x, 2^15 1.48-1.50x, 2^16 1.18-1.24x in
     // three runs (71-73%, 73%, 58-60% of copy bandwidth against the vendor's 51%, 48-49%, 48-49%),
     // since its first barrier is a relaxed arrive before the inter-pass twiddles; with
     // cluster.sync() after them 2^16 (clusters of 16 blocks) tied.
-    {kH100, Precision::kDouble, true, 1LL << 14, 1LL << 16, 1LL << 25,
+    {kH100, Precision::kDouble, Lengths::kPowersOfTwo, 1LL << 14, 1LL << 16, 1LL << 25,
      "H100: fp64 Z2Z 2^14..2^16 at 2^25 points, 1.18-1.50x the vendor"},
     // H100, Z2Z, the fused kernel: 2^17 1.31x, 2^18 1.09-1.14x, 2^19 1.05x in three runs (63%,
     // 53%, 47% of copy bandwidth against the vendor's 45-48%). 2^16 (the cluster kernel, 0.97x)
     // and 2^20 (1.02-1.03x, a tie) stay with the vendor.
-    {kH100, Precision::kDouble, true, 1LL << 17, 1LL << 19, 1LL << 25,
+    {kH100, Precision::kDouble, Lengths::kPowersOfTwo, 1LL << 17, 1LL << 19, 1LL << 25,
      "H100: fp64 Z2Z 2^17..2^19 at 2^25 points, 1.05-1.31x the vendor"},
     // H200, three runs: the cluster kernel at n = 2^15 1.24-1.25x, 2^16 1.21x (0.62 / 0.53 of copy
     // bandwidth against the vendor's 0.50 / 0.44); 2^14 0.95-0.96x. The vendor gains more from the
@@ -49,23 +61,39 @@ constexpr TuningRow kRows[] = {
     // on DRAM. 2^17 (the fused kernel) tied at 1.00x, 2^18..2^21 lost (0.87-0.99x):
     // the fused kernel is bound by the L2, which is no faster on the H200, and runs in the same
     // time as on the H100 (0.43 of the H200's copy bandwidth at 2^17).
-    {kH200, Precision::kSingle, true, 1LL << 15, 1LL << 16, 1LL << 26,
+    {kH200, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 15, 1LL << 16, 1LL << 26,
      "H200: fp32 C2C 2^15..2^16 at 2^26 points, 1.21-1.25x the vendor"},
     // H200, short transforms: the staged kernel at n = 16 1.08x and n = 32 1.31-1.32x in three runs
     // each (0.98 of copy bandwidth; the vendor's 0.91 and 0.74). On an H100 the vendor is at 0.97-
     // 1.00 there and they tie; fp64 n = 16, 32 lost on the H200 (0.94-0.95x).
-    {kH200, Precision::kSingle, true, 16, 32, 1LL << 26,
+    {kH200, Precision::kSingle, Lengths::kPowersOfTwo, 16, 32, 1LL << 26,
      "H200: fp32 C2C n = 16, 32 at 2^26 points, 1.08-1.32x the vendor"},
     // H200, Z2Z, the cluster kernel: 2^14 1.23-1.27x, 2^15 1.13x in three runs (0.54-0.55 / 0.54 of
     // copy bandwidth against the vendor's 0.44 / 0.48); 2^16 lost (0.94-0.95x).
-    {kH200, Precision::kDouble, true, 1LL << 14, 1LL << 15, 1LL << 25,
+    {kH200, Precision::kDouble, Lengths::kPowersOfTwo, 1LL << 14, 1LL << 15, 1LL << 25,
      "H200: fp64 Z2Z 2^14..2^15 at 2^25 points, 1.13-1.27x the vendor"},
     // H200, Z2Z, the fused kernel, three runs: 2^17 1.07-1.08x and 2^20 1.11x (0.47 / 0.36 of
     // copy bandwidth against the vendor's 0.43 / 0.32); 2^18 tied (0.99-1.01x), 2^19 lost (0.97x).
-    {kH200, Precision::kDouble, true, 1LL << 17, 1LL << 17, 1LL << 25,
+    {kH200, Precision::kDouble, Lengths::kPowersOfTwo, 1LL << 17, 1LL << 17, 1LL << 25,
      "H200: fp64 Z2Z 2^17 at 2^25 points, 1.07-1.08x the vendor"},
-    {kH200, Precision::kDouble, true, 1LL << 20, 1LL << 20, 1LL << 25,
+    {kH200, Precision::kDouble, Lengths::kPowersOfTwo, 1LL << 20, 1LL << 20, 1LL << 25,
      "H200: fp64 Z2Z 2^20 at 2^25 points, 1.11x the vendor"},
+    // Primes, one Bluestein pass over M = 2^14 (fp32) / 2^13 (fp64), H100: the vendor takes
+    // several passes above n = 4096 (fp32) / 2048 (fp64) and runs at 0.056-0.131 of copy there.
+    // fp32 n = 4099, 4111, 4507, 5003, 5501, 6007, 6151, 6997, 7507, 8009, 8191: 1.50, 1.48,
+    // 1.19, 1.37, 2.65, 2.30, 2.16, 2.26, 2.68, 2.46, 1.72x (0.12-0.20 of copy); in two runs
+    // 4099, 6151, 8191 within 1%. Below 4096 the vendor is faster or ties for most primes
+    // (211 0.78x, 509 0.84x, 2003 0.90x, 2053 0.55x, 3001 0.53x, 4093 0.98x; 97 1.66x, 1009 and
+    // 1021 1.09x win), and composites with a large prime factor (4100 = 2^2 5^2 41: 0.48x) keep
+    // the vendor's mixed-radix plans.
+    // (min_points: batch = 2^26 / n rounds down, as measured.)
+    {kH100, Precision::kSingle, Lengths::kPrimes, 4097, 8191, (1LL << 26) - 8192,
+     "H100: fp32 C2C primes 4099..8191 at 2^26 points, 1.19-2.68x the vendor"},
+    // fp64 n = 2053, 3001, 4001, 4093: 2.00, 1.91, 1.76, 1.74x (0.14-0.23 of copy against the
+    // vendor's 0.07-0.13); 2039 1.18x, 127 2.11x, 509 1.06x win but 1009 (0.96x) and 1531 (0.58x)
+    // lose, so below 2048 the vendor keeps them.
+    {kH100, Precision::kDouble, Lengths::kPrimes, 2049, 4096, (1LL << 25) - 4096,
+     "H100: fp64 Z2Z primes 2053..4093 at 2^25 points, 1.74-2.00x the vendor"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for
@@ -130,7 +158,7 @@ bool native_fft_wins(long long n, long long batch, Precision precision, DeviceCl
     return false;
   }
   for (const TuningRow& row : kRows) {
-    if (row.precision != precision || (row.measured_on & classes) == 0 || (row.powers_of_two && !power_of_two(n)) ||
+    if (row.precision != precision || (row.measured_on & classes) == 0 || !in_class(n, row.lengths) ||
         n < row.min_n || n > row.max_n || n * batch < row.min_points) {
       continue;
     }
