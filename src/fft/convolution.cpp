@@ -73,9 +73,60 @@ void decimate(const std::complex<Real>* x, long long stride, long long n, std::c
   }
 }
 
+// A power-of-two length in place: bit reversal, then radix-2 butterflies over the roots w_n^e,
+// e < n / 2 (the second quarter from the first: w_n^(e + n/4) = -i w_n^e, exact). The butterflies
+// work on the real and imaginary parts as scalars (std::complex is laid out as two Reals): built as
+// std::complex values, GCC 12's -O2 code ran 14x slower (2.6 ms against 0.18 ms at n = 16384 in
+// double), and the plan-time spectra made a Bluestein plan slower to create than the vendor's.
+template <typename Real>
+void fft_power_of_two(std::vector<std::complex<Real>>* data) {
+  const std::size_t n = data->size();
+  if (n < 2) return;
+  std::vector<std::complex<Real>> roots(n / 2);
+  const std::size_t quarter = n / 4;
+  for (std::size_t e = 0; e < std::max<std::size_t>(quarter, 1); ++e) {
+    roots[e] = root<Real>(static_cast<long long>(e), static_cast<long long>(n));
+  }
+  for (std::size_t e = quarter; e < n / 2 && quarter > 0; ++e) {
+    roots[e] = {roots[e - quarter].imag(), -roots[e - quarter].real()};
+  }
+  std::vector<std::complex<Real>>& a = *data;
+  for (std::size_t i = 1, j = 0; i < n; ++i) {
+    std::size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  Real* p = reinterpret_cast<Real*>(a.data());
+  const Real* r = reinterpret_cast<const Real*>(roots.data());
+  for (std::size_t half = 1; half < n; half *= 2) {
+    const std::size_t step = n / (2 * half);
+    for (std::size_t start = 0; start < n; start += 2 * half) {
+      for (std::size_t k = 0; k < half; ++k) {
+        const Real wr = r[2 * k * step];
+        const Real wi = r[2 * k * step + 1];
+        Real* lo = p + 2 * (start + k);
+        Real* hi = p + 2 * (start + k + half);
+        const Real xr = hi[0], xi = hi[1], ur = lo[0], ui = lo[1];
+        const Real vr = xr * wr - xi * wi;
+        const Real vi = xr * wi + xi * wr;
+        lo[0] = ur + vr;
+        lo[1] = ui + vi;
+        hi[0] = ur - vr;
+        hi[1] = ui - vi;
+      }
+    }
+  }
+}
+
 template <typename Real>
 std::vector<std::complex<Real>> dft(const std::vector<std::complex<Real>>& x) {
   const auto n = static_cast<long long>(x.size());
+  if (n > 0 && (n & (n - 1)) == 0) {
+    std::vector<std::complex<Real>> out = x;
+    fft_power_of_two(&out);
+    return out;
+  }
   std::vector<std::complex<Real>> out(x.size());
   if (n == 0) return out;
   std::vector<std::complex<Real>> roots(x.size());

@@ -94,6 +94,15 @@ constexpr TuningRow kRows[] = {
     // lose, so below 2048 the vendor keeps them.
     {kH100, Precision::kDouble, Lengths::kPrimes, 2049, 4096, (1LL << 25) - 4096,
      "H100: fp64 Z2Z primes 2053..4093 at 2^25 points, 1.74-2.00x the vendor"},
+    // H200, the same primes: fp32 1.29, 1.29, 1.01, 1.19, 2.30, 2.07, 1.99, 2.06, 2.30, 2.08,
+    // 1.55x (0.085-0.147 of copy against the vendor's 0.047-0.095; 4507 ties: the vendor is
+    // fastest there, as on the H100, where 4507 won least); 4099, 6151, 8191 within 1% in a
+    // second run. fp64 2053, 3001, 4001, 4093: 1.64, 1.58, 1.50, 1.49x (0.10-0.17 of copy against
+    // 0.06-0.11); 2039 1.19x. fp32 4093 0.98x.
+    {kH200, Precision::kSingle, Lengths::kPrimes, 4097, 8191, (1LL << 26) - 8192,
+     "H200: fp32 C2C primes 4099..8191 at 2^26 points, 1.01-2.30x the vendor"},
+    {kH200, Precision::kDouble, Lengths::kPrimes, 2049, 4096, (1LL << 25) - 4096,
+     "H200: fp64 Z2Z primes 2053..4093 at 2^25 points, 1.49-1.64x the vendor"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for

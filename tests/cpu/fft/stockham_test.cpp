@@ -755,15 +755,16 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h200) ==
           (bits == 14 || bits == 15 || bits == 17 || bits == 20));
   }
-  // Primes (one Bluestein pass), H100 only: fp32 4099..8191, fp64 2053..4093.
+  // Primes (one Bluestein pass), H100 and H200: fp32 4099..8191, fp64 2053..4093.
   for (long long n : {4099LL, 5003LL, 6151LL, 8191LL}) {
     CAPTURE(n);
     CHECK(wins(n, points / n, fft::Precision::kSingle, h100));
-    CHECK_FALSE(wins(n, points / n, fft::Precision::kSingle, h200));
+    CHECK(wins(n, points / n, fft::Precision::kSingle, h200));
   }
   for (long long n : {2053LL, 3001LL, 4093LL}) {
     CAPTURE(n);
     CHECK(wins(n, (points / 2) / n, fft::Precision::kDouble, h100));
+    CHECK(wins(n, (points / 2) / n, fft::Precision::kDouble, h200));
   }
   // Outside them the vendor keeps the plan, with a reason.
   const struct {
@@ -791,6 +792,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {2039, (points / 2) / 2039, fft::Precision::kDouble, h100},  // fp64 prime below 2048
       {4099, (points / 2) / 4099, fft::Precision::kDouble, h100},  // fp64 above one pass's M = 2^13
       {6151, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
+      {4093, points / 4093, fft::Precision::kSingle, h200},  // H200 fp32 prime below 4096: 0.98x
   };
   for (const auto& c : vendor_cases) {
     CAPTURE(c.n, c.batch, c.device.arch, c.device.memory_gbs);
