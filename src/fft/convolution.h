@@ -69,8 +69,9 @@ struct StepTables {
 };
 // How the plan-time kernel spectra are formed: in double, or in long double and rounded to double
 // once (kExtended: for fp64 plans, whose transforms see the double FFT's rounding in the spectrum;
-// about 4x the plan-time cost; where long double has no more digits than double, the same as
-// kDouble). The twiddles and the chirp are correctly rounded doubles either way.
+// 4-5x the plan-time cost with x86-64's 80-bit long double, more where long double is a software
+// binary128 (aarch64; not measured); where long double has no more digits than double, the same
+// as kDouble). The twiddles and the chirp are correctly rounded doubles either way.
 enum class TableAccuracy { kDouble, kExtended };
 
 // The pass's tables in that layout (any pass: an ordinary one's are its pass_twiddles).

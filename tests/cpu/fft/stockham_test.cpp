@@ -788,7 +788,8 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {1LL << 16, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
       {4093, points / 4093, fft::Precision::kSingle, h100},  // fp32 prime below 4096: the vendor's
       {4100, points / 4100, fft::Precision::kSingle, h100},  // 2^2 5^2 41: not a prime
-      {8193, points / 8193, fft::Precision::kSingle, h100},  // 3 x 2731: not a prime, above the range
+      {8209, points / 8209, fft::Precision::kSingle, h100},  // a prime above the range
+      {4097, points / 4097, fft::Precision::kSingle, h100},  // 17 x 241 in the range: not a prime
       {2039, (points / 2) / 2039, fft::Precision::kDouble, h100},  // fp64 prime below 2048
       {4099, (points / 2) / 4099, fft::Precision::kDouble, h100},  // fp64 above one pass's M = 2^13
       {6151, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
@@ -814,7 +815,8 @@ TEST_CASE("tuning table: devices of no measured class keep the vendor", "[fft][t
   } measured[] = {{1LL << 15, fft::Precision::kSingle}, {1LL << 16, fft::Precision::kSingle},
                   {1LL << 18, fft::Precision::kSingle}, {32, fft::Precision::kSingle},
                   {1LL << 14, fft::Precision::kDouble}, {1LL << 17, fft::Precision::kDouble},
-                  {1LL << 20, fft::Precision::kDouble}};
+                  {1LL << 20, fft::Precision::kDouble}, {4099, fft::Precision::kSingle},
+                  {2053, fft::Precision::kDouble}};
   // Architectures the kernels run on (sm_80 and sm_89 built, sm_100 and sm_120 from PTX) but no
   // row was timed on, and sm_90 parts outside both measured bandwidth bands.
   const fft::DeviceClass unmeasured[] = {{80, 2039}, {89, 864},  {100, 8000}, {100, 3352}, {120, 1792},
@@ -1446,7 +1448,8 @@ TEST_CASE("Rader and Bluestein index maps and kernel spectra against a naive DFT
     }
   }
   // The plan-time FFT itself, on smooth lengths and one with a large prime factor.
-  for (long long n : {1LL, 2LL, 13LL, 36LL, 1000LL, 2048LL, 3LL * 17}) {
+  // Powers of two take the in-place radix-2 path: 4 is the first to use the derived quarter of roots.
+  for (long long n : {1LL, 2LL, 4LL, 8LL, 13LL, 36LL, 64LL, 1000LL, 2048LL, 3LL * 17}) {
     CAPTURE(n);
     const std::vector<Complex> x = random_input(static_cast<std::size_t>(n), ++salt);
     CHECK(relative_error(fft::smooth_dft(x), naive_dft(x, n, 1, -1)) < 1e-15);
