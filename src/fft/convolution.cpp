@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 #include <type_traits>
 
 #include "fft/convolution_index.h"
@@ -183,9 +188,60 @@ std::vector<Complex> chirp_table(long long n) {
   return chirp;
 }
 
+namespace {
+
+// The Bluestein spectra formed so far in this process, newest last, at most kSpectrumCacheBytes
+// of them: plans of a length already planned (another batch, the other direction, a plan made
+// again) skip the host FFT, which is most of a Bluestein plan's creation time.
+constexpr std::size_t kSpectrumCacheBytes = std::size_t{32} << 20;
+
+class SpectrumCache {
+ public:
+  using Key = std::tuple<long long, long long, TableAccuracy>;
+
+  std::shared_ptr<const std::vector<Complex>> find(const Key& key) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = entries_.find(key);
+    return found == entries_.end() ? nullptr : found->second;
+  }
+
+  void add(const Key& key, std::shared_ptr<const std::vector<Complex>> spectrum) {
+    const std::size_t bytes = spectrum->size() * sizeof(Complex);
+    if (bytes > kSpectrumCacheBytes) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!entries_.emplace(key, std::move(spectrum)).second) return;
+    order_.push_back(key);
+    bytes_ += bytes;
+    while (bytes_ > kSpectrumCacheBytes) {
+      const auto oldest = entries_.find(order_.front());
+      bytes_ -= oldest->second->size() * sizeof(Complex);
+      entries_.erase(oldest);
+      order_.pop_front();
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<Key, std::shared_ptr<const std::vector<Complex>>> entries_;
+  std::deque<Key> order_;
+  std::size_t bytes_ = 0;
+};
+
+SpectrumCache& spectrum_cache() {
+  static SpectrumCache cache;
+  return cache;
+}
+
+}  // namespace
+
 std::vector<Complex> bluestein_spectrum(long long n, long long m, TableAccuracy accuracy) {
-  return accuracy == TableAccuracy::kExtended ? bluestein_spectrum_in<long double>(n, m)
-                                              : bluestein_spectrum_in<double>(n, m);
+  const SpectrumCache::Key key{n, m, accuracy};
+  if (const auto cached = spectrum_cache().find(key)) return *cached;
+  auto spectrum = std::make_shared<const std::vector<Complex>>(
+      accuracy == TableAccuracy::kExtended ? bluestein_spectrum_in<long double>(n, m)
+                                           : bluestein_spectrum_in<double>(n, m));
+  spectrum_cache().add(key, spectrum);
+  return *spectrum;
 }
 
 std::vector<int> rader_logs(long long p, int g) {

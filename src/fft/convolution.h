@@ -81,6 +81,7 @@ StepTables step_tables(const FftPass& pass, TableAccuracy accuracy);
 // exp(-pi i k^2 / n) for k < n, each from the exact exponent k^2 mod 2n.
 std::vector<std::complex<double>> chirp_table(long long n);
 // Bluestein's kernel spectrum for n points padded to m: DFT_m(b) / m, b as above (sign -1).
+// Kept per (n, m, accuracy) for the process, up to 32 MiB of spectra, oldest dropped first.
 std::vector<std::complex<double>> bluestein_spectrum(long long n, long long m,
                                                      TableAccuracy accuracy = TableAccuracy::kExtended);
 // Rader's kernel spectrum for the prime p and generator g: DFT_{p-1}(b) / (p - 1),
