@@ -71,9 +71,23 @@ class UsageTest(unittest.TestCase):
 
     def test_runs_with_and_without_equals(self):
         for args in (["--runs=5"], ["--runs", "5"], ["--seed=0x10"], ["--slow-ms", "2.5"]):
-            result = bench(*args, "--list", "--filter", "c2c_f32_n4096")
+            result = bench(*args, "--list", "--filter", "fft/c2c_f32_n4096")
             self.assertEqual(result.returncode, 0, "%s: %s" % (args, result.stderr))
             self.assertEqual(listed_ids(result.stdout), ["fft/c2c_f32_n4096"])
+
+    def test_named_sweeps(self):
+        # The full grid's sweeps, each selected by its prefix: every length 2..4096 with factors
+        # <= 13 (489), and every 8th prime of the natively served ranges (58 fp32, 32 fp64).
+        sweep = listed_ids(bench("--list", "--filter", "sweep13_").stdout)
+        self.assertEqual(len(sweep), 489)
+        self.assertIn("fft/sweep13_c2c_f32_n4096", sweep)
+        self.assertIn("fft/sweep13_c2c_f32_n3003", sweep)  # 3 x 7 x 11 x 13
+        self.assertNotIn("fft/sweep13_c2c_f32_n17", sweep)
+        primes = listed_ids(bench("--list", "--filter", "primes_").stdout)
+        self.assertEqual(len([i for i in primes if "c2c_f32" in i]), 58)
+        self.assertEqual(len([i for i in primes if "z2z_f64" in i]), 32)
+        self.assertIn("fft/primes_c2c_f32_n4099", primes)
+        self.assertIn("fft/primes_z2z_f64_n2053", primes)
 
     def test_bad_fft_text(self):
         for text, message in [

@@ -268,7 +268,9 @@ class FftCase : public Case {
 // Case names: 1D "<type>_n<N>" (e.g. r2c_f32_n4096); 2D and 3D carry the rank in the type,
 // "c2c2d_f32_1024x1024", "z2z3d_f64_256^3" (a cube as N^3). Overhead and user-given cases add
 // the batch ("_b<B>"), in-place ones "_inplace".
-CaseSpec make_spec(const FftShape& shape, bool overhead = false, bool name_batch = false) {
+// `prefix` starts the name of a case of a named sweep (selected with --filter PREFIX).
+CaseSpec make_spec(const FftShape& shape, bool overhead = false, bool name_batch = false,
+                   const std::string& prefix = "") {
   std::string dims;
   for (int axis = 0; axis < shape.rank; ++axis) dims += (axis > 0 ? "x" : "") + std::to_string(shape.n[axis]);
   std::string tag = type_tag(shape.type);
@@ -281,7 +283,7 @@ CaseSpec make_spec(const FftShape& shape, bool overhead = false, bool name_batch
   }
   CaseSpec spec;
   spec.family = "fft";
-  spec.name = tag + "_" + name_dims + (overhead || name_batch ? "_b" + std::to_string(shape.batch) : "") +
+  spec.name = prefix + tag + "_" + name_dims + (overhead || name_batch ? "_b" + std::to_string(shape.batch) : "") +
               (shape.in_place ? "_inplace" : "");
   spec.params =
       "n=" + dims + " batch=" + std::to_string(shape.batch) + (shape.in_place ? " in-place" : " out-of-place");
@@ -330,6 +332,21 @@ const long long kMixedSizes[] = {100, 243, 1000, 2187, 3125, 59049, 78125, 11764
 // Primes, near-primes and lengths with a prime factor above 13 (the vendor's Bluestein plans).
 const long long kPrimeSizes[] = {17, 97, 257, 1009, 2039, 4097, 4099, 6151, 8191, 10007, 65521, 1048573, 16777213};
 const long long kPrimeSizesF64[] = {17, 257, 1009, 2039, 4093};
+
+bool prime(long long n) {
+  if (n < 2) return false;
+  for (long long q = 2; q * q <= n; ++q) {
+    if (n % q == 0) return false;
+  }
+  return true;
+}
+
+bool factors_at_most_13(long long n) {
+  for (long long p : {2, 3, 5, 7, 11, 13}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
 
 }  // namespace
 
@@ -383,6 +400,30 @@ std::vector<CaseSpec> fft_full_cases() {
   cases.push_back(make_spec(multi_d(CUFFT_C2C, {512, 512, 512}, kPointsF32)));
   cases.push_back(make_spec(multi_d(CUFFT_Z2Z, {128, 128, 128}, kPointsF64)));
   cases.push_back(make_spec(multi_d(CUFFT_Z2Z, {256, 256, 256}, kPointsF64)));
+  // The sweep of every length 2..4096 whose factors are at most 13 (as VkFFT's benchmark sweeps),
+  // fp32 at about 2^27 points per call: 489 cases named sweep13_* (--filter sweep13).
+  for (long long n = 2; n <= 4096; ++n) {
+    if (factors_at_most_13(n)) {
+      cases.push_back(make_spec(one_d_at(CUFFT_C2C, n, 2 * kPointsF32), false, false, "sweep13_"));
+    }
+  }
+  // Every 8th prime of the ranges the tuning table serves natively with one Bluestein pass (fp32
+  // 4099..8191, fp64 2053..4093), to check that table's rows between the primes measured:
+  // 58 + 32 cases named primes_* (--filter primes_).
+  const struct {
+    cufftType type;
+    long long first;
+    long long last;
+    long long points;
+  } prime_ranges[] = {{CUFFT_C2C, 4097, 8191, kPointsF32}, {CUFFT_Z2Z, 2049, 4096, kPointsF64}};
+  for (const auto& range : prime_ranges) {
+    long long index = 0;
+    for (long long n = range.first; n <= range.last; ++n) {
+      if (prime(n) && index++ % 8 == 0) {
+        cases.push_back(make_spec(one_d_at(range.type, n, range.points), false, false, "primes_"));
+      }
+    }
+  }
   return cases;
 }
 
