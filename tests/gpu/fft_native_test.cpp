@@ -33,8 +33,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/device.h"
 #include "fft/planner.h"
 #include "fft/convolution_reference.h"
+#include "fft/tuning.h"
 #include "fft/stockham_reference.h"
 #include "idgpu/idgpu.h"
 
@@ -400,6 +402,66 @@ TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime f
   }
   run_case<cufftComplex>(17, 1LL << 21, CUFFT_FORWARD, false, Maker::kPlanMany, ++seed);
   run_case<cufftDoubleComplex>(19, 1LL << 20, CUFFT_INVERSE, false, Maker::kPlan1d, ++seed);
+}
+
+// Under the auto policy a prime of the tuning table's rows runs natively on the device classes
+// the rows were measured on, and a prime outside them on the vendor: the table's own answer for
+// this device (fft/tuning.h) against the calls idgpu served natively. A row the kernels declined
+// would go to the vendor without a word; this is where it shows. The rows need 2^26 (fp32) /
+// 2^25 (fp64) points per call, so runs capped below that (sanitizers) skip it.
+TEST_CASE("auto policy: the tuning table's prime rows run natively, other primes on the vendor",
+          "[fft][bluestein]") {
+  if (idgpu::test::max_points() < (1LL << 26)) return;
+  const idgpu::DeviceClass device{idgpu::current_device_arch(), idgpu::current_device_memory_gbs()};
+  const struct {
+    long long n;
+    bool f64;
+  } cases[] = {{4099, false}, {8191, false}, {4093, false}, {3001, true}, {2039, true}};
+  for (const auto& c : cases) {
+    const long long points = c.f64 ? 1LL << 25 : 1LL << 26;
+    const long long batch = points / c.n;
+    const char* reason = nullptr;
+    const bool expected = idgpu::fft::native_fft_wins(
+        c.n, batch, c.f64 ? idgpu::fft::Precision::kDouble : idgpu::fft::Precision::kSingle, device, &reason);
+    CAPTURE(c.n, c.f64, batch, device.arch, device.memory_gbs, expected);
+    const std::size_t element = c.f64 ? sizeof(cufftDoubleComplex) : sizeof(cufftComplex);
+    const std::size_t bytes = static_cast<std::size_t>(c.n * batch) * element;
+    void* d_in = nullptr;
+    void* d_out = nullptr;
+    struct Release {
+      void*& in;
+      void*& out;
+      cufftHandle plan = 0;
+      ~Release() {
+        if (plan != 0) cufftDestroy(plan);
+        cudaFree(in);
+        cudaFree(out);
+      }
+    } release{d_in, d_out};
+    REQUIRE(cudaMalloc(&d_in, bytes) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_out, bytes) == cudaSuccess);
+    REQUIRE(cudaMemset(d_in, 0x3c, bytes) == cudaSuccess);  // finite values; results not checked here
+    REQUIRE(idgpuSetPolicy(IDGPU_POLICY_AUTO) == IDGPU_STATUS_SUCCESS);
+    int dims[1] = {static_cast<int>(c.n)};
+    REQUIRE(cufftPlanMany(&release.plan, 1, dims, nullptr, 1, 0, nullptr, 1, 0, c.f64 ? CUFFT_Z2Z : CUFFT_C2C,
+                          static_cast<int>(batch)) == CUFFT_SUCCESS);
+    const char* function = c.f64 ? "cufftExecZ2Z" : "cufftExecC2C";
+    const unsigned long long before = native_calls(function);
+    if (c.f64) {
+      REQUIRE(cufftExecZ2Z(release.plan, static_cast<cufftDoubleComplex*>(d_in),
+                           static_cast<cufftDoubleComplex*>(d_out), CUFFT_FORWARD) == CUFFT_SUCCESS);
+    } else {
+      REQUIRE(cufftExecC2C(release.plan, static_cast<cufftComplex*>(d_in), static_cast<cufftComplex*>(d_out),
+                           CUFFT_FORWARD) == CUFFT_SUCCESS);
+    }
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK((native_calls(function) - before == 1) == expected);
+  }
+  // The table serves these primes somewhere: on a device it was measured on, the first two cases
+  // and the fp64 one above 2048 are native.
+  const char* reason = nullptr;
+  CHECK(idgpu::fft::native_fft_wins(4099, (1LL << 26) / 4099, idgpu::fft::Precision::kSingle, idgpu::kAnyDevice,
+                                    &reason));
 }
 
 // IDGPU_FFT_MEASURE=1 (ctest gpu.fft.measure sets it): under the auto policy a plan the tuning
