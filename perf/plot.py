@@ -70,12 +70,15 @@ def classify(family, name, params):
     values = parse_params(params)
     variant = []
     if family == "fft":
-        match = re.match(r"^(c2c|z2z|r2c|c2r|d2z|z2d)([23]d)?_(f32|f64)_", name)
+        # A named sweep's cases (sweep13_*, primes_*) are series of their own.
+        match = re.match(r"^(?:(sweep13|primes)_)?(c2c|z2z|r2c|c2r|d2z|z2d)([23]d)?_(f32|f64)_", name)
         if not match or "n" not in values:
             return None
         dims = [int(d) for d in values["n"].split("x")]
         size = math.prod(dims)
-        series = "%s %s" % (match.group(1), match.group(3))
+        series = "%s %s" % (match.group(2), match.group(4))
+        if match.group(1):
+            variant.append(match.group(1))
         if values.get("in-place"):
             variant.append("in-place")
         if len(dims) > 1:
@@ -84,7 +87,7 @@ def classify(family, name, params):
             cube = len(dims) == 3 and dims[0] == dims[1] == dims[2]
             label = "%d^3" % dims[0] if cube else "x".join(str(d) for d in dims)
         else:
-            group = FFT_C2C if match.group(1) in ("c2c", "z2z") else FFT_REAL
+            group = FFT_C2C if match.group(2) in ("c2c", "z2z") else FFT_REAL
             label = ""
             if size & (size - 1):
                 variant.append("other sizes")

@@ -41,6 +41,8 @@ ROWS = [
     row("fft", "c2c_f32_n4096", "n=4096 batch=16384 out-of-place forward", 1.3),
     row("fft", "c2c_f32_n1000", "n=1000 batch=67109 out-of-place forward", 0.9),
     row("fft", "z2z_f64_n1024", "n=1024 batch=32768 out-of-place forward", 1.2),
+    row("fft", "sweep13_c2c_f32_n1000", "n=1000 batch=134218 out-of-place forward", 1.0),
+    row("fft", "primes_z2z_f64_n2053", "n=2053 batch=16344 out-of-place forward", 1.6),
     row("fft", "r2c_f32_n4096", "n=4096 batch=16384 out-of-place", 0.8),
     row("fft", "c2r_f32_n4096_b1000_inplace", "n=4096 batch=1000 in-place", 0.95),
     row("fft", "c2c2d_f32_1024x1024", "n=1024x1024 batch=64 out-of-place forward", 1.05),
@@ -74,7 +76,8 @@ class PlotTest(unittest.TestCase):
         for point in run.points:
             groups.setdefault(point.group.key, []).append((point.series, point.variant, point.size))
         self.assertEqual(sorted(groups["fft_c2c_1d"]), [
-            ("c2c f32", "", 256), ("c2c f32", "", 4096), ("c2c f32", "other sizes", 1000), ("z2z f64", "", 1024)])
+            ("c2c f32", "", 256), ("c2c f32", "", 4096), ("c2c f32", "other sizes", 1000),
+            ("c2c f32", "sweep13, other sizes", 1000), ("z2z f64", "", 1024), ("z2z f64", "primes, other sizes", 2053)])
         self.assertEqual(sorted(groups["fft_real_1d"]), [("c2r f32", "in-place", 4096), ("r2c f32", "", 4096)])
         self.assertEqual(sorted(groups["fft_multi_d"]), [("c2c f32 2D", "", 1 << 20), ("c2c f32 3D", "", 1 << 21)])
         self.assertEqual(sorted(groups["gtsv_strided_batch"]), [("c64", "", 1024), ("f32", "", 256)])

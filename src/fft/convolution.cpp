@@ -227,9 +227,10 @@ class SpectrumCache {
   std::size_t bytes_ = 0;
 };
 
+// Never destroyed: a plan may be made from an exit handler (the library stays loaded to the end).
 SpectrumCache& spectrum_cache() {
-  static SpectrumCache cache;
-  return cache;
+  static SpectrumCache* const cache = new SpectrumCache;
+  return *cache;
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ constexpr TuningRow kRows[] = {
     // (211 0.78x, 509 0.84x, 2003 0.90x, 2053 0.55x, 3001 0.53x, 4093 0.98x; 97 1.66x, 1009 and
     // 1021 1.09x win), and composites with a large prime factor (4100 = 2^2 5^2 41: 0.48x) keep
     // the vendor's mixed-radix plans.
-    // (min_points: batch = 2^26 / n rounds down, as measured.)
+    // (min_points: n x batch is within n of 2^26, as the benchmark's batches are.)
     {kH100, Precision::kSingle, Lengths::kPrimes, 4097, 8191, (1LL << 26) - 8192,
      "H100: fp32 C2C primes 4099..8191 at 2^26 points, 1.19-2.68x the vendor"},
     // fp64 n = 2053, 3001, 4001, 4093: 2.00, 1.91, 1.76, 1.74x (0.14-0.23 of copy against the
