@@ -473,9 +473,10 @@ TEST_CASE("auto policy: the tuning table's prime rows run natively, other primes
 
 // IDGPU_FFT_MEASURE=1 (ctest gpu.fft.measure sets it): under the auto policy a plan the tuning
 // table does not cover is timed against the vendor's at plan time and the faster side serves it.
-// n = 16 (the vendor ~20% faster on an H100, the native ~8% on an H200) and n = 2^16 at 2^24 points
-// (below the table's 2^26): the test times both sides itself afterwards, and where one is more than
-// 15% faster the measurement must have chosen it; either way the result must be right. Hidden from
+// n = 16 (the vendor ~20% faster on an H100, the native ~8% on an H200), n = 2^16 and the prime
+// 6151 (one Bluestein pass, about 2x the vendor at 2^26 points on both) at 2^24 points, below the
+// table's rows: the test times both sides itself afterwards, and where one is more than 15%
+// faster the measurement must have chosen it; either way the result must be right. Hidden from
 // the default run: the setting is read once per process, from the environment.
 TEST_CASE("IDGPU_FFT_MEASURE decides uncovered plans by timing both sides", "[.measure]") {
   const char* setting = std::getenv("IDGPU_FFT_MEASURE");
@@ -483,7 +484,7 @@ TEST_CASE("IDGPU_FFT_MEASURE decides uncovered plans by timing both sides", "[.m
   REQUIRE(setting != nullptr);
   REQUIRE(std::string(setting) == "1");
   REQUIRE(idgpuSetPolicy(IDGPU_POLICY_AUTO) == IDGPU_STATUS_SUCCESS);
-  for (const long long n : {16LL, 1LL << 16}) {
+  for (const long long n : {16LL, 1LL << 16, 6151LL}) {
     const long long batch = (1LL << 24) / n;
     CAPTURE(n, batch);
     const std::size_t count = static_cast<std::size_t>(n * batch);
