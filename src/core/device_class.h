@@ -26,9 +26,11 @@ constexpr MeasuredClasses kH200 = 1u << 1;
 // Compute capability alone does not tell an H100 from an H200 (both sm_90), and the two rank the
 // same kernels differently, so a class is also a band of peak DRAM bandwidth [min_gbs, max_gbs)
 // around the one device it was measured on: H100 SXM 3352 GB/s, H200 4800-4814 GB/s (as CUDA
-// reports their memory clock and bus width). Other sm_90 parts (H100 PCIe at 2000 GB/s, GH200)
+// reports their memory clock and bus width). Other sm_90 parts such as the H100 PCIe (2000 GB/s)
 // and other architectures (sm_80, sm_89, sm_100, sm_120: the kernels run there from PTX, never
-// timed) fall in no class and keep the vendor until measured.
+// timed) fall in no class and keep the vendor until measured. A GH200 is not told apart: its GPU
+// is the same sm_90 die, and with HBM3e (about 4.9 TB/s) it falls in the H200 band, with HBM3
+// (about 4.0 TB/s) at the H100 band's edge; no row was timed on one.
 struct ClassBand {
   MeasuredClasses id;
   int min_arch;
