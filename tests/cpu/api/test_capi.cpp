@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cufft.h>
+#include <cufftXt.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,19 +107,24 @@ TEST_CASE("the dispatch policy can be set, read back and refuses unknown values"
   }
   CHECK(idgpuGetPolicy(nullptr) == IDGPU_STATUS_INVALID_VALUE);
 
-  // These calls have no native path (a length with the prime factor 17; a gtsv buffer size):
-  // every policy reaches the same vendor calls, on a machine with a GPU too.
+  // These calls have no native path under any policy (a half-precision FFT; a gtsv buffer size):
+  // every policy reaches the same vendor calls, on a machine with a GPU too. (Every C2C length
+  // has a native path, so an FFT of single or double precision would not do here.)
   for (idgpuPolicy_t mode : {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE, IDGPU_POLICY_AUTO}) {
     CAPTURE(mode);
     REQUIRE(idgpuSetPolicy(mode) == IDGPU_STATUS_SUCCESS);
     fakeVendorReset();
     cufftHandle plan = 0;
-    CHECK(cufftPlan1d(&plan, 17, CUFFT_C2C, 1) == CUFFT_SUCCESS);
+    REQUIRE(cufftCreate(&plan) == CUFFT_SUCCESS);
+    long long n = 256;
+    std::size_t work = 0;
+    CHECK(cufftXtMakePlanMany(plan, 1, &n, nullptr, 1, 0, CUDA_C_16F, nullptr, 1, 0, CUDA_C_16F, 1, &work,
+                              CUDA_C_16F) == CUFFT_SUCCESS);
     std::size_t size = 0;
     CHECK(gtsv_entries().front().call(valid_gtsv_args(&size)).status == CUSPARSE_STATUS_SUCCESS);
     CHECK(cufftDestroy(plan) == CUFFT_SUCCESS);
     CHECK(vendor_call_names() ==
-          std::vector<std::string>{"cufftCreate", "cufftMakePlan1d", gtsv_entries().front().name, "cufftDestroy"});
+          std::vector<std::string>{"cufftCreate", "cufftXtMakePlanMany", gtsv_entries().front().name, "cufftDestroy"});
   }
   CHECK(idgpuSetPolicy(IDGPU_POLICY_AUTO) == IDGPU_STATUS_SUCCESS);
 }
