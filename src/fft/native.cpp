@@ -96,11 +96,12 @@ class StockhamPlan final : public NativePlan {
     };
     const bool inverse = real ? plan_.kind == Kind::kC2R : args.direction == CUFFT_INVERSE;
     const bool single = plan_.precision == Precision::kSingle;
+    const std::size_t real_pass = real ? real_pass_index(plan_) : launches_.size();
     for (std::size_t i = 0; i < launches_.size(); ++i) {
       kernels::PassLaunch launch = launches_[i];
       // A real plan's distances on its real side depend on the execution (in place: cuFFT's
       // padded layout).
-      if (real) launch.shape = pass_shape(plan_, real_pass_for(plan_, in_place));
+      if (i == real_pass) launch.shape = pass_shape(plan_, real_pass_for(plan_, in_place));
       launch.input = buffer(turns[i].from);
       launch.output = buffer(turns[i].to);
       const PassShape& shape = launch.shape;
@@ -149,9 +150,10 @@ class StockhamPlan final : public NativePlan {
     if (status == cudaSuccess && config().sync_check) status = cudaStreamSynchronize(args.stream);
     if (status == cudaSuccess) return CUFFT_SUCCESS;
     cudaGetLastError();
-    const bool in_place = args.input == args.output;
-    const bool redo =
-        launched != cudaSuccess && launch::not_launched(launched) && (!in_place || launch::launches_ran() == 0);
+    // A multi-dimensional C2R writes its input from its first pass on (plan_buffers).
+    const bool input_written = args.input == args.output || (plan_.kind == Kind::kC2R && plan_.passes_in_place);
+    const bool redo = launched != cudaSuccess && launch::not_launched(launched) &&
+                      (!input_written || launch::launches_ran() == 0);
     const std::string where = pass > 0 ? ", pass " + std::to_string(pass) : std::string();
     log::kernel().error("{} (n={}, batch={}){}: {}{}", name_, plan_.n, plan_.batch, where, cudaGetErrorString(status),
                         redo ? "; the vendor plan serves this call" : "");
@@ -561,14 +563,14 @@ class StockhamSolver final : public Solver {
   }
 
  private:
-  // Multi-dimensional C2C/Z2Z (one axis pass per axis) and 1D R2C/C2R (one pass with the real
-  // step), default layouts: where the tuning table measured them faster (native_layout_wins), or
+  // Multi-dimensional C2C/Z2Z (one axis pass per axis) and R2C/C2R of rank 1..3 (one pass with
+  // the real step, then or before an axis pass per outer axis: plan_real), default layouts: where the tuning table measured them faster (native_layout_wins), or
   // everywhere under IDGPU_POLICY=native.
   static std::unique_ptr<NativePlan> make_layout_plan(const Descriptor& d, const char** reason) {
     static thread_local std::string why;
     const bool real = d.kind != Kind::kC2C;
-    if (d.rank < 1 || d.rank > 3 || (real && d.rank != 1)) {
-      *reason = real ? "native FFT: real transforms of rank 1 only" : "native FFT: rank 1 to 3";
+    if (d.rank < 1 || d.rank > 3) {
+      *reason = "native FFT: rank 1 to 3";
       return nullptr;
     }
     // A 1D C2C/Z2Z in another layout: plan_c2c_strided's layouts, under IDGPU_POLICY=native
@@ -589,8 +591,10 @@ class StockhamSolver final : public Solver {
       *reason = "native FFT: sizes beyond the kernels' index range";
       return nullptr;
     }
-    if (real && (dims[0] % 2 != 0 || (dims[0] & (dims[0] - 1)) != 0)) {
-      *reason = "native FFT: real transforms of power-of-two lengths only (kernels compiled per length)";
+    const long long innermost = dims[d.rank - 1];
+    if (real && (innermost % 2 != 0 || (innermost & (innermost - 1)) != 0)) {
+      *reason = "native FFT: real transforms whose innermost length is a power of two only (kernels compiled per "
+                "length)";
       return nullptr;
     }
     const int arch = current_device_arch();
@@ -620,7 +624,7 @@ class StockhamSolver final : public Solver {
     limits.clusters = false;
     limits.fused = false;
     FftPlanResult planned =
-        real      ? plan_real_1d(d.kind, dims[0], batch, d.precision, limits)
+        real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
         : strided ? plan_c2c_strided(dims[0], batch, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,
                                      d.batch.out_stride, d.precision, limits)
                   : plan_c2c(d.rank, dims, batch, d.precision, limits);

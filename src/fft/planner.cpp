@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace idgpu::fft {
 namespace {
@@ -174,6 +175,13 @@ std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place) {
 
 std::vector<PassBuffers> plan_buffers(const FftPlan& plan, bool in_place) {
   if (!plan.passes_in_place) return pass_buffers(plan.passes.size(), in_place);
+  if (plan.kind == Kind::kC2R) {
+    // The complex side is the input: the axis passes run there in place, the real pass last
+    // writes the output (cuFFT's multi-dimensional C2R also overwrites its input).
+    std::vector<PassBuffers> result(plan.passes.size(), PassBuffers{Buffer::kInput, Buffer::kInput});
+    if (!result.empty()) result.back().to = Buffer::kOutput;
+    return result;
+  }
   std::vector<PassBuffers> result(plan.passes.size(), PassBuffers{Buffer::kOutput, Buffer::kOutput});
   if (!result.empty()) result[0].from = Buffer::kInput;
   return result;
@@ -582,12 +590,18 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
   return result;
 }
 
-FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision precision, const DeviceLimits& limits) {
+FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,
+                        const DeviceLimits& limits) {
   FftPlanResult result;
   if (kind != Kind::kR2C && kind != Kind::kC2R) {
     result.reason = "not a real transform";
     return result;
   }
+  if (rank < 1 || rank > 3 || dims == nullptr) {
+    result.reason = "rank " + std::to_string(rank) + " outside 1..3";
+    return result;
+  }
+  const long long n = dims[rank - 1];
   if (n < 2 || n % 2 != 0) {
     result.reason = "real length " + std::to_string(n) + " is not even (odd real lengths are not planned yet)";
     return result;
@@ -597,9 +611,29 @@ FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision pr
     result.reason = "real length 2";
     return result;
   }
-  // One extra column a transform on the complex side: the planner's batch must allow the
-  // transforms' M + 1 slots in the kernels' 32-bit offsets.
-  FftPlanResult complex = plan_c2c_1d(half, batch, precision, limits);
+  if (batch < 1) {
+    result.reason = "batch " + std::to_string(batch) + " < 1";
+    return result;
+  }
+  // The outer axes: each a one-pass complex transform (as plan_c2c's axes).
+  long long rows = 1;  // rows of the innermost axis in one transform
+  for (int axis = 0; axis + 1 < rank; ++axis) {
+    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, limits);
+    if (!axis_plan.plan) {
+      result.reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
+      return result;
+    }
+    if (axis_plan.plan->passes.size() != 1) {
+      result.reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
+                      " takes more than one pass (multi-pass axes are not planned yet)";
+      return result;
+    }
+    rows *= dims[axis];
+  }
+  // The real pass: every row of every transform, one complex transform of n / 2 points each with
+  // the real step. One extra column a row on the complex side: the planner's batch must allow the
+  // rows' n / 2 + 1 slots in the kernels' 32-bit offsets.
+  FftPlanResult complex = plan_c2c_1d(half, rows * batch, precision, limits);
   if (!complex.plan) {
     result.reason = complex.reason;
     return result;
@@ -611,25 +645,60 @@ FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision pr
   FftPlan plan = std::move(*complex.plan);
   plan.kind = kind;
   plan.n = n;
-  plan.dims = {n};
-  FftPass& pass = plan.passes[0];
-  pass.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
-  pass.transform_n = half;
-  // The complex side holds n / 2 + 1 values a transform (kPackR2C writes, kUnpackC2R reads them).
+  plan.batch = batch;
+  plan.dims.assign(dims, dims + rank);
+  FftPass real = std::move(plan.passes[0]);
+  plan.passes.clear();
+  real.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
+  real.transform_n = half;
+  real.transforms = rows * batch;
+  // The complex side holds n / 2 + 1 values a row (kPackR2C writes, kUnpackC2R reads them).
   if (kind == Kind::kR2C) {
-    pass.out_dist = half + 1;
+    real.out_dist = half + 1;
   } else {
-    pass.in_dist = half + 1;
+    real.in_dist = half + 1;
   }
+  // The outer axes' passes on the complex side, [outer axes][n / 2 + 1], innermost first (as
+  // plan_c2c's): axis passes over the lines of the axes inside them, in place.
+  std::vector<FftPass> axes;
+  const std::size_t element = plan.element_bytes;
+  const long long max_threads =
+      std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
+  const long long complex_total = rows * (half + 1);
+  long long inner = half + 1;
+  for (int axis = rank - 2; axis >= 0; --axis) {
+    const long long size = dims[axis];
+    axes.push_back(axis_pass(size, inner, complex_total / (size * inner) * batch, element, limits, max_threads));
+    inner *= size;
+  }
+  // R2C: the real pass, then the axes; C2R: the axes (outermost first), then the real pass.
+  if (kind == Kind::kR2C) {
+    plan.passes.push_back(std::move(real));
+    for (FftPass& pass : axes) plan.passes.push_back(std::move(pass));
+  } else {
+    for (auto pass = axes.rbegin(); pass != axes.rend(); ++pass) plan.passes.push_back(std::move(*pass));
+    plan.passes.push_back(std::move(real));
+  }
+  plan.passes_in_place = rank > 1;
   result.plan = std::move(plan);
   return result;
 }
 
+FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision precision, const DeviceLimits& limits) {
+  return plan_real(kind, 1, &n, batch, precision, limits);
+}
+
+std::size_t real_pass_index(const FftPlan& plan) {
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    if (plan.passes[i].real_step != RealStep::kNone) return i;
+  }
+  throw std::invalid_argument("not a real plan");
+}
+
 FftPass real_pass_for(const FftPlan& plan, bool in_place) {
-  FftPass pass = plan.passes.at(0);
+  FftPass pass = plan.passes.at(real_pass_index(plan));
   const long long half = plan.n / 2;
-  // The real side: n reals (n / 2 complex values) a transform, or cuFFT's padded 2 (n / 2 + 1)
-  // in place.
+  // The real side: n reals (n / 2 complex values) a row, or cuFFT's padded 2 (n / 2 + 1) in place.
   const long long real_dist = in_place ? half + 1 : half;
   if (plan.kind == Kind::kR2C) {
     pass.in_dist = real_dist;

@@ -194,7 +194,7 @@ struct FftFused {
 };
 
 struct FftPlan {
-  Kind kind = Kind::kC2C;  // R2C / C2R: `n` is the real length, the passes run on n / 2 points
+  Kind kind = Kind::kC2C;  // R2C / C2R: `n` is the innermost axis's real length (plan_real)
   long long n = 0;
   long long batch = 1;
   Precision precision = Precision::kSingle;
@@ -210,10 +210,10 @@ struct FftPlan {
   // Set when the two passes may run as one fused kernel (out of place only; an in-place
   // execution runs the passes as two launches).
   std::optional<FftFused> fused;
-  // Multi-dimensional plans (plan_c2c): every pass is an axis pass or a single pass, whose
-  // blocks write only the elements they read, so every pass may run in place: the first reads
-  // the input and writes the output, the others run on the output. `dims` are the axes,
-  // outermost first (rank 1: {n}).
+  // Multi-dimensional plans (plan_c2c, plan_real): every pass is an axis pass or a single pass,
+  // whose blocks write only the elements they read, so every pass may run in place: the first
+  // reads the input and writes the output, the others run on the output (C2R: plan_buffers).
+  // `dims` are the axes, outermost first (rank 1: {n}).
   bool passes_in_place = false;
   std::vector<long long> dims;
 
@@ -232,13 +232,16 @@ struct FftPlanResult {
 // write the same elements); every other pass writes a buffer it does not read. Out of place, two
 // passes need no scratch (input -> output -> output); in place, or with three passes or more, the
 // work area takes the turns the output cannot.
+// Plans whose passes all run in place (passes_in_place: multi-dimensional and multi-dimensional
+// real ones) have their own turns (plan_buffers).
 enum class Buffer { kInput, kOutput, kWork };
 struct PassBuffers {
   Buffer from;
   Buffer to;
 };
 std::vector<PassBuffers> pass_buffers(std::size_t passes, bool in_place);
-// The buffer turns of `plan` (passes_in_place plans: input -> output, then output -> output).
+// The buffer turns of `plan` (passes_in_place plans: input -> output, then output -> output;
+// multi-dimensional C2R: input -> input, the last pass input -> output).
 std::vector<PassBuffers> plan_buffers(const FftPlan& plan, bool in_place);
 
 // The shared-memory layout of a sub-transform of length `size` (see fft/stockham_index.h): the
@@ -314,15 +317,27 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
 FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, long long idist, long long ostride,
                                long long odist, Precision precision, const DeviceLimits& limits);
 
-// Plans `batch` 1D real-to-complex (kind R2C) or complex-to-real (C2R) transforms of even length
-// n: one single pass of the complex transform of n / 2 points with the real step (RealStep) in
-// shared memory. Distances between transforms, in complex elements of the pass (half the real
-// distance): the complex side n / 2 + 1, the real side n / 2 out of place and n / 2 + 1 in place
-// (cuFFT's padded layout), set per execution by real_distances. No plan (with the reason) for
-// an odd n or where n / 2 does not fit one pass.
+// Plans `batch` real-to-complex (kind R2C) or complex-to-real (C2R) transforms of rank 1..3 in
+// cuFFT's default layout (dims outermost first; the innermost, of even length n, the real one):
+//  - the real pass: every row of n reals of every transform (rows = batch x the outer axes'
+//    product) as one complex transform of n / 2 points with the real step (RealStep) in shared
+//    memory. Distances between rows, in complex elements of the pass (half the real distance):
+//    the complex side n / 2 + 1, the real side n / 2 out of place and n / 2 + 1 in place
+//    (cuFFT's padded layout), set per execution by real_pass_for;
+//  - rank 2 and 3: an axis pass per outer axis (as plan_c2c's) on the complex side
+//    [outer axes][n / 2 + 1], in place: R2C runs the real pass first (input -> output) and the
+//    axes on the output; C2R runs the axes first, in place on its input (so that, as cuFFT's
+//    multi-dimensional C2R, it overwrites its input out of place too), then the real pass into
+//    the output. One read and one write of the data a pass; no work area.
+// No plan (with the reason) for an odd n, where n / 2 or an outer axis does not fit one pass.
+FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,
+                        const DeviceLimits& limits);
+// Rank 1: plan_real(kind, 1, &n, ...).
 FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision precision, const DeviceLimits& limits);
 
-// The single pass of a real plan with its distances for an execution in place or not.
+// The index of a real plan's real pass, and that pass with its distances for an execution in
+// place or not.
+std::size_t real_pass_index(const FftPlan& plan);
 FftPass real_pass_for(const FftPlan& plan, bool in_place);
 
 // Plans `batch` contiguous complex-to-complex transforms of any length n >= 2 (fp32, fp64):

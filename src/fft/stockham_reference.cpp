@@ -282,10 +282,18 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
     }
   }
   if (plan.kind != Kind::kC2C) {
-    // A real plan's one pass, its distances those of this execution (in place: the padded layout).
-    if (plan.passes.size() != 1) throw std::invalid_argument("fft reference: a real plan has one pass");
-    const FftPass pass = real_pass_for(plan, input == output);
-    PassRunner(plan, pass, sign).run_all(input, output);
+    // A real plan: its real pass with the distances of this execution (in place: the padded
+    // layout), the axis passes of a multi-dimensional one as they are, in plan_buffers' turns (a
+    // C2R's on its input).
+    const bool in_place = input == output;
+    const std::size_t real = real_pass_index(plan);
+    const FftPass real_pass = real_pass_for(plan, in_place);
+    const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
+    for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+      Complex* from = turns[i].from == Buffer::kInput ? const_cast<Complex*>(input) : output;
+      Complex* to = turns[i].to == Buffer::kInput ? const_cast<Complex*>(input) : output;
+      PassRunner(plan, i == real ? real_pass : plan.passes[i], sign).run_all(from, to);
+    }
     return;
   }
   if (plan.cluster) {

@@ -30,8 +30,10 @@ namespace idgpu::fft::reference {
 using fft::twiddle;
 
 // Runs `plan` on plan.batch contiguous transforms from `input` to `output` (plan.n * plan.batch
-// elements each). `input == output` is an in-place execution; otherwise they must not overlap and
-// `input` is never written. Intermediate passes use a work array of the plan's work size.
+// elements each; real plans: cuFFT's layouts, the reals as pairs). `input == output` is an
+// in-place execution; otherwise they must not overlap and `input` is never written, except by a
+// multi-dimensional C2R plan, whose axis passes run on its input (plan_real). Intermediate passes
+// use a work array of the plan's work size.
 void execute(const FftPlan& plan, int sign, const std::complex<double>* input, std::complex<double>* output);
 
 // The Stockham stages of `pass.radices` (product `length`) on the first `length` elements of each

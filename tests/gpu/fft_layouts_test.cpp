@@ -1,27 +1,33 @@
-// The native multi-dimensional C2C/Z2Z and 1D real (R2C/C2R, D2Z/Z2D) FFTs against the vendor and
-// a float64 reference, on the GPU.
+// The native multi-dimensional C2C/Z2Z and real (R2C/C2R, D2Z/Z2D) FFTs in 1D, 2D and 3D against
+// the vendor and a float64 reference, on the GPU.
 //
 // These plans are served natively under IDGPU_POLICY native only (the tuning table has no rows for
 // most of them, and none for strided layouts), so every case runs the same random input (never zero) through the vendor's plan
 // (policy vendor) and through ours (policy native, checked through the dispatch statistics to have
-// really run natively, or not at all where the layout is not native: real length 400), each output
-// poisoned with NaN before the call. Up to three transforms of the batch (first, middle, last) are
-// compared with a float64 transform on the host: separable for 2D and 3D (a 1D transform along
-// each axis: a radix-2 FFT for powers of two, a naive DFT for the other lengths, all of them small),
-// for R2C the complex FFT of the real sequence, for C2R the inverse FFT of the Hermitian extension
-// of the (rounded) half spectrum given. The native relative L2 error must be no worse than 1.5x the
-// vendor's (plus one unit of rounding); every element the native call writes must be finite and
-// the whole output close to the vendor's, so an element never written or a wrong transform
-// anywhere in the batch fails.
+// really run natively, or not at all where the layout is not native: a real innermost length that
+// is not a power of two, 400 or 10), each output poisoned with NaN before the call. Up to three
+// transforms of the batch (first, middle, last) are compared with a float64 transform on the host:
+// separable for 2D and 3D (a 1D transform along each axis: a radix-2 FFT for powers of two, a
+// naive DFT for the other lengths, all of them small), for R2C the complex FFT of the real data cut
+// to n/2 + 1 values along the innermost axis, for a 1D C2R the inverse FFT of the Hermitian
+// extension of the (rounded) half spectrum given. A random half spectrum in 2D or 3D is not
+// Hermitian-consistent on the innermost planes 0 and n/2, and implementations treat the
+// inconsistent part differently, so a 2D / 3D C2R is given the float64 R2C spectrum of other
+// random reals (rounded) and compared with those reals times the points of a transform. The native
+// relative L2 error must be no worse than 1.5x the vendor's (plus one unit of rounding); every
+// element the native call writes must be finite and the whole output close to the vendor's, so an
+// element never written or a wrong transform anywhere in the batch fails.
 //
 // 2D/3D plans are made four ways in turn: cufftPlan2d / cufftPlan3d (batch 1), cufftPlanMany with
 // NULL embeds, cufftCreate + cufftMakePlanMany64 with explicit embeds equal to the default layout,
 // and cufftCreate + cufftXtMakePlanMany (executed through cufftXtExec); each shape runs forward out
 // of place and inverse in place, then the opposite direction on its result (n x). Real plans the
-// same four ways (cufftPlan1d for the first); in place is cuFFT's padded layout, 2 (n/2 + 1) reals
-// a transform, whose two padding reals are NaN on input. Out of place, the C2R input is copied
-// before and compared after each side's call: whether the vendor overwrote it is printed, and the
-// native C2R (and R2C) must leave it as it was.
+// same four ways (cufftPlan1d/2d/3d for the first, cufftPlanMany standing in for a 2D / 3D batch);
+// in place is cuFFT's padded layout, 2 (n/2 + 1) reals a row along the innermost axis, whose two
+// padding reals are NaN on input. Out of place, the C2R input is copied before and compared after
+// each side's call: whether each side overwrote it is printed, and the native R2C and 1D C2R must
+// leave their input as it was. A 2D / 3D C2R out of place may overwrite it: cuFFT documents that
+// its own does, and the native one runs its outer-axis passes in place on it.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -564,16 +570,48 @@ cufftResult exec_c2r(const TestPlan& plan, T* in, typename Traits<T>::Real* out)
   return plan.xt ? cufftXtExec(plan.handle, in, out, CUFFT_INVERSE) : Traits<T>::c2r(plan.handle, in, out);
 }
 
+// The float64 forward DFT of one real transform (dims outermost first, innermost contiguous, the
+// reals at `x`), its innermost axis cut to the n/2 + 1 values the complex side keeps.
+template <class Real>
+std::vector<Cd> half_spectrum(const Real* x, const std::vector<long long>& dims) {
+  long long points = 1;
+  for (long long d : dims) points *= d;
+  const long long n = dims.back();
+  const long long slots = n / 2 + 1;
+  std::vector<Cd> full(static_cast<std::size_t>(points));
+  for (long long i = 0; i < points; ++i) full[i] = Cd(x[i], 0.0);
+  full = transform_nd(std::move(full), dims, -1);
+  std::vector<Cd> half(static_cast<std::size_t>(points / n * slots));
+  for (long long row = 0; row < points / n; ++row) {
+    std::copy(full.begin() + row * n, full.begin() + row * n + slots, half.begin() + row * slots);
+  }
+  return half;
+}
+
+// One real shape (dims outermost first, rank 1 to 3) and batch, R2C then C2R, vendor then native.
+// The complex side is rows of n/2 + 1 values along the innermost axis (n its length), one row per
+// batch entry and index of the outer axes; the real side rows of n reals out of place, of
+// 2 (n/2 + 1) in place. `native_expected`: the native policy serves it natively (else the vendor
+// does, with no native call counted).
 template <class T>
-void run_real_case(long long n, long long batch, bool in_place, Maker maker, std::uint64_t seed) {
+void run_real_case(const std::vector<long long>& dims, long long batch, bool in_place, Maker maker,
+                   bool native_expected, std::uint64_t seed) {
   using Real = typename Traits<T>::Real;
-  if (n > max_points()) return;
-  if (n * batch > max_points()) batch = std::max(1LL, max_points() / n);
+  const int rank = static_cast<int>(dims.size());
+  long long points = 1;  // reals of one transform
+  for (long long d : dims) points *= d;
+  if (points > max_points()) return;
+  if (points * batch > max_points()) batch = std::max(1LL, max_points() / points);
+  if (maker == Maker::kPlanBasic && batch > 1 && rank > 1) maker = Maker::kPlanMany;
+  const long long n = dims.back();                        // innermost length
   const long long half = n / 2;
-  const long long slots = half + 1;                       // complex values a transform, complex side
-  const long long real_dist = in_place ? 2 * slots : n;   // reals between transforms, real side
-  const bool native_expected = power_of_two(n) && n >= 4 && n <= Traits<T>::kMaxNativeReal;
-  CAPTURE(n, batch, in_place, maker_name(maker), sizeof(T), native_expected);
+  const long long slots = half + 1;                       // complex values a row, complex side
+  const long long rows = points / n;                      // rows of one transform
+  const long long row_dist = in_place ? 2 * slots : n;    // reals between rows, real side
+  const long long complex_dist = rows * slots;            // complex values between transforms
+  const long long real_dist = rows * row_dist;            // reals between transforms, real side
+  const std::string shape = dims_text(dims);
+  CAPTURE(shape, batch, in_place, maker_name(maker), sizeof(T), native_expected);
 
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
@@ -582,43 +620,59 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
     while (v == 0) v = static_cast<Real>(uniform(engine));
     return static_cast<Real>(v);
   };
-  // R2C input: random reals. C2R input: a Hermitian-consistent half spectrum (real at 0 and n/2;
-  // any complex values between are the half spectrum of some real sequence).
-  std::vector<Real> x(static_cast<std::size_t>(n * batch));
+  // R2C input: random reals. C2R input in 1D: a Hermitian-consistent half spectrum (real at 0 and
+  // n/2; any complex values between are the half spectrum of some real sequence). In 2D and 3D a
+  // random half spectrum is not Hermitian-consistent on the innermost planes 0 and n/2, whose
+  // inconsistent part implementations treat differently: there the C2R input is the float64 half
+  // spectrum of a second set of random reals y (rounded), its reference points x y.
+  std::vector<Real> x(static_cast<std::size_t>(points * batch));
   for (Real& v : x) v = nonzero();
-  std::vector<T> spectrum(static_cast<std::size_t>(slots * batch));
-  for (long long b = 0; b < batch; ++b) {
-    for (long long k = 0; k < slots; ++k) {
-      T& v = spectrum[b * slots + k];
-      v.x = nonzero();
-      v.y = k == 0 || k == half ? Real(0) : nonzero();
+  std::vector<T> spectrum(static_cast<std::size_t>(complex_dist * batch));
+  std::vector<Real> y;
+  if (rank == 1) {
+    for (long long b = 0; b < batch; ++b) {
+      for (long long k = 0; k < slots; ++k) {
+        T& v = spectrum[b * slots + k];
+        v.x = nonzero();
+        v.y = k == 0 || k == half ? Real(0) : nonzero();
+      }
+    }
+  } else {
+    y.resize(x.size());
+    for (Real& v : y) v = nonzero();
+    for (long long b = 0; b < batch; ++b) {
+      const std::vector<Cd> one = half_spectrum(y.data() + b * points, dims);
+      for (long long i = 0; i < complex_dist; ++i) {
+        spectrum[b * complex_dist + i].x = static_cast<Real>(one[i].real());
+        spectrum[b * complex_dist + i].y = static_cast<Real>(one[i].imag());
+      }
     }
   }
   const std::vector<long long> transforms = checked_transforms(batch);
   std::vector<std::vector<Cd>> want_r2c;
   std::vector<std::vector<Cd>> want_c2r;
   for (long long t : transforms) {
-    std::vector<Cd> line(static_cast<std::size_t>(n));
-    for (long long j = 0; j < n; ++j) line[j] = Cd(x[t * n + j], 0.0);
-    transform_line(line, -1);
-    line.resize(static_cast<std::size_t>(slots));
-    want_r2c.push_back(line);
-    std::vector<Cd> full(static_cast<std::size_t>(n));
-    for (long long k = 0; k < n; ++k) {
-      full[k] = k <= half ? wide(spectrum[t * slots + k]) : std::conj(wide(spectrum[t * slots + (n - k)]));
+    want_r2c.push_back(half_spectrum(x.data() + t * points, dims));
+    std::vector<Cd> full(static_cast<std::size_t>(points));
+    if (rank == 1) {
+      for (long long k = 0; k < n; ++k) {
+        full[k] = k <= half ? wide(spectrum[t * slots + k]) : std::conj(wide(spectrum[t * slots + (n - k)]));
+      }
+      transform_line(full, +1);
+      for (Cd& v : full) v = Cd(v.real(), 0.0);
+    } else {
+      for (long long i = 0; i < points; ++i) full[i] = Cd(static_cast<double>(points) * y[t * points + i], 0.0);
     }
-    transform_line(full, +1);
-    for (Cd& v : full) v = Cd(v.real(), 0.0);
     want_c2r.push_back(full);
   }
-  // The real input on the device: out of place n reals a transform; in place the padded layout,
-  // its two padding reals NaN (never to be read into a result).
+  // The real input on the device: out of place n reals a row; in place the padded layout, the two
+  // padding reals of each row NaN (never to be read into a result).
   std::vector<Real> real_input(static_cast<std::size_t>(real_dist * batch), std::numeric_limits<Real>::quiet_NaN());
-  for (long long b = 0; b < batch; ++b) {
-    std::copy(x.begin() + b * n, x.begin() + (b + 1) * n, real_input.begin() + b * real_dist);
+  for (long long row = 0; row < rows * batch; ++row) {
+    std::copy(x.begin() + row * n, x.begin() + (row + 1) * n, real_input.begin() + row * row_dist);
   }
 
-  const std::size_t complex_bytes = static_cast<std::size_t>(slots * batch) * sizeof(T);
+  const std::size_t complex_bytes = static_cast<std::size_t>(complex_dist * batch) * sizeof(T);
   const std::size_t real_bytes = real_input.size() * sizeof(Real);  // == complex_bytes in place
   T* d_complex = nullptr;
   Real* d_real = nullptr;
@@ -632,7 +686,7 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
   REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
 
   std::vector<T> r2c_out[2];
-  std::vector<Real> c2r_out[2];  // n reals a transform (the padding left out)
+  std::vector<Real> c2r_out[2];  // n reals a row (the padding left out)
   bool r2c_input_changed[2] = {false, false};
   bool c2r_input_changed[2] = {false, false};
   size_t work_sizes[2] = {0, 0};
@@ -641,7 +695,7 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
     REQUIRE(idgpuSetPolicy(policies[side]) == IDGPU_STATUS_SUCCESS);
     const unsigned expected_calls = side == 1 && native_expected ? 1u : 0u;
     {
-      TestPlan plan(maker, {n}, batch, Traits<T>::kR2C, Traits<T>::kRealData, Traits<T>::kComplexData,
+      TestPlan plan(maker, dims, batch, Traits<T>::kR2C, Traits<T>::kRealData, Traits<T>::kComplexData,
                     Traits<T>::kComplexData, in_place);
       work_sizes[side] = plan.work_size;
       if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
@@ -653,7 +707,7 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
       REQUIRE(exec_r2c(plan, d_real, d_complex) == CUFFT_SUCCESS);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       REQUIRE(native_calls(exec_name) - before == expected_calls);
-      r2c_out[side].resize(static_cast<std::size_t>(slots * batch));
+      r2c_out[side].resize(spectrum.size());
       REQUIRE(cudaMemcpy(r2c_out[side].data(), d_complex, complex_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
       if (!in_place) {
         std::vector<Real> after(real_input.size());
@@ -662,7 +716,7 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
       }
     }
     {
-      TestPlan plan(maker, {n}, batch, Traits<T>::kC2R, Traits<T>::kComplexData, Traits<T>::kRealData,
+      TestPlan plan(maker, dims, batch, Traits<T>::kC2R, Traits<T>::kComplexData, Traits<T>::kRealData,
                     Traits<T>::kComplexData, in_place);
       if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
       REQUIRE(cudaMemcpy(d_complex, spectrum.data(), complex_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
@@ -673,11 +727,12 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
       REQUIRE(exec_c2r(plan, d_complex, d_real) == CUFFT_SUCCESS);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       REQUIRE(native_calls(exec_name) - before == expected_calls);
-      std::vector<Real> padded(static_cast<std::size_t>(real_dist * batch));
+      std::vector<Real> padded(real_input.size());
       REQUIRE(cudaMemcpy(padded.data(), d_real, real_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
-      c2r_out[side].resize(static_cast<std::size_t>(n * batch));
-      for (long long b = 0; b < batch; ++b) {
-        std::copy(padded.begin() + b * real_dist, padded.begin() + b * real_dist + n, c2r_out[side].begin() + b * n);
+      c2r_out[side].resize(x.size());
+      for (long long row = 0; row < rows * batch; ++row) {
+        std::copy(padded.begin() + row * row_dist, padded.begin() + row * row_dist + n,
+                  c2r_out[side].begin() + row * n);
       }
       if (!in_place) {
         std::vector<T> after(spectrum.size());
@@ -692,17 +747,18 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
   if (!in_place) cudaFree(d_real);
 
   if (!in_place) {
-    std::printf("C2R out of place, %s n=%lld batch=%lld (%s): input overwritten by the vendor: %s; by idgpu (%s): %s\n",
-                sizeof(Real) == 4 ? "fp32" : "fp64", n, batch, maker_name(maker), c2r_input_changed[0] ? "yes" : "no",
-                native_expected ? "native" : "vendor", c2r_input_changed[1] ? "yes" : "no");
+    std::printf("C2R out of place, %s n=%s batch=%lld (%s): input overwritten by the vendor: %s; by idgpu (%s): %s\n",
+                sizeof(Real) == 4 ? "fp32" : "fp64", shape.c_str(), batch, maker_name(maker),
+                c2r_input_changed[0] ? "yes" : "no", native_expected ? "native" : "vendor",
+                c2r_input_changed[1] ? "yes" : "no");
   }
 
   const auto widen_real = [](Real v) { return Cd(v, 0.0); };
   const double eps = Traits<T>::kEps;
   double r2c_error[2], c2r_error[2];
   for (int side = 0; side < 2; ++side) {
-    r2c_error[side] = relative_error(r2c_out[side], want_r2c, transforms, slots, slots, wide<T>);
-    c2r_error[side] = relative_error(c2r_out[side], want_c2r, transforms, n, n, widen_real);
+    r2c_error[side] = relative_error(r2c_out[side], want_r2c, transforms, complex_dist, complex_dist, wide<T>);
+    c2r_error[side] = relative_error(c2r_out[side], want_c2r, transforms, points, points, widen_real);
   }
   std::size_t not_finite = 0;
   for (const T& v : r2c_out[1]) not_finite += finite(v) ? 0 : 1;
@@ -723,7 +779,9 @@ void run_real_case(long long n, long long batch, bool in_place, Maker maker, std
   CHECK(c2r_versus_vendor <= 2.0 * (c2r_error[0] + c2r_error[1]) + 2 * eps);
   if (native_expected && !in_place) {
     CHECK_FALSE(r2c_input_changed[1]);
-    CHECK_FALSE(c2r_input_changed[1]);  // the native C2R reads its input only
+    // The native 1D C2R reads its input only; in 2D and 3D its outer-axis passes run in place on
+    // it, as cuFFT documents its own multi-dimensional C2R out of place to do.
+    if (rank == 1) CHECK_FALSE(c2r_input_changed[1]);
   }
   if (native_expected && (maker == Maker::kMakeMany64Embeds || maker == Maker::kXtMakePlanMany)) {
     CHECK(work_sizes[1] <= work_sizes[0]);
@@ -738,11 +796,30 @@ void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed)
   int index = 0;
   for (long long n : lengths) {
     const long long full = std::max(1LL, kPoints / n);
-    run_real_case<T>(n, full, false, kMakers[index % 4], seed++);
-    run_real_case<T>(n, full, true, kMakers[(index + 1) % 4], seed++);
-    run_real_case<T>(n, 1, index % 2 == 0, kMakers[(index + 2) % 4], seed++);
-    run_real_case<T>(n, 3, index % 2 == 1, kMakers[(index + 3) % 4], seed++);
+    const bool native = power_of_two(n) && n >= 4 && n <= Traits<T>::kMaxNativeReal;
+    run_real_case<T>({n}, full, false, kMakers[index % 4], native, seed++);
+    run_real_case<T>({n}, full, true, kMakers[(index + 1) % 4], native, seed++);
+    run_real_case<T>({n}, 1, index % 2 == 0, kMakers[(index + 2) % 4], native, seed++);
+    run_real_case<T>({n}, 3, index % 2 == 1, kMakers[(index + 3) % 4], native, seed++);
     ++index;
+  }
+}
+
+struct RealShape {
+  std::vector<long long> dims;
+  long long batch;
+  bool native;  // served natively under the native policy (else by the vendor, no native call)
+};
+
+// Each 2D / 3D real shape out of place and in place, the makers rotating as in run_nd_shapes.
+template <class T>
+void run_real_shapes(const std::vector<RealShape>& shapes, int maker_offset, std::uint64_t seed) {
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    for (int variant = 0; variant < 2; ++variant) {
+      const Maker maker = kMakers[(3 * s + static_cast<std::size_t>(variant + maker_offset)) % 4];
+      run_real_case<T>(shapes[s].dims, shapes[s].batch, variant == 1, maker, shapes[s].native,
+                       seed + 2 * s + static_cast<std::uint64_t>(variant));
+    }
   }
 }
 
@@ -784,6 +861,34 @@ TEST_CASE("native R2C and C2R, powers of two up to 2^15", "[fft][real]") {
 
 TEST_CASE("native D2Z and Z2D, powers of two up to 2^14", "[fft][real]") {
   run_real_lengths<cufftDoubleComplex>({8, 64, 256, 400, 1024, 4096, 1LL << 14}, 6000);
+}
+
+// Native where the innermost length is a power of two; 400 and 10 are not: the vendor serves them
+// under the native policy, with no native call counted.
+TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][2d]") {
+  run_real_shapes<cufftComplex>({{{512, 512}, 1, true},
+                                 {{1024, 1024}, 1, true},
+                                 {{64, 64}, 100, true},
+                                 {{100, 64}, 3, true},
+                                 {{2048, 256}, 1, true},
+                                 {{60, 400}, 1, false}},
+                                0, 8000);
+  run_real_shapes<cufftDoubleComplex>({{{512, 512}, 1, true},
+                                       {{64, 64}, 100, true},
+                                       {{100, 64}, 3, true},
+                                       {{1024, 256}, 1, true},
+                                       {{60, 400}, 1, false}},
+                                      1, 8100);
+}
+
+TEST_CASE("native 3D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][3d]") {
+  run_real_shapes<cufftComplex>({{{7, 12, 16}, 5, true},
+                                 {{128, 128, 128}, 1, true},
+                                 {{64, 32, 16}, 3, true},
+                                 {{8, 8, 10}, 2, false}},
+                                0, 9000);
+  run_real_shapes<cufftDoubleComplex>({{{7, 12, 16}, 5, true}, {{64, 64, 64}, 2, true}, {{32, 32, 8}, 1, true}},
+                                      1, 9100);
 }
 
 // The layouts plan_c2c_strided serves (fft/planner.h): contiguous transforms spaced apart, and the

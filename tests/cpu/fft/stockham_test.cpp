@@ -1063,6 +1063,114 @@ TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of 
   CHECK(!fft::plan_real_1d(fft::Kind::kC2C, 16, 1, fft::Precision::kSingle, h100).plan);
 }
 
+TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in and out of place",
+          "[fft][executor][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const std::vector<std::vector<long long>> shapes = {{4, 8},   {3, 16},  {5, 6},     {12, 10},   {7, 4},
+                                                      {16, 32}, {2, 2, 4}, {3, 5, 8}, {4, 6, 10}, {8, 16, 32}};
+  std::uint64_t salt = 9000;
+  for (const std::vector<long long>& dims : shapes) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const int rank = static_cast<int>(dims.size());
+      const long long batch = 1 + static_cast<long long>(salt % 3);
+      const long long n = dims.back();
+      const long long half = n / 2;
+      const long long slots = half + 1;
+      long long rows = 1;  // rows of the innermost axis a transform
+      for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+      const long long points = rows * n;
+      const long long all_rows = rows * batch;
+      CAPTURE(dims, batch, static_cast<int>(precision));
+      fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
+      fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, h100);
+      INFO(r2c.reason << c2r.reason);
+      REQUIRE(r2c.plan.has_value());
+      REQUIRE(c2r.plan.has_value());
+      INFO(r2c.plan->to_string() << c2r.plan->to_string());
+      // One real pass over every row, one axis pass per outer axis: R2C real first, C2R real last.
+      REQUIRE(r2c.plan->passes.size() == static_cast<std::size_t>(rank));
+      REQUIRE(c2r.plan->passes.size() == static_cast<std::size_t>(rank));
+      CHECK(r2c.plan->passes_in_place);
+      CHECK(fft::real_pass_index(*r2c.plan) == 0);
+      CHECK(fft::real_pass_index(*c2r.plan) == static_cast<std::size_t>(rank - 1));
+      CHECK(r2c.plan->passes[0].real_step == fft::RealStep::kPackR2C);
+      CHECK(c2r.plan->passes.back().real_step == fft::RealStep::kUnpackC2R);
+      CHECK(r2c.plan->pass_transforms(r2c.plan->passes[0]) == all_rows);
+      long long inner = slots;
+      for (int axis = rank - 2, index = 1; axis >= 0; --axis, ++index) {
+        const fft::FftPass& pass = r2c.plan->passes[static_cast<std::size_t>(index)];
+        CHECK(pass.size == dims[static_cast<std::size_t>(axis)]);
+        CHECK(pass.span_before == inner);
+        CHECK(pass.real_step == fft::RealStep::kNone);
+        CHECK(r2c.plan->pass_transforms(pass) * pass.transform_n == rows * slots * batch);
+        inner *= pass.size;
+      }
+      CHECK(r2c.plan->work_bytes == 0);
+      CHECK(c2r.plan->work_bytes == 0);
+
+      // Random reals and their exact spectrum (the naive N-D DFT of the reals as complex values).
+      const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), ++salt);
+      std::vector<Complex> real_as_complex(noise.size());
+      for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+      const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
+      std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
+      std::vector<Complex> packed(static_cast<std::size_t>(all_rows * half));  // the reals as pairs
+      std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
+      for (long long r = 0; r < all_rows; ++r) {
+        for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
+        for (long long m = 0; m < half; ++m) {
+          packed[r * half + m] = {noise[r * n + 2 * m].real(), noise[r * n + 2 * m + 1].real()};
+          padded[r * slots + m] = packed[r * half + m];  // the padding (slot half) stays NaN
+        }
+      }
+      // R2C out of place (the input untouched) and in place (cuFFT's padded layout).
+      std::vector<Complex> out = poisoned(static_cast<std::size_t>(all_rows * slots));
+      const std::vector<Complex> packed_copy = packed;
+      fft::reference::execute(*r2c.plan, -1, packed.data(), out.data());
+      CHECK(relative_error(out, want_half) < kTolerance);
+      CHECK(packed == packed_copy);
+      fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
+      CHECK(relative_error(padded, want_half) < kTolerance);
+
+      // C2R of that spectrum: N times the reals (N = the points of a transform).
+      std::vector<Complex> spectrum_in(want_half.size());
+      for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
+      std::vector<ComplexL> want_real(packed.size());
+      for (std::size_t i = 0; i < want_real.size(); ++i) want_real[i] = ComplexL(packed[i]) * static_cast<long double>(points);
+      std::vector<Complex> c2r_input = spectrum_in;  // overwritten, as cuFFT's multi-dimensional C2R
+      std::vector<Complex> back = poisoned(packed.size());
+      fft::reference::execute(*c2r.plan, +1, c2r_input.data(), back.data());
+      CHECK(relative_error(back, want_real) < kTolerance);
+      std::vector<Complex> in_place = spectrum_in;
+      fft::reference::execute(*c2r.plan, +1, in_place.data(), in_place.data());
+      std::vector<Complex> unpadded(packed.size());
+      for (long long r = 0; r < all_rows; ++r) {
+        for (long long m = 0; m < half; ++m) unpadded[r * half + m] = in_place[r * slots + m];
+      }
+      CHECK(relative_error(unpadded, want_real) < kTolerance);
+    }
+  }
+  // Declined with the reason: an odd innermost length, an outer axis with a prime factor above
+  // 13, an outer axis that takes two passes, a rank outside 1..3.
+  const fft::Precision single = fft::Precision::kSingle;
+  const long long odd[2] = {8, 15};
+  fft::FftPlanResult declined = fft::plan_real(fft::Kind::kR2C, 2, odd, 1, single, h100);
+  CHECK(!declined.plan);
+  CHECK(declined.reason.find("not even") != std::string::npos);
+  const long long prime[2] = {17, 16};
+  declined = fft::plan_real(fft::Kind::kC2R, 2, prime, 1, single, h100);
+  CHECK(!declined.plan);
+  CHECK(declined.reason.find("axis 0") != std::string::npos);
+  const long long wide[2] = {1LL << 16, 64};
+  declined = fft::plan_real(fft::Kind::kR2C, 2, wide, 1, single, h100);
+  CHECK(!declined.plan);
+  CHECK(declined.reason.find("more than one pass") != std::string::npos);
+  const long long four[4] = {2, 2, 2, 4};
+  CHECK(!fft::plan_real(fft::Kind::kR2C, 4, four, 1, single, h100).plan);
+  const long long even[2] = {8, 16};
+  CHECK(!fft::plan_real(fft::Kind::kC2C, 2, even, 1, single, h100).plan);
+}
+
 TEST_CASE("tuning table: multi-dimensional and real transforms native only at the measured shapes",
           "[fft][tuning][cpu]") {
   const fft::DeviceClass h100{90, 3352};
