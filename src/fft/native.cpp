@@ -591,12 +591,6 @@ class StockhamSolver final : public Solver {
       *reason = "native FFT: sizes beyond the kernels' index range";
       return nullptr;
     }
-    const long long innermost = dims[d.rank - 1];
-    if (real && (innermost % 2 != 0 || (innermost & (innermost - 1)) != 0)) {
-      *reason = "native FFT: real transforms whose innermost length is a power of two only (kernels compiled per "
-                "length)";
-      return nullptr;
-    }
     const int arch = current_device_arch();
     if (arch < 80) {
       *reason = arch == 0 ? "no CUDA device" : "native kernels are built for sm_80 and newer";

@@ -30,6 +30,10 @@ namespace {
 
 __device__ __forceinline__ int padded(const PassShape& s, int e) { return e + (e >> s.shift); }
 
+// PassLaunch::real_step's values (RealStep, fft/planner.h).
+constexpr int kRealPackStep = 1;
+constexpr int kRealUnpackStep = 2;
+
 // One Stockham stage of radix R and span `span` (= 2^span_log2 for powers of two) on the thread's
 // sub-transform `sm`: read, twiddle and transform the thread's butterflies into registers,
 // barrier, write back in place, barrier. Every thread of the block takes part in the barriers;
@@ -131,6 +135,35 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
     }
   }
   __syncthreads();
+  if (p.real_step == kRealUnpackStep) {
+    // The staged n / 2 + 1 inputs X of each transform (the last read here from device memory)
+    // combined into the M = n / 2 points Z of its complex transform (RealStep, fft/planner.h):
+    // Z[e] = (X[e] + conj X[M-e]) + i w^-e (X[e] - conj X[M-e]), each pair {e, M - e} by one
+    // thread, in place.
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const int size = s.size;
+    const int pairs = size / 2 + 1;
+    const auto unpack = [&](C a, C b, int e) {
+      const C sum = cadd(a, cconj(b));
+      const C t = cmul(cconj(__ldg(&real[e])), csub(a, cconj(b)));
+      return make<C>(sum.x - t.y, sum.y + t.x);
+    };
+    for (int q = threadIdx.x; q < valid * pairs; q += blockDim.x) {
+      const int tr = q / pairs;
+      const int e = q - tr * pairs;
+      const C a = sm[smem_index(s, tr, e)];
+      if (e == 0) {
+        sm[smem_index(s, tr, 0)] = unpack(a, in[input_step(s, tr, size)], 0);
+      } else if (2 * e == size) {
+        sm[smem_index(s, tr, e)] = unpack(a, a, e);
+      } else {
+        const C b = sm[smem_index(s, tr, size - e)];
+        sm[smem_index(s, tr, e)] = unpack(a, b, e);
+        sm[smem_index(s, tr, size - e)] = unpack(b, a, size - e);
+      }
+    }
+    __syncthreads();
+  }
 
   const int threads = p.threads_per_transform;
   const int tr = static_cast<int>(threadIdx.x) / threads;
@@ -168,6 +201,26 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
     span *= radix;
   }
 
+  if (p.real_step == kRealPackStep) {
+    // The n / 2 + 1 outputs of each transform from its M = n / 2 points Z: X[k] = (Z[k] +
+    // conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 for k < M; the thread of k = 0 also
+    // writes X[M] = Re Z[0] - Im Z[0].
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const int size = s.size;
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      const int row = q / size;
+      const int k = q - row * size;
+      const int partner = k == 0 ? 0 : size - k;
+      const C a = sm[smem_index(s, row, k)];
+      const C b = cconj(sm[smem_index(s, row, partner)]);
+      const C sum = cadd(a, b);
+      const C t = cmul(__ldg(&real[k]), csub(a, b));
+      out[output_step(s, row, k)] =
+          make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+      if (k == 0) out[output_step(s, row, size)] = make<C>(a.x - a.y, static_cast<Real>(0));
+    }
+    return;
+  }
   if constexpr (sizeof(Real) == 4) {
     if (p.vector_out) {
       for (int q = 2 * threadIdx.x; q < count; q += 2 * blockDim.x) {
@@ -207,19 +260,19 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
 
 }  // namespace
 
-// Real passes (PassLaunch::real_step) run on the power-of-two kernels only; the planner's caller
-// plans them for power-of-two halves, so the general kernel never sees one.
+// Real passes (PassLaunch::real_step) of power-of-two halves run on the power-of-two kernels, the
+// others here (single passes only: the real step needs the whole transform in the block).
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (pass.convolution != 0) return launch_bluestein_pass_f32(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f32(pass, inverse, stream, &status)) return status;
-  if (pass.real_step != 0) return cudaErrorNotSupported;
+  if (pass.real_step != 0 && (pass.shape.sub != 1 || pass.shape.span != 1)) return cudaErrorNotSupported;
   return inverse ? launch<float, true>(pass, stream) : launch<float, false>(pass, stream);
 }
 
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (pass.convolution != 0) return launch_bluestein_pass_f64(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f64(pass, inverse, stream, &status)) return status;
-  if (pass.real_step != 0) return cudaErrorNotSupported;
+  if (pass.real_step != 0 && (pass.shape.sub != 1 || pass.shape.span != 1)) return cudaErrorNotSupported;
   return inverse ? launch<double, true>(pass, stream) : launch<double, false>(pass, stream);
 }
 
