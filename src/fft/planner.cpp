@@ -602,13 +602,10 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     return result;
   }
   const long long n = dims[rank - 1];
-  if (n < 2 || n % 2 != 0) {
-    result.reason = "real length " + std::to_string(n) + " is not even (odd real lengths are not planned yet)";
-    return result;
-  }
+  const bool odd = n % 2 != 0;
   const long long half = n / 2;
-  if (half < 2) {
-    result.reason = "real length 2";
+  if (n < 3) {
+    result.reason = "real length " + std::to_string(n) + " below 3";
     return result;
   }
   if (batch < 1) {
@@ -630,16 +627,18 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     }
     rows *= dims[axis];
   }
-  // The real pass: every row of every transform, one complex transform of n / 2 points each with
-  // the real step. One extra column a row on the complex side: the planner's batch must allow the
-  // rows' n / 2 + 1 slots in the kernels' 32-bit offsets.
-  FftPlanResult complex = plan_c2c_1d(half, rows * batch, precision, limits);
+  // The real pass: every row of every transform, one complex transform of n / 2 points each
+  // with the real step (odd n: of n points). One extra column a row on the complex side: the
+  // planner's batch must allow the rows' n / 2 + 1 slots in the kernels' 32-bit offsets.
+  const long long points = odd ? n : half;
+  FftPlanResult complex = plan_c2c_1d(points, rows * batch, precision, limits);
   if (!complex.plan) {
     result.reason = complex.reason;
     return result;
   }
   if (complex.plan->passes.size() != 1) {
-    result.reason = "n / 2 = " + std::to_string(half) + " takes more than one pass (not planned yet for real data)";
+    result.reason = std::string(odd ? "n = " : "n / 2 = ") + std::to_string(points) +
+                    " takes more than one pass (not planned yet for real data)";
     return result;
   }
   FftPlan plan = std::move(*complex.plan);
@@ -649,8 +648,12 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   plan.dims.assign(dims, dims + rank);
   FftPass real = std::move(plan.passes[0]);
   plan.passes.clear();
-  real.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
-  real.transform_n = half;
+  if (odd) {
+    real.real_step = kind == Kind::kR2C ? RealStep::kOddR2C : RealStep::kOddC2R;
+  } else {
+    real.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
+  }
+  real.transform_n = points;
   real.transforms = rows * batch;
   // The complex side holds n / 2 + 1 values a row (kPackR2C writes, kUnpackC2R reads them).
   if (kind == Kind::kR2C) {
@@ -698,8 +701,10 @@ std::size_t real_pass_index(const FftPlan& plan) {
 FftPass real_pass_for(const FftPlan& plan, bool in_place) {
   FftPass pass = plan.passes.at(real_pass_index(plan));
   const long long half = plan.n / 2;
-  // The real side: n reals (n / 2 complex values) a row, or cuFFT's padded 2 (n / 2 + 1) in place.
-  const long long real_dist = in_place ? half + 1 : half;
+  // The real side: n reals (n / 2 complex values) a row, or cuFFT's padded 2 (n / 2 + 1) in place;
+  // odd n counts reals: n, or n + 1 in place.
+  const bool odd = plan.n % 2 != 0;
+  const long long real_dist = odd ? (in_place ? plan.n + 1 : plan.n) : (in_place ? half + 1 : half);
   if (plan.kind == Kind::kR2C) {
     pass.in_dist = real_dist;
   } else {

@@ -105,8 +105,14 @@ struct DeviceLimits {
 //  - kUnpackC2R (C2R, before the transform): the n / 2 + 1 inputs X combined into
 //    Z[k] = (X[k] + conj X[M-k]) + i w^-k (X[k] - conj X[M-k]), then z = IDFT_M(Z), whose M
 //    complex values are the n reals x[2m] + i x[2m+1] (unnormalised, as cuFFT's).
-// One read and one write of the data, as a complex pass of n / 2 points.
-enum class RealStep : int { kNone = 0, kPackR2C = 1, kUnpackC2R = 2 };
+// One read and one write of the data, as a complex pass of n / 2 points. Odd n (no half-length
+// packing): the pass is the complex transform of n points,
+//  - kOddR2C: the n reals loaded as (x, 0), the first n / 2 + 1 outputs stored;
+//  - kOddC2R: the n / 2 + 1 inputs X loaded with their Hermitian extension X[n-k] = conj X[k]
+//    (k >= 1), the real parts of the n outputs stored (X[0]'s imaginary part drops out, as in
+//    cuFFT's);
+// with the real side's distances in reals (not complex elements).
+enum class RealStep : int { kNone = 0, kPackR2C = 1, kUnpackC2R = 2, kOddR2C = 3, kOddC2R = 4 };
 
 // Lengths with a prime factor above 13 (plan_c2c_any; the algorithms, tables and index maps in
 // fft/convolution.h and fft/convolution_index.h). A pass's DFT of its `size` N points may be done

@@ -128,7 +128,28 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
         }
       }
     }
-    for (int q = 0; q < valid * size && pass.real_step != RealStep::kUnpackC2R; ++q) {
+    if (pass.real_step == RealStep::kOddR2C) {
+      // Odd n: the n reals of each row (the real side's distances count reals) as (x, 0).
+      const long long dist = input_distance(shape);
+      const double* x = reinterpret_cast<const double*>(from) + frame.in_base;
+      for (int tr = 0; tr < valid; ++tr) {
+        for (int e = 0; e < size; ++e) smem[smem_index(shape, tr, e)] = {x[tr * dist + e], 0.0};
+      }
+    }
+    if (pass.real_step == RealStep::kOddC2R) {
+      // Odd n: the n / 2 + 1 inputs and their Hermitian extension X[n-k] = conj X[k].
+      const long long dist = input_distance(shape);
+      for (int tr = 0; tr < valid; ++tr) {
+        const Complex* x = from + frame.in_base + tr * dist;
+        for (int k = 0; k <= size / 2; ++k) {
+          smem[smem_index(shape, tr, k)] = x[k];
+          if (k > 0) smem[smem_index(shape, tr, size - k)] = std::conj(x[k]);
+        }
+      }
+    }
+    const bool staged = pass.real_step == RealStep::kUnpackC2R || pass.real_step == RealStep::kOddR2C ||
+                        pass.real_step == RealStep::kOddC2R;
+    for (int q = 0; q < valid * size && !staged; ++q) {
       int tr = 0, e = 0;
       staging_slot(shape, shape.sub == 1, q, &tr, &e);
       Complex x = from[frame.in_base + input_step(shape, tr, e)];
@@ -153,6 +174,21 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
           const Complex w = k < size ? table[layout.real + static_cast<std::size_t>(k)] : Complex(-1.0, 0.0);
           x[k] = 0.5 * (a + b) - Complex(0.0, 0.5) * w * (a - b);
         }
+      }
+      return;
+    }
+    if (pass.real_step == RealStep::kOddR2C) {
+      const long long dist = output_distance(shape);
+      for (int tr = 0; tr < valid; ++tr) {
+        for (int k = 0; k <= size / 2; ++k) to[frame.out_base + tr * dist + k] = smem[smem_index(shape, tr, k)];
+      }
+      return;
+    }
+    if (pass.real_step == RealStep::kOddC2R) {
+      const long long dist = output_distance(shape);
+      double* x = reinterpret_cast<double*>(to) + frame.out_base;
+      for (int tr = 0; tr < valid; ++tr) {
+        for (int e = 0; e < size; ++e) x[tr * dist + e] = smem[smem_index(shape, tr, e)].real();
       }
       return;
     }

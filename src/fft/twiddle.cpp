@@ -40,7 +40,9 @@ TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
   }
   layout.hi = layout.lo + layout.lo_count;
   layout.real = layout.hi + layout.hi_count;
-  if (pass.real_step != RealStep::kNone) layout.real_count = static_cast<std::size_t>(pass.size);
+  if (pass.real_step == RealStep::kPackR2C || pass.real_step == RealStep::kUnpackC2R) {
+    layout.real_count = static_cast<std::size_t>(pass.size);
+  }
   layout.total = layout.real + layout.real_count;
   return layout;
 }

@@ -4,8 +4,8 @@
 // These plans are served natively under IDGPU_POLICY native only (the tuning table has no rows for
 // most of them, and none for strided layouts), so every case runs the same random input (never zero) through the vendor's plan
 // (policy vendor) and through ours (policy native, checked through the dispatch statistics to have
-// really run natively, or not at all where the layout is not native: a real innermost length whose
-// half has a prime factor above 13, 34), each output poisoned with NaN before the call. Up to three
+// really run natively, or not at all where the layout is not native: a real innermost length with
+// a prime factor above 13, 17 and 34), each output poisoned with NaN before the call. Up to three
 // transforms of the batch (first, middle, last) are compared with a float64 transform on the host:
 // separable for 2D and 3D (a 1D transform along each axis: a radix-2 FFT for powers of two, a
 // naive DFT for the other lengths, all of them small), for R2C the complex FFT of the real data cut
@@ -804,7 +804,8 @@ void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed)
   int index = 0;
   for (long long n : lengths) {
     const long long full = std::max(1LL, kPoints / n);
-    const bool native = n % 2 == 0 && n >= 4 && n <= Traits<T>::kMaxNativeReal && smooth13(n / 2);
+    // Even n: a 13-smooth half; odd n: 13-smooth itself (one pass of n points).
+    const bool native = n >= 3 && n <= Traits<T>::kMaxNativeReal && smooth13(n % 2 == 0 ? n / 2 : n);
     run_real_case<T>({n}, full, false, kMakers[index % 4], native, seed++);
     run_real_case<T>({n}, full, true, kMakers[(index + 1) % 4], native, seed++);
     run_real_case<T>({n}, 1, index % 2 == 0, kMakers[(index + 2) % 4], native, seed++);
@@ -862,18 +863,21 @@ TEST_CASE("native 3D C2C and Z2Z in the default layout", "[fft][3d]") {
 }
 
 // Even lengths whose half has no prime factor above 13 are native (powers of two on the
-// power-of-two kernels, the others on the general one); n = 34 (half 17) is not: the vendor
-// serves it under the native policy, with no native call counted.
-TEST_CASE("native R2C and C2R, even lengths up to 2^15", "[fft][real]") {
-  run_real_lengths<cufftComplex>({8, 34, 64, 256, 400, 1000, 1024, 1920, 4096, 1LL << 14, 1LL << 15}, 5000);
+// power-of-two kernels, the others on the general one), and odd 13-smooth lengths (a pass of n
+// points); n = 34 (half 17) and 17 are not: the vendor serves them under the native policy, with
+// no native call counted.
+TEST_CASE("native R2C and C2R, lengths up to 2^15", "[fft][real]") {
+  run_real_lengths<cufftComplex>({8, 15, 17, 34, 64, 243, 256, 400, 1000, 1001, 1024, 1920, 3375, 4096, 1LL << 14,
+                                  1LL << 15},
+                                 5000);
 }
 
-TEST_CASE("native D2Z and Z2D, even lengths up to 2^14", "[fft][real]") {
-  run_real_lengths<cufftDoubleComplex>({8, 34, 64, 256, 400, 1000, 1024, 4096, 1LL << 14}, 6000);
+TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
+  run_real_lengths<cufftDoubleComplex>({8, 15, 34, 64, 243, 256, 400, 1000, 1001, 1024, 4096, 1LL << 14}, 6000);
 }
 
-// Native where the innermost length is even with a 13-smooth half; 34 is not: the vendor serves
-// it under the native policy, with no native call counted.
+// Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is
+// not: the vendor serves it under the native policy, with no native call counted.
 TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][2d]") {
   run_real_shapes<cufftComplex>({{{512, 512}, 1, true},
                                  {{1024, 1024}, 1, true},
@@ -881,6 +885,7 @@ TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                  {{100, 64}, 3, true},
                                  {{2048, 256}, 1, true},
                                  {{60, 400}, 1, true},
+                                 {{100, 45}, 3, true},
                                  {{60, 34}, 1, false}},
                                 0, 8000);
   run_real_shapes<cufftDoubleComplex>({{{512, 512}, 1, true},
@@ -897,6 +902,7 @@ TEST_CASE("native 3D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                  {{128, 128, 128}, 1, true},
                                  {{64, 32, 16}, 3, true},
                                  {{8, 8, 10}, 2, true},
+                                 {{12, 10, 15}, 2, true},
                                  {{6, 6, 34}, 2, false}},
                                 0, 9000);
   run_real_shapes<cufftDoubleComplex>({{{7, 12, 16}, 5, true}, {{64, 64, 64}, 2, true}, {{32, 32, 8}, 1, true}},

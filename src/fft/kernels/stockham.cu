@@ -33,6 +33,8 @@ __device__ __forceinline__ int padded(const PassShape& s, int e) { return e + (e
 // PassLaunch::real_step's values (RealStep, fft/planner.h).
 constexpr int kRealPackStep = 1;
 constexpr int kRealUnpackStep = 2;
+constexpr int kOddR2CStep = 3;
+constexpr int kOddC2RStep = 4;
 
 // One Stockham stage of radix R and span `span` (= 2^span_log2 for powers of two) on the thread's
 // sub-transform `sm`: read, twiddle and transform the thread's butterflies into registers,
@@ -112,8 +114,31 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
     sm[smem_index(s, tr, e)] = x;
   };
   bool staged = false;
+  if (p.real_step == kOddR2CStep) {
+    // Odd n: the n reals of each row (the real side's distances count reals) as (x, 0).
+    const Real* x = static_cast<const Real*>(p.input) + frame.in_base;
+    const int dist = static_cast<int>(input_distance(s));
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      const int tr = q / s.size;
+      const int e = q - tr * s.size;
+      sm[smem_index(s, tr, e)] = make<C>(x[tr * dist + e], static_cast<Real>(0));
+    }
+    staged = true;
+  } else if (p.real_step == kOddC2RStep) {
+    // Odd n: the n / 2 + 1 inputs X of each row and their Hermitian extension X[n-k] = conj X[k].
+    const int slots = s.size / 2 + 1;
+    const int dist = static_cast<int>(input_distance(s));
+    for (int q = threadIdx.x; q < valid * slots; q += blockDim.x) {
+      const int tr = q / slots;
+      const int k = q - tr * slots;
+      const C x = in[tr * dist + k];
+      sm[smem_index(s, tr, k)] = x;
+      if (k > 0) sm[smem_index(s, tr, s.size - k)] = cconj(x);
+    }
+    staged = true;
+  }
   if constexpr (sizeof(Real) == 4) {
-    if (p.vector_in) {
+    if (!staged && p.vector_in) {
       // Pairs of consecutive q are consecutive, 16-byte aligned addresses (checked by the host).
       for (int q = 2 * threadIdx.x; q < count; q += 2 * blockDim.x) {
         int tr = 0, e = 0;
@@ -201,6 +226,28 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
     span *= radix;
   }
 
+  if (p.real_step == kOddR2CStep) {
+    // Odd n: the first n / 2 + 1 outputs of each row.
+    const int slots = s.size / 2 + 1;
+    const int dist = static_cast<int>(output_distance(s));
+    for (int q = threadIdx.x; q < valid * slots; q += blockDim.x) {
+      const int row = q / slots;
+      const int k = q - row * slots;
+      out[row * dist + k] = sm[smem_index(s, row, k)];
+    }
+    return;
+  }
+  if (p.real_step == kOddC2RStep) {
+    // Odd n: the real parts of the n outputs of each row (distances in reals).
+    Real* x = static_cast<Real*>(p.output) + frame.out_base;
+    const int dist = static_cast<int>(output_distance(s));
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      const int row = q / s.size;
+      const int e = q - row * s.size;
+      x[row * dist + e] = sm[smem_index(s, row, e)].x;
+    }
+    return;
+  }
   if (p.real_step == kRealPackStep) {
     // The n / 2 + 1 outputs of each transform from its M = n / 2 points Z: X[k] = (Z[k] +
     // conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 for k < M; the thread of k = 0 also
@@ -261,7 +308,8 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
 }  // namespace
 
 // Real passes (PassLaunch::real_step) of power-of-two halves run on the power-of-two kernels, the
-// others here (single passes only: the real step needs the whole transform in the block).
+// others (other even lengths, odd ones) here: single passes only, the real step needs the whole
+// transform in the block.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (pass.convolution != 0) return launch_bluestein_pass_f32(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f32(pass, inverse, stream, &status)) return status;

@@ -420,7 +420,10 @@ int pow2_kind(const PassLaunch& pass) {
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
   if (pass.threads_per_transform != s.size / elements) return -1;
-  if (pass.real_step != 0) return s.sub == 1 && s.span == 1 ? (pass.real_step == 1 ? kRealPack : kRealUnpack) : -1;
+  if (pass.real_step != 0) {
+    if (s.sub != 1 || s.span != 1) return -1;
+    return pass.real_step == 1 ? kRealPack : pass.real_step == 2 ? kRealUnpack : -1;  // odd n: the general kernel
+  }
   if (s.sub == 1) return s.span != 1 ? -1 : log_n >= kPow2MinSingleLog<Real> ? kSingle : kStaged;
   return s.span == 1 ? kFirst : kColumn;
 }

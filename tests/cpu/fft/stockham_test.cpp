@@ -1056,10 +1056,11 @@ TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of 
       CHECK(relative_error(unpadded, want_real) < kTolerance);
     }
   }
-  // Odd lengths are not planned (yet), with the reason.
-  fft::FftPlanResult odd = fft::plan_real_1d(fft::Kind::kR2C, 15, 1, fft::Precision::kSingle, h100);
-  CHECK(!odd.plan);
-  CHECK(odd.reason.find("not even") != std::string::npos);
+  // A half with a prime factor above 13 is declined, with the reason; so are lengths below 3.
+  fft::FftPlanResult declined = fft::plan_real_1d(fft::Kind::kR2C, 34, 1, fft::Precision::kSingle, h100);
+  CHECK(!declined.plan);
+  CHECK(declined.reason.find("prime factor") != std::string::npos);
+  CHECK(!fft::plan_real_1d(fft::Kind::kC2R, 2, 1, fft::Precision::kSingle, h100).plan);
   CHECK(!fft::plan_real_1d(fft::Kind::kC2C, 16, 1, fft::Precision::kSingle, h100).plan);
 }
 
@@ -1150,13 +1151,13 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
       CHECK(relative_error(unpadded, want_real) < kTolerance);
     }
   }
-  // Declined with the reason: an odd innermost length, an outer axis with a prime factor above
-  // 13, an outer axis that takes two passes, a rank outside 1..3.
+  // Declined with the reason: an innermost half with a prime factor above 13, an outer axis with
+  // one, an outer axis that takes two passes, a rank outside 1..3.
   const fft::Precision single = fft::Precision::kSingle;
-  const long long odd[2] = {8, 15};
-  fft::FftPlanResult declined = fft::plan_real(fft::Kind::kR2C, 2, odd, 1, single, h100);
+  const long long seventeen[2] = {8, 34};
+  fft::FftPlanResult declined = fft::plan_real(fft::Kind::kR2C, 2, seventeen, 1, single, h100);
   CHECK(!declined.plan);
-  CHECK(declined.reason.find("not even") != std::string::npos);
+  CHECK(declined.reason.find("prime factor") != std::string::npos);
   const long long prime[2] = {17, 16};
   declined = fft::plan_real(fft::Kind::kC2R, 2, prime, 1, single, h100);
   CHECK(!declined.plan);
@@ -1169,6 +1170,94 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
   CHECK(!fft::plan_real(fft::Kind::kR2C, 4, four, 1, single, h100).plan);
   const long long even[2] = {8, 16};
   CHECK(!fft::plan_real(fft::Kind::kC2C, 2, even, 1, single, h100).plan);
+}
+
+// Odd real lengths: the pass is the complex transform of n points (RealStep::kOddR2C/kOddC2R), its
+// real side in reals: n a row out of place, n + 1 in place (cuFFT's padded layout).
+TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the naive DFT", "[fft][executor][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const std::vector<std::vector<long long>> shapes = {{3},     {5},     {9},      {15},      {27},      {45},
+                                                      {99},    {143},   {1001},   {4, 5},    {6, 15},   {3, 7},
+                                                      {12, 9}, {2, 3, 5}, {4, 6, 9}};
+  std::uint64_t salt = 11000;
+  for (const std::vector<long long>& dims : shapes) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const int rank = static_cast<int>(dims.size());
+      const long long batch = 1 + static_cast<long long>(salt % 3);
+      const long long n = dims.back();
+      const long long slots = n / 2 + 1;
+      long long rows = 1;
+      for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+      const long long points = rows * n;
+      const long long all_rows = rows * batch;
+      CAPTURE(dims, batch, static_cast<int>(precision));
+      fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
+      fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, h100);
+      INFO(r2c.reason << c2r.reason);
+      REQUIRE(r2c.plan.has_value());
+      REQUIRE(c2r.plan.has_value());
+      const fft::FftPass& r2c_real = r2c.plan->passes[fft::real_pass_index(*r2c.plan)];
+      CHECK(r2c_real.real_step == fft::RealStep::kOddR2C);
+      CHECK(c2r.plan->passes[fft::real_pass_index(*c2r.plan)].real_step == fft::RealStep::kOddC2R);
+      CHECK(r2c_real.size == n);
+      CHECK(fft::real_pass_for(*r2c.plan, false).in_dist == n);
+      CHECK(fft::real_pass_for(*r2c.plan, true).in_dist == n + 1);
+      CHECK(fft::real_pass_for(*c2r.plan, true).out_dist == n + 1);
+
+      const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), ++salt);
+      std::vector<Complex> real_as_complex(noise.size());
+      for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+      const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
+      std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
+      for (long long r = 0; r < all_rows; ++r) {
+        for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
+      }
+      // The reals in complex storage (viewed as doubles): out of place n a row, in place n + 1
+      // (= 2 slots) a row, the padding real NaN.
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      std::vector<Complex> reals(static_cast<std::size_t>((all_rows * n + 1) / 2));
+      std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
+      double* flat = reinterpret_cast<double*>(reals.data());
+      double* flat_padded = reinterpret_cast<double*>(padded.data());
+      for (long long r = 0; r < all_rows; ++r) {
+        for (long long e = 0; e < n; ++e) {
+          flat[r * n + e] = noise[r * n + e].real();
+          flat_padded[r * (n + 1) + e] = noise[r * n + e].real();
+        }
+        flat_padded[r * (n + 1) + n] = nan;
+      }
+      std::vector<Complex> out = poisoned(want_half.size());
+      const std::vector<Complex> reals_copy = reals;
+      fft::reference::execute(*r2c.plan, -1, reals.data(), out.data());
+      CHECK(relative_error(out, want_half) < kTolerance);
+      CHECK(reals == reals_copy);
+      fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
+      CHECK(relative_error(padded, want_half) < kTolerance);
+
+      // C2R of that spectrum: `points` times the reals, out of place and in place.
+      std::vector<Complex> spectrum_in(want_half.size());
+      for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
+      const auto check_reals = [&](const double* got, long long dist) {
+        long double diff = 0, norm = 0;
+        for (long long r = 0; r < all_rows; ++r) {
+          for (long long e = 0; e < n; ++e) {
+            const long double want = static_cast<long double>(noise[r * n + e].real()) * points;
+            diff += (got[r * dist + e] - want) * (got[r * dist + e] - want);
+            norm += want * want;
+          }
+        }
+        CHECK(static_cast<double>(std::sqrt(diff / norm)) < kTolerance);
+      };
+      std::vector<Complex> c2r_input = spectrum_in;
+      std::vector<Complex> back = poisoned(reals.size());
+      fft::reference::execute(*c2r.plan, +1, c2r_input.data(), back.data());
+      check_reals(reinterpret_cast<const double*>(back.data()), n);
+      if (rank == 1) CHECK(c2r_input == spectrum_in);  // 1D: the input left as it was
+      std::vector<Complex> in_place = spectrum_in;
+      fft::reference::execute(*c2r.plan, +1, in_place.data(), in_place.data());
+      check_reals(reinterpret_cast<const double*>(in_place.data()), n + 1);
+    }
+  }
 }
 
 TEST_CASE("tuning table: multi-dimensional and real transforms native only at the measured shapes",
