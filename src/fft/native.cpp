@@ -47,6 +47,14 @@ class StockhamPlan final : public NativePlan {
             (plan_.cluster ? std::string("one cluster kernel")
                            : std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes"));
     if (fused_) name_ += " (fused out of place)";
+    if (plan_.kind != Kind::kC2C) {
+      // A real plan's distances on its real side depend on the execution (in place: cuFFT's
+      // padded layout): both shapes of its real pass, formed once.
+      real_pass_ = real_pass_index(plan_);
+      for (const bool in_place : {false, true}) {
+        real_shapes_[in_place] = pass_shape(plan_, real_pass_for(plan_, in_place));
+      }
+    }
   }
   StockhamPlan(const StockhamPlan&) = delete;
   StockhamPlan& operator=(const StockhamPlan&) = delete;
@@ -96,12 +104,9 @@ class StockhamPlan final : public NativePlan {
     };
     const bool inverse = real ? plan_.kind == Kind::kC2R : args.direction == CUFFT_INVERSE;
     const bool single = plan_.precision == Precision::kSingle;
-    const std::size_t real_pass = real ? real_pass_index(plan_) : launches_.size();
     for (std::size_t i = 0; i < launches_.size(); ++i) {
       kernels::PassLaunch launch = launches_[i];
-      // A real plan's distances on its real side depend on the execution (in place: cuFFT's
-      // padded layout).
-      if (i == real_pass) launch.shape = pass_shape(plan_, real_pass_for(plan_, in_place));
+      if (real && i == real_pass_) launch.shape = real_shapes_[in_place];
       launch.input = buffer(turns[i].from);
       launch.output = buffer(turns[i].to);
       const PassShape& shape = launch.shape;
@@ -193,6 +198,8 @@ class StockhamPlan final : public NativePlan {
   std::optional<kernels::FusedLaunch> fused_;
   bool in_place_served_ = true;
   std::string name_;
+  std::size_t real_pass_ = 0;  // a real plan's real pass, and its shapes out of place and in place
+  PassShape real_shapes_[2] = {};
 };
 
 // The twiddle tables of every pass in one device allocation, in the plan's precision; the
@@ -525,8 +532,9 @@ class StockhamSolver final : public Solver {
     limits.convolution_powers_of_two = true;
     FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
     static thread_local std::string why;
-    if (!planned.plan) {
-      why = "native FFT planner: " + planned.reason;
+    const std::string grid = planned.plan ? grid_refusal(*planned.plan) : std::string();
+    if (!planned.plan || !grid.empty()) {
+      why = "native FFT planner: " + (grid.empty() ? planned.reason : grid);
       *reason = why.c_str();
       return nullptr;
     }
@@ -622,8 +630,9 @@ class StockhamSolver final : public Solver {
         : strided ? plan_c2c_strided(dims[0], batch, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,
                                      d.batch.out_stride, d.precision, limits)
                   : plan_c2c(d.rank, dims, batch, d.precision, limits);
-    if (!planned.plan) {
-      why = "native FFT planner: " + planned.reason;
+    const std::string grid = planned.plan ? grid_refusal(*planned.plan) : std::string();
+    if (!planned.plan || !grid.empty()) {
+      why = "native FFT planner: " + (grid.empty() ? planned.reason : grid);
       *reason = why.c_str();
       return nullptr;
     }

@@ -691,6 +691,21 @@ FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision pr
   return plan_real(kind, 1, &n, batch, precision, limits);
 }
 
+std::string grid_refusal(const FftPlan& plan) {
+  constexpr long long kMaxGrid = (1LL << 31) - 1;
+  for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+    if (plan.passes[i].blocks > kMaxGrid) {
+      return "pass " + std::to_string(i + 1) + " takes " + std::to_string(plan.passes[i].blocks) +
+             " blocks, beyond a grid's 2^31 - 1";
+    }
+  }
+  if (plan.cluster && plan.batch > (kMaxGrid >> plan.cluster->rank_bits)) {
+    return "the cluster kernel's " + std::to_string(plan.batch) + " clusters of " +
+           std::to_string(1 << plan.cluster->rank_bits) + " blocks pass a grid's 2^31 - 1";
+  }
+  return {};
+}
+
 std::size_t real_pass_index(const FftPlan& plan) {
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     if (plan.passes[i].real_step != RealStep::kNone) return i;

@@ -324,22 +324,29 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
                                long long odist, Precision precision, const DeviceLimits& limits);
 
 // Plans `batch` real-to-complex (kind R2C) or complex-to-real (C2R) transforms of rank 1..3 in
-// cuFFT's default layout (dims outermost first; the innermost, of even length n, the real one):
+// cuFFT's default layout (dims outermost first; the innermost, of length n, the real one):
 //  - the real pass: every row of n reals of every transform (rows = batch x the outer axes'
 //    product) as one complex transform of n / 2 points with the real step (RealStep) in shared
-//    memory. Distances between rows, in complex elements of the pass (half the real distance):
-//    the complex side n / 2 + 1, the real side n / 2 out of place and n / 2 + 1 in place
-//    (cuFFT's padded layout), set per execution by real_pass_for;
+//    memory (odd n: of n points, kOddR2C / kOddC2R). Distances between rows, in complex elements
+//    of the pass (half the real distance): the complex side n / 2 + 1, the real side n / 2 out of
+//    place and n / 2 + 1 in place (cuFFT's padded layout); odd n in reals, n and n + 1; set per
+//    execution by real_pass_for;
 //  - rank 2 and 3: an axis pass per outer axis (as plan_c2c's) on the complex side
 //    [outer axes][n / 2 + 1], in place: R2C runs the real pass first (input -> output) and the
 //    axes on the output; C2R runs the axes first, in place on its input (so that, as cuFFT's
 //    multi-dimensional C2R, it overwrites its input out of place too), then the real pass into
 //    the output. One read and one write of the data a pass; no work area.
-// No plan (with the reason) for an odd n, where n / 2 or an outer axis does not fit one pass.
+// No plan (with the reason) for n < 3, where the real pass's length (n / 2, odd n: n) or an outer
+// axis does not fit one pass.
 FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,
                         const DeviceLimits& limits);
 // Rank 1: plan_real(kind, 1, &n, ...).
 FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision precision, const DeviceLimits& limits);
+
+// Why a plan's launches do not fit a grid (at most 2^31 - 1 blocks, in x), empty where they do:
+// a pass over many short lines (an axis pass of few lines a block over a large batch) can pass it
+// below the sizes the kernels index.
+std::string grid_refusal(const FftPlan& plan);
 
 // The index of a real plan's real pass, and that pass with its distances for an execution in
 // place or not.

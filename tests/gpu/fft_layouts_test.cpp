@@ -73,7 +73,8 @@ struct Traits<cufftComplex> {
   static constexpr const char* kExecC2C = "cufftExecC2C";
   static constexpr const char* kExecR2C = "cufftExecR2C";
   static constexpr const char* kExecC2R = "cufftExecC2R";
-  // Real lengths whose half fits one pass (fft/planner.h): served natively.
+  // Bound of the real lengths the tests expect native: powers of two up to it take one pass, and
+  // so do the other lengths listed (not every 13-smooth length below it: 19683 takes two).
   static constexpr long long kMaxNativeReal = 1LL << 15;
   static cufftResult c2c(cufftHandle plan, cufftComplex* in, cufftComplex* out, int direction) {
     return cufftExecC2C(plan, in, out, direction);
@@ -682,14 +683,32 @@ void run_real_case(const std::vector<long long>& dims, long long batch, bool in_
 
   const std::size_t complex_bytes = static_cast<std::size_t>(complex_dist * batch) * sizeof(T);
   const std::size_t real_bytes = real_input.size() * sizeof(Real);  // == complex_bytes in place
+  // Each buffer is followed by a guard of poisoned bytes, which no call may write (an overrun by
+  // an element would otherwise land in the allocation's slack unseen).
+  constexpr std::size_t kGuard = 4096;
   T* d_complex = nullptr;
   Real* d_real = nullptr;
-  REQUIRE(cudaMalloc(&d_complex, complex_bytes) == cudaSuccess);
+  REQUIRE(cudaMalloc(&d_complex, complex_bytes + kGuard) == cudaSuccess);
   if (in_place) {
     d_real = reinterpret_cast<Real*>(d_complex);
   } else {
-    REQUIRE(cudaMalloc(&d_real, real_bytes) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_real, real_bytes + kGuard) == cudaSuccess);
   }
+  const auto poison_guards = [&] {
+    REQUIRE(cudaMemset(reinterpret_cast<char*>(d_complex) + complex_bytes, 0x5a, kGuard) == cudaSuccess);
+    if (!in_place) REQUIRE(cudaMemset(reinterpret_cast<char*>(d_real) + real_bytes, 0x5a, kGuard) == cudaSuccess);
+  };
+  const auto guards_intact = [&] {
+    std::vector<unsigned char> guard(kGuard);
+    bool intact = true;
+    for (char* base : {reinterpret_cast<char*>(d_complex) + complex_bytes,
+                       in_place ? nullptr : reinterpret_cast<char*>(d_real) + real_bytes}) {
+      if (base == nullptr) continue;
+      REQUIRE(cudaMemcpy(guard.data(), base, kGuard, cudaMemcpyDeviceToHost) == cudaSuccess);
+      intact = intact && std::all_of(guard.begin(), guard.end(), [](unsigned char b) { return b == 0x5a; });
+    }
+    return intact;
+  };
   cudaStream_t stream = nullptr;
   REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
 
@@ -709,12 +728,14 @@ void run_real_case(const std::vector<long long>& dims, long long batch, bool in_
       if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
       REQUIRE(cudaMemcpy(d_real, real_input.data(), real_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
       if (!in_place) REQUIRE(cudaMemset(d_complex, 0xff, complex_bytes) == cudaSuccess);  // NaN
+      poison_guards();
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       const char* exec_name = plan.xt ? "cufftXtExec" : Traits<T>::kExecR2C;
       const unsigned long long before = native_calls(exec_name);
       REQUIRE(exec_r2c(plan, d_real, d_complex) == CUFFT_SUCCESS);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       REQUIRE(native_calls(exec_name) - before == expected_calls);
+      if (side == 1) CHECK(guards_intact());  // R2C wrote nothing past its buffers
       r2c_out[side].resize(spectrum.size());
       REQUIRE(cudaMemcpy(r2c_out[side].data(), d_complex, complex_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
       if (!in_place) {
@@ -729,12 +750,14 @@ void run_real_case(const std::vector<long long>& dims, long long batch, bool in_
       if (side == 1) REQUIRE(cufftSetStream(plan.handle, stream) == CUFFT_SUCCESS);
       REQUIRE(cudaMemcpy(d_complex, spectrum.data(), complex_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
       if (!in_place) REQUIRE(cudaMemset(d_real, 0xff, real_bytes) == cudaSuccess);  // NaN
+      poison_guards();
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       const char* exec_name = plan.xt ? "cufftXtExec" : Traits<T>::kExecC2R;
       const unsigned long long before = native_calls(exec_name);
       REQUIRE(exec_c2r(plan, d_complex, d_real) == CUFFT_SUCCESS);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       REQUIRE(native_calls(exec_name) - before == expected_calls);
+      if (side == 1) CHECK(guards_intact());  // C2R wrote nothing past its buffers
       std::vector<Real> padded(real_input.size());
       REQUIRE(cudaMemcpy(padded.data(), d_real, real_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
       c2r_out[side].resize(x.size());

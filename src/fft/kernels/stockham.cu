@@ -96,8 +96,9 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
   const BlockFrame frame = block_frame(s, g0);
   // Not restrict: the last pass of a plan may run in place (input == output); every element a
   // block writes was read by that block before its first barrier.
-  const C* in = static_cast<const C*>(p.input) + frame.in_base;
-  C* out = static_cast<C*>(p.output) + frame.out_base;
+  // (An odd real pass's real side counts reals: its pointer is formed in its own branch.)
+  const C* in = p.real_step == kOddR2CStep ? nullptr : static_cast<const C*>(p.input) + frame.in_base;
+  C* out = p.real_step == kOddC2RStep ? nullptr : static_cast<C*>(p.output) + frame.out_base;
   const C* __restrict__ lo = static_cast<const C*>(p.lo_twiddles);
   const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
   const bool in_contiguous = s.sub == 1;

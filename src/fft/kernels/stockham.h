@@ -25,7 +25,9 @@ struct PassLaunch {
   bool vector_in = false;
   bool vector_out = false;
   // A real pass (RealStep, fft/planner.h): 1 packs R2C outputs, 2 unpacks C2R inputs, with the
-  // table w_n^k, k < N, in the pass's precision (forward sign).
+  // table w_n^k, k < N, in the pass's precision (forward sign); 3 and 4, odd n (no table): loads
+  // reals as (x, 0) and stores n / 2 + 1 values, or loads n / 2 + 1 values with their Hermitian
+  // extension and stores real parts, the real side's distances in reals.
   int real_step = 0;
   const void* real_twiddles = nullptr;
   // A convolution pass (ConvolutionStep, fft/planner.h): 2 is Bluestein's over 2^convolution_log2

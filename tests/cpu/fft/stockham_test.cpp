@@ -1168,6 +1168,17 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
   CHECK(declined.reason.find("more than one pass") != std::string::npos);
   const long long four[4] = {2, 2, 2, 4};
   CHECK(!fft::plan_real(fft::Kind::kR2C, 4, four, 1, single, h100).plan);
+  // A plan whose axis pass takes one line a block (257 lines) over a large batch needs more blocks
+  // than a grid holds: grid_refusal says so (the native plan is then declined); a batch of 2^20
+  // fits.
+  const long long narrow[2] = {2, 512};
+  fft::FftPlanResult huge = fft::plan_real(fft::Kind::kR2C, 2, narrow, 8355968, single, h100);
+  REQUIRE(huge.plan.has_value());
+  CHECK(huge.plan->passes[1].transforms_per_block == 1);
+  CHECK(fft::grid_refusal(*huge.plan).find("beyond a grid") != std::string::npos);
+  fft::FftPlanResult fits = fft::plan_real(fft::Kind::kR2C, 2, narrow, 1LL << 20, single, h100);
+  REQUIRE(fits.plan.has_value());
+  CHECK(fft::grid_refusal(*fits.plan).empty());
   const long long even[2] = {8, 16};
   CHECK(!fft::plan_real(fft::Kind::kC2C, 2, even, 1, single, h100).plan);
 }
