@@ -77,7 +77,8 @@ class UsageTest(unittest.TestCase):
 
     def test_named_sweeps(self):
         # The full grid's sweeps, each selected by its prefix: every length 2..4096 with factors
-        # <= 13 (489), and every 8th prime of the natively served ranges (58 fp32, 32 fp64).
+        # <= 13 (489), every 8th prime of the natively served ranges (58 fp32, 32 fp64), and the
+        # real lengths and shapes beyond the power-of-two 1D ones (48).
         sweep = listed_ids(bench("--list", "--filter", "sweep13_").stdout)
         self.assertEqual(len(sweep), 489)
         self.assertIn("fft/sweep13_c2c_f32_n4096", sweep)
@@ -88,6 +89,11 @@ class UsageTest(unittest.TestCase):
         self.assertEqual(len([i for i in primes if "z2z_f64" in i]), 32)
         self.assertIn("fft/primes_c2c_f32_n4099", primes)
         self.assertIn("fft/primes_z2z_f64_n2053", primes)
+        real = listed_ids(bench("--list", "--filter", "real_").stdout)
+        self.assertEqual(len(real), 48)
+        self.assertIn("fft/real_r2c_f32_n1001", real)
+        self.assertIn("fft/real_z2d2d_f64_1000x1000", real)
+        self.assertIn("fft/real_c2r3d_f32_256^3", real)
 
     def test_bad_fft_text(self):
         for text, message in [

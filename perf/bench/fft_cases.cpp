@@ -424,6 +424,20 @@ std::vector<CaseSpec> fft_full_cases() {
       }
     }
   }
+  // The real transforms natively planned beyond the power-of-two 1D ones (plan_real): even
+  // lengths with a 13-smooth half, odd 13-smooth lengths, and 2D / 3D real shapes, both directions:
+  // 48 cases named real_* (--filter real_), for the tuning table's real rows.
+  for (const cufftType type : {CUFFT_R2C, CUFFT_C2R, CUFFT_D2Z, CUFFT_Z2D}) {
+    const bool single = type == CUFFT_R2C || type == CUFFT_C2R;
+    const long long points = single ? kPointsF32 : kPointsF64;
+    for (long long n : {15LL, 243LL, 400LL, 1000LL, 1001LL, 1920LL, 3375LL, 10000LL}) {
+      cases.push_back(make_spec(one_d_at(type, n, points), false, false, "real_"));
+    }
+    cases.push_back(make_spec(multi_d(type, {1024, 1024}, points), false, false, "real_"));
+    cases.push_back(make_spec(multi_d(type, {4096, 4096}, points), false, false, "real_"));
+    cases.push_back(make_spec(multi_d(type, {1000, 1000}, points), false, false, "real_"));
+    cases.push_back(make_spec(multi_d(type, {256, 256, 256}, points), false, false, "real_"));
+  }
   return cases;
 }
 
