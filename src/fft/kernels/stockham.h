@@ -43,8 +43,9 @@ struct PassLaunch {
 
 // Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error. A pass
 // that a kernel compiled for its power-of-two shape serves (stockham_pow2.cuh) goes there, a
-// convolution pass to the Bluestein kernels (cudaErrorNotSupported where none serves it), every
-// other pass to the general kernel.
+// convolution pass to the Bluestein kernels (cudaErrorNotSupported where none serves it), a
+// mixed-radix pass whose radices a fixed-sequence kernel is compiled for there, every other pass
+// to the general kernel.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 
@@ -60,6 +61,12 @@ bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t str
 // Whether the fp32 kernel that runs `pass` computes its inter-pass twiddles itself (the
 // power-of-two later passes) rather than reading the lo/hi tables, which then need not be built.
 bool computes_interpass_twiddles_f32(const PassLaunch& pass);
+
+// The fixed-sequence kernels (stockham_fixed_f32.cu, stockham_fixed_f64.cu; the sequences in
+// fft/kernels/fixed_radices.h): true, with the launch's status, when one is compiled for the
+// pass's radices; false, with nothing launched, otherwise.
+bool launch_fixed_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
+bool launch_fixed_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
 
 // The one-pass Bluestein kernels (stockham_bluestein_f32.cu, stockham_bluestein_f64.cu).
 cudaError_t launch_bluestein_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);

@@ -22,12 +22,14 @@
 #include <iostream>
 #include <limits>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "fft/convolution.h"
 #include "fft/convolution_index.h"
 #include "fft/convolution_reference.h"
+#include "fft/kernels/fixed_radices.h"
 #include "fft/planner.h"
 #include "fft/stockham_reference.h"
 #include "fft/tuning.h"
@@ -1267,6 +1269,47 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
       std::vector<Complex> in_place = spectrum_in;
       fft::reference::execute(*c2r.plan, +1, in_place.data(), in_place.data());
       check_reals(reinterpret_cast<const double*>(in_place.data()), n + 1);
+    }
+  }
+}
+
+// The fixed-sequence kernels (fft/kernels/fixed_radices.h) serve a pass only where its radices
+// are the sequence's exactly: each sequence must be what the planner makes of its length, or
+// the kernel is dead weight. Every sequence's length plans as one pass with those radices, in
+// both precisions where it fits one pass, and no two sequences are the same.
+TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[fft][planner][cpu]") {
+  std::vector<std::vector<int>> sequences;
+#define IDGPU_TEST_FIXED_SEQUENCE(...) sequences.push_back({__VA_ARGS__});
+  IDGPU_FFT_FIXED_RADICES(IDGPU_TEST_FIXED_SEQUENCE)
+#undef IDGPU_TEST_FIXED_SEQUENCE
+  REQUIRE(sequences.size() == 27);
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::set<std::vector<int>> distinct;
+  for (const std::vector<int>& radices : sequences) {
+    CAPTURE(radices);
+    long long size = 1;
+    bool powers_of_two = true;
+    for (int radix : radices) {
+      size *= radix;
+      powers_of_two = powers_of_two && (radix & (radix - 1)) == 0;
+    }
+    CHECK_FALSE(powers_of_two);  // those have kernels of their own
+    CHECK(distinct.insert(radices).second);
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const fft::FftPlanResult planned = fft::plan_c2c_1d(size, 1, precision, h100);
+      REQUIRE(planned.plan.has_value());
+      if (planned.plan->passes.size() == 1) CHECK(planned.plan->passes[0].radices == radices);
+      if (precision == fft::Precision::kSingle) CHECK(planned.plan->passes.size() == 1);
+    }
+  }
+  // The longer lengths the table names are split into its sequences' passes.
+  for (long long n : {59049LL, 78125LL, 117649LL, 1000000LL, 10000000LL}) {
+    CAPTURE(n);
+    const fft::FftPlanResult planned = fft::plan_c2c_1d(n, 64, fft::Precision::kSingle, h100);
+    REQUIRE(planned.plan.has_value());
+    for (const fft::FftPass& pass : planned.plan->passes) {
+      CAPTURE(pass.radices);
+      CHECK(distinct.count(pass.radices) == 1);
     }
   }
 }

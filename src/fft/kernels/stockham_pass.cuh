@@ -1,0 +1,346 @@
+// The Stockham pass kernel of the native 1D C2C/Z2Z FFT: one launch is one pass of a plan
+// (fft/planner.h), its index arithmetic in fft/stockham_index.h.
+//
+// A block takes T sub-transforms of length N:
+//  1. staging in: the block's elements are read in the linear order that makes consecutive
+//     threads read consecutive addresses (16-byte loads in fp32 where the layout allows), the
+//     inter-pass twiddle w_{L N}^{e j} = lo[] hi[] applied, and written to a padded shared buffer;
+//  2. the pass's Stockham stages: each thread reads the inputs of its butterflies (at most 16
+//     elements, kept in registers), multiplies by the stage twiddles (stage-major table), runs the
+//     radix-r DFT in registers, waits at a barrier, and writes its outputs back in place;
+//  3. staging out: the block writes its T N results in the output's linear order.
+// The stages are run by a policy (run_stages): the radix of each read at run time, each case of
+// the switch a fully unrolled butterfly over a register array with compile-time indices, or a
+// fixed radix sequence. The powers-of-two instantiation does not spill; the mixed-radix one
+// (AnyStages) does (the odd radices' direct DFTs: 684 B in fp32, 1224 B in fp64 on sm_90); the
+// fixed sequences (stockham_fixed.cu) serve the common mixed-radix passes without it. The
+// butterflies are in butterfly.cuh. Included by stockham.cu and stockham_fixed.cu, each of which
+// instantiates its kernels; powers-of-two passes that stockham_pow2.cuh has a kernel for go there
+// instead.
+#pragma once
+
+#include "fft/kernels/stockham.h"
+
+#include "fft/kernels/butterfly.cuh"
+#include "fft/kernels/launch.cuh"
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <type_traits>
+#include <utility>
+
+namespace idgpu::fft::kernels {
+namespace pass_kernel {
+namespace {  // each including translation unit instantiates its own kernels
+
+
+__device__ __forceinline__ int padded(const PassShape& s, int e) { return e + (e >> s.shift); }
+
+// PassLaunch::real_step's values (RealStep, fft/planner.h).
+constexpr int kRealPackStep = 1;
+constexpr int kRealUnpackStep = 2;
+constexpr int kOddR2CStep = 3;
+constexpr int kOddC2RStep = 4;
+
+// One Stockham stage of radix R and span `span` (= 2^span_log2 for powers of two) on the thread's
+// sub-transform `sm`: read, twiddle and transform the thread's butterflies into registers,
+// barrier, write back in place, barrier. Every thread of the block takes part in the barriers;
+// `active` is false for the slots of a last block that has fewer sub-transforms.
+template <int R, bool Inverse, bool PowersOfTwo, class C>
+__device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int threads, int span, int span_log2,
+                                      const C* __restrict__ table, bool active) {
+  // `table` is this stage's block of the stage-major twiddles (fft/stockham_index.h).
+  constexpr int kButterflies = butterflies_per_thread(R);
+  constexpr int kRadixLog2 = log2_of(R);
+  C v[kButterflies * R];
+  const int butterflies = s.size / R;
+  if (active) {
+#pragma unroll
+    for (int i = 0; i < kButterflies; ++i) {
+      const int b = tid + i * threads;
+      if (b < butterflies) {
+        const int j = PowersOfTwo ? b & ((1 << span_log2) - 1) : b % span;
+#pragma unroll
+        for (int t = 0; t < R; ++t) {
+          C x = sm[padded(s, b + t * butterflies)];
+          if (t > 0 && j > 0) x = cmul(x, orient<Inverse>(__ldg(&table[stage_twiddle_index(0, span, t, j)])));
+          v[i * R + t] = x;
+        }
+        dft<R, Inverse>(&v[i * R]);
+      }
+    }
+  }
+  __syncthreads();
+  if (active) {
+#pragma unroll
+    for (int i = 0; i < kButterflies; ++i) {
+      const int b = tid + i * threads;
+      if (b < butterflies) {
+        const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
+#pragma unroll
+        for (int p = 0; p < R; ++p) sm[padded(s, base + p * span)] = v[i * R + p];
+      }
+    }
+  }
+  __syncthreads();
+}
+
+template <class Real>
+constexpr int kMaxThreads = sizeof(Real) == 8 ? 512 : 1024;
+
+// How a kernel runs a pass's Stockham stages (the radix of each read from the launch, or fixed):
+//  - PowersOfTwoStages: the radices are all 16, 8, 4 or 2; the kernel has only those cases (its
+//    registers are then not shaped by the odd radices' direct DFTs) and indexes with shifts;
+//  - AnyStages: every radix of kFftRadices, switched on at run time;
+//  - FixedStages<R...>: exactly the radices R..., in order (the launch's must be the same): no
+//    switch, and every stage's span a constant after inlining, so that its index arithmetic
+//    divides by constants.
+struct PowersOfTwoStages {};
+struct AnyStages {};
+template <int... R>
+struct FixedStages {};
+
+template <bool Inverse, class C>
+__device__ __forceinline__ void run_stages(PowersOfTwoStages, const PassLaunch& p, C* mine, const PassShape& s,
+                                           int tid, int threads, const C* __restrict__ table, bool active) {
+  int span = 1;
+  int span_log2 = 0;
+  for (int st = 0; st < p.stages; ++st) {
+    const int radix = p.radices[st];
+    switch (radix) {
+      case 16: stage<16, Inverse, true>(mine, s, tid, threads, span, span_log2, table, active); break;
+      case 8: stage<8, Inverse, true>(mine, s, tid, threads, span, span_log2, table, active); break;
+      case 4: stage<4, Inverse, true>(mine, s, tid, threads, span, span_log2, table, active); break;
+      default: stage<2, Inverse, true>(mine, s, tid, threads, span, span_log2, table, active); break;
+    }
+    span_log2 += radix == 16 ? 4 : radix == 8 ? 3 : radix == 4 ? 2 : 1;
+    table += next_stage_twiddle_offset(0, span, radix);
+    span *= radix;
+  }
+}
+
+template <bool Inverse, class C>
+__device__ __forceinline__ void run_stages(AnyStages, const PassLaunch& p, C* mine, const PassShape& s, int tid,
+                                           int threads, const C* __restrict__ table, bool active) {
+  int span = 1;
+  for (int st = 0; st < p.stages; ++st) {
+    const int radix = p.radices[st];
+    switch (radix) {
+      case 16: stage<16, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 13: stage<13, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 11: stage<11, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 9: stage<9, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 8: stage<8, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 7: stage<7, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 5: stage<5, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 4: stage<4, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      case 3: stage<3, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+      default: stage<2, Inverse, false>(mine, s, tid, threads, span, 0, table, active); break;
+    }
+    table += next_stage_twiddle_offset(0, span, radix);
+    span *= radix;
+  }
+}
+
+template <bool Inverse, class C, int... R>
+__device__ __forceinline__ void run_stages(FixedStages<R...>, const PassLaunch&, C* mine, const PassShape& s, int tid,
+                                           int threads, const C* __restrict__ table, bool active) {
+  int span = 1;
+  ((stage<R, Inverse, false>(mine, s, tid, threads, span, 0, table, active),
+    table += next_stage_twiddle_offset(0, span, R), span *= R),
+   ...);
+}
+
+// The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages) runs its Stockham stages.
+template <class Real, bool Inverse, class Stages>
+__global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLaunch p) {
+  using C = typename ComplexOf<Real>::type;
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  const PassShape& s = p.shape;
+  const long long g0 = static_cast<long long>(blockIdx.x) * s.per_block;
+  const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
+  const int count = valid * s.size;
+  const BlockFrame frame = block_frame(s, g0);
+  // Not restrict: the last pass of a plan may run in place (input == output); every element a
+  // block writes was read by that block before its first barrier.
+  // (An odd real pass's real side counts reals: its pointer is formed in its own branch.)
+  const C* in = p.real_step == kOddR2CStep ? nullptr : static_cast<const C*>(p.input) + frame.in_base;
+  C* out = p.real_step == kOddC2RStep ? nullptr : static_cast<C*>(p.output) + frame.out_base;
+  const C* __restrict__ lo = static_cast<const C*>(p.lo_twiddles);
+  const C* __restrict__ hi = static_cast<const C*>(p.hi_twiddles);
+  const bool in_contiguous = s.sub == 1;
+  const bool out_contiguous = s.span == 1;
+  const bool twiddled = inter_pass_twiddled(s);
+  const unsigned lo_mask = (1u << p.lo_bits) - 1u;
+
+  const auto place = [&](int tr, int e, C x) {
+    if (twiddled && e > 0) {
+      // e (j0 + tr) < L N <= 2^31.
+      const unsigned exponent = static_cast<unsigned>(e) * static_cast<unsigned>(frame.j0 + tr);
+      x = cmul(x, orient<Inverse>(cmul(__ldg(&lo[exponent & lo_mask]), __ldg(&hi[exponent >> p.lo_bits]))));
+    }
+    sm[smem_index(s, tr, e)] = x;
+  };
+  bool staged = false;
+  if (p.real_step == kOddR2CStep) {
+    // Odd n: the n reals of each row (the real side's distances count reals) as (x, 0).
+    const Real* x = static_cast<const Real*>(p.input) + frame.in_base;
+    const int dist = static_cast<int>(input_distance(s));
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      const int tr = q / s.size;
+      const int e = q - tr * s.size;
+      sm[smem_index(s, tr, e)] = make<C>(x[tr * dist + e], static_cast<Real>(0));
+    }
+    staged = true;
+  } else if (p.real_step == kOddC2RStep) {
+    // Odd n: the n / 2 + 1 inputs X of each row and their Hermitian extension X[n-k] = conj X[k].
+    const int slots = s.size / 2 + 1;
+    const int dist = static_cast<int>(input_distance(s));
+    for (int q = threadIdx.x; q < valid * slots; q += blockDim.x) {
+      const int tr = q / slots;
+      const int k = q - tr * slots;
+      const C x = in[tr * dist + k];
+      sm[smem_index(s, tr, k)] = x;
+      if (k > 0) sm[smem_index(s, tr, s.size - k)] = cconj(x);
+    }
+    staged = true;
+  }
+  if constexpr (sizeof(Real) == 4) {
+    if (!staged && p.vector_in) {
+      // Pairs of consecutive q are consecutive, 16-byte aligned addresses (checked by the host).
+      for (int q = 2 * threadIdx.x; q < count; q += 2 * blockDim.x) {
+        int tr = 0, e = 0;
+        staging_slot(s, in_contiguous, q, &tr, &e);
+        const float4 pair = *reinterpret_cast<const float4*>(&in[input_step(s, tr, e)]);
+        place(tr, e, make<C>(pair.x, pair.y));
+        int tr1 = 0, e1 = 0;
+        staging_slot(s, in_contiguous, q + 1, &tr1, &e1);
+        place(tr1, e1, make<C>(pair.z, pair.w));
+      }
+      staged = true;
+    }
+  }
+  if (!staged) {
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      int tr = 0, e = 0;
+      staging_slot(s, in_contiguous, q, &tr, &e);
+      place(tr, e, in[input_step(s, tr, e)]);
+    }
+  }
+  __syncthreads();
+  if (p.real_step == kRealUnpackStep) {
+    // The staged n / 2 + 1 inputs X of each transform (the last read here from device memory)
+    // combined into the M = n / 2 points Z of its complex transform (RealStep, fft/planner.h):
+    // Z[e] = (X[e] + conj X[M-e]) + i w^-e (X[e] - conj X[M-e]), each pair {e, M - e} by one
+    // thread, in place.
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const int size = s.size;
+    const int pairs = size / 2 + 1;
+    const auto unpack = [&](C a, C b, int e) {
+      const C sum = cadd(a, cconj(b));
+      const C t = cmul(cconj(__ldg(&real[e])), csub(a, cconj(b)));
+      return make<C>(sum.x - t.y, sum.y + t.x);
+    };
+    for (int q = threadIdx.x; q < valid * pairs; q += blockDim.x) {
+      const int tr = q / pairs;
+      const int e = q - tr * pairs;
+      const C a = sm[smem_index(s, tr, e)];
+      if (e == 0) {
+        sm[smem_index(s, tr, 0)] = unpack(a, in[input_step(s, tr, size)], 0);
+      } else if (2 * e == size) {
+        sm[smem_index(s, tr, e)] = unpack(a, a, e);
+      } else {
+        const C b = sm[smem_index(s, tr, size - e)];
+        sm[smem_index(s, tr, e)] = unpack(a, b, e);
+        sm[smem_index(s, tr, size - e)] = unpack(b, a, size - e);
+      }
+    }
+    __syncthreads();
+  }
+
+  const int threads = p.threads_per_transform;
+  const int tr = static_cast<int>(threadIdx.x) / threads;
+  const int tid = static_cast<int>(threadIdx.x) - tr * threads;
+  const bool active = tr < valid;
+  C* mine = sm + tr * s.smem_stride;
+  const C* __restrict__ table = static_cast<const C*>(p.stage_twiddles);  // advanced stage by stage
+  run_stages<Inverse>(Stages{}, p, mine, s, tid, threads, table, active);
+
+  if (p.real_step == kOddR2CStep) {
+    // Odd n: the first n / 2 + 1 outputs of each row.
+    const int slots = s.size / 2 + 1;
+    const int dist = static_cast<int>(output_distance(s));
+    for (int q = threadIdx.x; q < valid * slots; q += blockDim.x) {
+      const int row = q / slots;
+      const int k = q - row * slots;
+      out[row * dist + k] = sm[smem_index(s, row, k)];
+    }
+    return;
+  }
+  if (p.real_step == kOddC2RStep) {
+    // Odd n: the real parts of the n outputs of each row (distances in reals).
+    Real* x = static_cast<Real*>(p.output) + frame.out_base;
+    const int dist = static_cast<int>(output_distance(s));
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      const int row = q / s.size;
+      const int e = q - row * s.size;
+      x[row * dist + e] = sm[smem_index(s, row, e)].x;
+    }
+    return;
+  }
+  if (p.real_step == kRealPackStep) {
+    // The n / 2 + 1 outputs of each transform from its M = n / 2 points Z: X[k] = (Z[k] +
+    // conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 for k < M; the thread of k = 0 also
+    // writes X[M] = Re Z[0] - Im Z[0].
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const int size = s.size;
+    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+      const int row = q / size;
+      const int k = q - row * size;
+      const int partner = k == 0 ? 0 : size - k;
+      const C a = sm[smem_index(s, row, k)];
+      const C b = cconj(sm[smem_index(s, row, partner)]);
+      const C sum = cadd(a, b);
+      const C t = cmul(__ldg(&real[k]), csub(a, b));
+      out[output_step(s, row, k)] =
+          make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+      if (k == 0) out[output_step(s, row, size)] = make<C>(a.x - a.y, static_cast<Real>(0));
+    }
+    return;
+  }
+  if constexpr (sizeof(Real) == 4) {
+    if (p.vector_out) {
+      for (int q = 2 * threadIdx.x; q < count; q += 2 * blockDim.x) {
+        int tr0 = 0, e0 = 0, tr1 = 0, e1 = 0;
+        staging_slot(s, out_contiguous, q, &tr0, &e0);
+        staging_slot(s, out_contiguous, q + 1, &tr1, &e1);
+        const C a = sm[smem_index(s, tr0, e0)];
+        const C b = sm[smem_index(s, tr1, e1)];
+        *reinterpret_cast<float4*>(&out[output_step(s, tr0, e0)]) = make_float4(a.x, a.y, b.x, b.y);
+      }
+      return;
+    }
+  }
+  for (int q = threadIdx.x; q < count; q += blockDim.x) {
+    int tr0 = 0, e0 = 0;
+    staging_slot(s, out_contiguous, q, &tr0, &e0);
+    out[output_step(s, tr0, e0)] = sm[smem_index(s, tr0, e0)];
+  }
+}
+
+// Launches `pass` on stockham_pass<Real, Inverse, Stages>.
+template <class Real, bool Inverse, class Stages>
+cudaError_t launch_kernel(const PassLaunch& pass, cudaStream_t stream) {
+  static std::atomic<unsigned> allowed[64] = {};
+  const auto kernel = stockham_pass<Real, Inverse, Stages>;
+  if (const cudaError_t status = allow_shared(kernel, pass.shared_bytes, allowed); status != cudaSuccess) return status;
+  const unsigned threads = static_cast<unsigned>(pass.threads_per_transform * pass.shape.per_block);
+  kernel<<<static_cast<unsigned>(pass.blocks), threads, pass.shared_bytes, stream>>>(pass);
+  return cudaGetLastError();
+}
+
+}  // namespace
+}  // namespace pass_kernel
+}  // namespace idgpu::fft::kernels
