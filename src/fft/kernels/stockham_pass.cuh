@@ -12,7 +12,7 @@
 // The stages are run by a policy (run_stages): the radix of each read at run time, each case of
 // the switch a fully unrolled butterfly over a register array with compile-time indices, or a
 // fixed radix sequence. The powers-of-two instantiation does not spill; the mixed-radix one
-// (AnyStages) does (the odd radices' direct DFTs: 684 B in fp32, 1224 B in fp64 on sm_90); the
+// (AnyStages) does (the odd radices' direct DFTs: 692 B in fp32, 1224 B in fp64 on sm_90); the
 // fixed sequences (stockham_fixed.cu) serve the common mixed-radix passes without it. The
 // butterflies are in butterfly.cuh. Included by stockham.cu and stockham_fixed.cu, each of which
 // instantiates its kernels; powers-of-two passes that stockham_pow2.cuh has a kernel for go there
