@@ -1,5 +1,5 @@
 // Host reference executor of a planned 1D complex-to-complex FFT (src/fft/planner.h), in double.
-// It runs the plan's passes exactly as the GPU kernels (src/fft/kernels/stockham.cu) index them,
+// It runs the plan's passes exactly as the GPU kernels (src/fft/kernels/stockham_pass.cuh) index them,
 // through the same index functions (fft/stockham_index.h), the same twiddle tables
 // (fft/twiddle.h) and the same buffer turns (pass_buffers), so that the CPU tests check the
 // kernels' index math against an independent DFT without a GPU. Speed is not a goal. A cluster plan

@@ -1,5 +1,5 @@
-// The register-level pieces of the native FFT kernels (stockham.cu, stockham_pow2.cu): complex
-// arithmetic on float2/double2 and the radix-R DFTs a thread runs on its registers.
+// The register-level pieces of the native FFT kernels (stockham_pass.cuh, stockham_pow2.cuh):
+// complex arithmetic on float2/double2 and the radix-R DFTs a thread runs on its registers.
 //
 // Radix 2, 4, 8 and 16 are radix-2 decimation-in-frequency networks in registers with constant
 // twiddles (trivial ones folded); 3, 5, 7, 9, 11 and 13 are direct DFTs over symmetric pairs

@@ -10,7 +10,7 @@ using pass_kernel::launch_kernel;
 using pass_kernel::PowersOfTwoStages;
 
 // Mixed radices: a fixed-sequence kernel where one is compiled for the pass's radices
-// (stockham_fixed.cu), else the run-time switch.
+// (stockham_fixed_f32.cu, stockham_fixed_f64.cu), else the run-time switch.
 template <class Real, bool Inverse>
 cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
   bool powers_of_two = true;

@@ -7,6 +7,7 @@
 #include "fft/kernels/stockham_pass.cuh"
 
 namespace idgpu::fft::kernels::fixed {
+namespace {  // as stockham_pass.cuh's kernels: each including translation unit its own
 
 template <int... R>
 using Sequence = pass_kernel::FixedStages<R...>;
@@ -37,4 +38,5 @@ bool launch(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError
 #undef IDGPU_FFT_FIXED_TRY
 }
 
+}  // namespace
 }  // namespace idgpu::fft::kernels::fixed

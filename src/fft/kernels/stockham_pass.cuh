@@ -13,8 +13,8 @@
 // the switch a fully unrolled butterfly over a register array with compile-time indices, or a
 // fixed radix sequence. The powers-of-two instantiation does not spill; the mixed-radix one
 // (AnyStages) does (the odd radices' direct DFTs: 692 B in fp32, 1224 B in fp64 on sm_90); the
-// fixed sequences (stockham_fixed.cu) serve the common mixed-radix passes without it. The
-// butterflies are in butterfly.cuh. Included by stockham.cu and stockham_fixed.cu, each of which
+// fixed sequences (stockham_fixed.cuh) serve the common mixed-radix passes without it. The
+// butterflies are in butterfly.cuh. Included by stockham.cu and stockham_fixed.cuh, each of which
 // instantiates its kernels; powers-of-two passes that stockham_pow2.cuh has a kernel for go there
 // instead.
 #pragma once
