@@ -202,13 +202,16 @@ class SpectrumCache {
   std::shared_ptr<const std::vector<Complex>> find(const Key& key) {
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto found = entries_.find(key);
-    return found == entries_.end() ? nullptr : found->second;
+    if (found == entries_.end()) return nullptr;
+    ++stats_.reused;
+    return found->second;
   }
 
   void add(const Key& key, std::shared_ptr<const std::vector<Complex>> spectrum) {
     const std::size_t bytes = spectrum->size() * sizeof(Complex);
-    if (bytes > kSpectrumCacheBytes) return;
     const std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.formed;
+    if (bytes > kSpectrumCacheBytes) return;
     if (!entries_.emplace(key, std::move(spectrum)).second) return;
     order_.push_back(key);
     bytes_ += bytes;
@@ -220,8 +223,17 @@ class SpectrumCache {
     }
   }
 
+  SpectrumCacheStats stats() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    SpectrumCacheStats now = stats_;
+    now.entries = entries_.size();
+    now.bytes = bytes_;
+    return now;
+  }
+
  private:
   std::mutex mutex_;
+  SpectrumCacheStats stats_;
   std::map<Key, std::shared_ptr<const std::vector<Complex>>> entries_;
   std::deque<Key> order_;
   std::size_t bytes_ = 0;
@@ -244,6 +256,8 @@ std::vector<Complex> bluestein_spectrum(long long n, long long m, TableAccuracy 
   spectrum_cache().add(key, spectrum);
   return *spectrum;
 }
+
+SpectrumCacheStats bluestein_spectrum_cache_stats() { return spectrum_cache().stats(); }
 
 std::vector<int> rader_logs(long long p, int g) {
   std::vector<int> logs(static_cast<std::size_t>(p), 0);

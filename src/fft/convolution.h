@@ -84,6 +84,15 @@ std::vector<std::complex<double>> chirp_table(long long n);
 // Kept per (n, m, accuracy) for the process, up to 32 MiB of spectra, oldest dropped first.
 std::vector<std::complex<double>> bluestein_spectrum(long long n, long long m,
                                                      TableAccuracy accuracy = TableAccuracy::kExtended);
+// What the Bluestein spectrum cache has done in this process (for the tests): spectra formed,
+// spectra served from the cache, and what it holds now.
+struct SpectrumCacheStats {
+  unsigned long long formed = 0;
+  unsigned long long reused = 0;
+  std::size_t entries = 0;
+  std::size_t bytes = 0;
+};
+SpectrumCacheStats bluestein_spectrum_cache_stats();
 // Rader's kernel spectrum for the prime p and generator g: DFT_{p-1}(b) / (p - 1),
 // b[r] = exp(-2 pi i g^r / p).
 std::vector<std::complex<double>> rader_spectrum(long long p, int g,

@@ -1273,6 +1273,34 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
   }
 }
 
+// The Bluestein spectrum cache (32 MiB): a spectrum asked for again is served from it, not formed
+// again; past its size the oldest spectra are dropped and formed again when asked for. Spectra
+// of 2^20 points (16 MiB each) fill it with two.
+TEST_CASE("the Bluestein spectrum cache reuses spectra and drops the oldest past 32 MiB", "[fft][convolution][cpu]") {
+  constexpr long long kM = 1LL << 20;
+  const fft::TableAccuracy accuracy = fft::TableAccuracy::kDouble;
+  const auto stats = [] { return fft::bluestein_spectrum_cache_stats(); };
+  const fft::SpectrumCacheStats start = stats();
+  const std::vector<Complex> first = fft::bluestein_spectrum(300000, kM, accuracy);
+  CHECK(stats().formed == start.formed + 1);
+  const std::vector<Complex> again = fft::bluestein_spectrum(300000, kM, accuracy);
+  CHECK(stats().formed == start.formed + 1);
+  CHECK(stats().reused == start.reused + 1);
+  CHECK(again == first);
+  fft::bluestein_spectrum(300001, kM, accuracy);
+  fft::bluestein_spectrum(300002, kM, accuracy);
+  const fft::SpectrumCacheStats full = stats();
+  CHECK(full.formed == start.formed + 3);
+  CHECK(full.bytes <= (std::size_t{32} << 20));
+  CHECK(full.entries >= 2);
+  // 300000 was the oldest: dropped, so formed again (with the same values); 300002 is still there.
+  CHECK(fft::bluestein_spectrum(300000, kM, accuracy) == first);
+  CHECK(stats().formed == start.formed + 4);
+  fft::bluestein_spectrum(300002, kM, accuracy);
+  CHECK(stats().formed == start.formed + 4);
+  CHECK(stats().reused == start.reused + 2);
+}
+
 // The fixed-sequence kernels (fft/kernels/fixed_radices.h) serve a pass only where its radices
 // are the sequence's exactly: each sequence must be what the planner makes of its length, or
 // the kernel is dead weight. Every sequence's length plans as one pass with those radices, in
