@@ -23,6 +23,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -149,6 +150,29 @@ Device& device() {
   return instance;
 }
 
+// The host-side work of the large interleaved batches (the float64 reference solves and the
+// error of each side) split over the host's cores: body(first, last, chunk) for contiguous
+// ranges of systems, chunk < kHostChunks, each range on a thread of its own. The bodies use no
+// Catch macro (they are not thread-safe) and write only their own systems and chunk.
+constexpr int kHostChunks = 16;
+template <class Body>
+void for_system_chunks(int batch, Body body) {
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int chunks = std::max(1, std::min({kHostChunks, hardware, batch / 64}));
+  if (chunks == 1) {
+    body(0, batch, 0);
+    return;
+  }
+  std::vector<std::thread> threads;
+  const int per_chunk = (batch + chunks - 1) / chunks;
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int first = chunk * per_chunk;
+    const int last = std::min(batch, first + per_chunk);
+    if (first < last) threads.emplace_back(body, first, last, chunk);
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
 // Over the batch, the largest per-system error of x: forward error against the float64 solution
 // (relative, infinity norm) for diagonally dominant systems, which are well conditioned; normwise
 // backward error ||Ax - b|| / (||A|| ||x|| + ||b||) otherwise, since a random system that is not
@@ -159,29 +183,34 @@ double worst_error(int m, int batch, bool dominant, const std::vector<T>& x,
                    const std::vector<typename Host<T>::Wide>& reference, const std::vector<T>& in_dl,
                    const std::vector<T>& in_d, const std::vector<T>& in_du, const std::vector<T>& in_b) {
   using Wide = typename Host<T>::Wide;
-  double worst = 0.0;
-  std::vector<Wide> sl(m), sd(m), su(m), sx(m), sb(m);
-  for (int system = 0; system < batch; ++system) {
-    double difference = 0.0;
-    double size = 0.0;
-    for (int row = 0; row < m; ++row) {
-      const std::size_t index = static_cast<std::size_t>(row) * batch + system;
-      const Wide value = widen(x[index]);
-      if (!std::isfinite(std::abs(value))) return INFINITY;
-      difference = std::max(difference, std::abs(value - reference[index]));
-      size = std::max(size, std::abs(reference[index]));
-      sl[row] = widen(in_dl[index]);
-      sd[row] = widen(in_d[index]);
-      su[row] = widen(in_du[index]);
-      sb[row] = widen(in_b[index]);
-      sx[row] = value;
+  std::vector<double> worst(kHostChunks, 0.0);
+  for_system_chunks(batch, [&](int first, int last, int chunk) {
+    std::vector<Wide> sl(m), sd(m), su(m), sx(m), sb(m);
+    for (int system = first; system < last; ++system) {
+      double difference = 0.0;
+      double size = 0.0;
+      for (int row = 0; row < m; ++row) {
+        const std::size_t index = static_cast<std::size_t>(row) * batch + system;
+        const Wide value = widen(x[index]);
+        if (!std::isfinite(std::abs(value))) {
+          worst[chunk] = INFINITY;
+          return;
+        }
+        difference = std::max(difference, std::abs(value - reference[index]));
+        size = std::max(size, std::abs(reference[index]));
+        sl[row] = widen(in_dl[index]);
+        sd[row] = widen(in_d[index]);
+        su[row] = widen(in_du[index]);
+        sb[row] = widen(in_b[index]);
+        sx[row] = value;
+      }
+      const double error =
+          dominant ? (size > 0 ? difference / size : difference)
+                   : idgpu::tridiag::reference::backward_error(m, sl.data(), sd.data(), su.data(), sx.data(), sb.data());
+      worst[chunk] = std::max(worst[chunk], error);
     }
-    const double error =
-        dominant ? (size > 0 ? difference / size : difference)
-                 : idgpu::tridiag::reference::backward_error(m, sl.data(), sd.data(), su.data(), sx.data(), sb.data());
-    worst = std::max(worst, error);
-  }
-  return worst;
+  });
+  return *std::max_element(worst.begin(), worst.end());
 }
 
 // Solves the same systems with the vendor and natively and compares their errors.
@@ -215,9 +244,9 @@ void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
     in_b[index] = narrow<T>(b[index]);
   }
   std::vector<Wide> reference(count);
-  {
+  for_system_chunks(batch, [&](int first, int last, int) {
     std::vector<Wide> sl(m), sd(m), su(m), sx(m);
-    for (int system = 0; system < batch; ++system) {
+    for (int system = first; system < last; ++system) {
       for (int row = 0; row < m; ++row) {
         const std::size_t index = static_cast<std::size_t>(row) * batch + system;
         sl[row] = widen(in_dl[index]);
@@ -228,7 +257,7 @@ void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
       idgpu::tridiag::reference::lu_partial_pivot(m, sl.data(), sd.data(), su.data(), sx.data());
       for (int row = 0; row < m; ++row) reference[static_cast<std::size_t>(row) * batch + system] = sx[row];
     }
-  }
+  });
 
   T *g_dl = nullptr, *g_d = nullptr, *g_du = nullptr, *g_x = nullptr;
   const std::size_t bytes = count * sizeof(T);
