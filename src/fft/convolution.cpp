@@ -89,8 +89,14 @@ void fft_power_of_two(std::vector<std::complex<Real>>* data) {
   if (n < 2) return;
   std::vector<std::complex<Real>> roots(n / 2);
   const std::size_t quarter = n / 4;
-  for (std::size_t e = 0; e < std::max<std::size_t>(quarter, 1); ++e) {
+  // The first eighth of the circle computed, the rest of the first quarter from it: w_n^e =
+  // (-Im w_n^(n/4 - e), -Re w_n^(n/4 - e)), exact (half the cos/sin evaluations).
+  const std::size_t eighth = n / 8;
+  for (std::size_t e = 0; e <= eighth || e < std::min<std::size_t>(quarter, 1); ++e) {
     roots[e] = root<Real>(static_cast<long long>(e), static_cast<long long>(n));
+  }
+  for (std::size_t e = eighth + 1; e < quarter; ++e) {
+    roots[e] = {-roots[quarter - e].imag(), -roots[quarter - e].real()};
   }
   for (std::size_t e = quarter; e < n / 2 && quarter > 0; ++e) {
     roots[e] = {roots[e - quarter].imag(), -roots[e - quarter].real()};
@@ -156,11 +162,39 @@ std::vector<Complex> spectrum_of(const std::vector<std::complex<Real>>& kernel, 
 
 // b[k] = conj(c[k]) at k and m - k (k < n), zeros between, c the exact chirp (not chirp_table's
 // rounding of it) in Real.
+// The chirp exp(-pi i k^2 / n), k < n, in Real, each from the exact exponent k^2 mod 2n. The
+// exponents repeat (k^2 and (2n - k)^2 ... are quadratic residues: about half of them are
+// distinct) and w^(2n - e) = conj w^e, so each distinct e <= n is computed once where the memo
+// is small (2n <= 2^21); longer chirps are computed entry by entry.
+template <typename Real>
+std::vector<std::complex<Real>> chirp_in(long long n) {
+  const long long d = 2 * n;
+  std::vector<std::complex<Real>> chirp(static_cast<std::size_t>(n));
+  if (d > (1LL << 21)) {
+    for (long long k = 0; k < n; ++k) chirp[static_cast<std::size_t>(k)] = root<Real>(chirp_exponent(k, n), d);
+    return chirp;
+  }
+  std::vector<std::complex<Real>> memo(static_cast<std::size_t>(n + 1));
+  std::vector<char> have(static_cast<std::size_t>(n + 1), 0);
+  for (long long k = 0; k < n; ++k) {
+    const long long e = chirp_exponent(k, n);
+    const bool upper = e > n;
+    const auto base = static_cast<std::size_t>(upper ? d - e : e);
+    if (!have[base]) {
+      memo[base] = root<Real>(static_cast<long long>(base), d);
+      have[base] = 1;
+    }
+    chirp[static_cast<std::size_t>(k)] = upper ? std::conj(memo[base]) : memo[base];
+  }
+  return chirp;
+}
+
 template <typename Real>
 std::vector<Complex> bluestein_spectrum_in(long long n, long long m) {
   std::vector<std::complex<Real>> kernel(static_cast<std::size_t>(m), std::complex<Real>(0, 0));
+  const std::vector<std::complex<Real>> chirp = chirp_in<Real>(n);
   for (long long k = 0; k < n; ++k) {
-    const std::complex<Real> b = std::conj(root<Real>(chirp_exponent(k, n), 2 * n));
+    const std::complex<Real> b = std::conj(chirp[static_cast<std::size_t>(k)]);
     kernel[static_cast<std::size_t>(k)] = b;
     if (k > 0) kernel[static_cast<std::size_t>(m - k)] = b;
   }
@@ -182,11 +216,7 @@ std::vector<Complex> rader_spectrum_in(long long p, int g) {
 
 std::vector<Complex> smooth_dft(const std::vector<Complex>& x) { return dft(x); }
 
-std::vector<Complex> chirp_table(long long n) {
-  std::vector<Complex> chirp(static_cast<std::size_t>(n));
-  for (long long k = 0; k < n; ++k) chirp[static_cast<std::size_t>(k)] = twiddle(chirp_exponent(k, n), 2 * n, -1);
-  return chirp;
-}
+std::vector<Complex> chirp_table(long long n) { return chirp_in<double>(n); }
 
 namespace {
 
