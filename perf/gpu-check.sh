@@ -106,7 +106,7 @@ step build cmake --build "$build" -j "$jobs" -- -k 0
 if [ -f "$build/CTestTestfile.cmake" ]; then
   gpu_filter=()
   if [ -n "${GPU_TESTS:-}" ]; then gpu_filter=(-R "$GPU_TESTS"); fi
-  step ctest-gpu ctest --test-dir "$build" -L gpu "${gpu_filter[@]}" --output-on-failure --no-tests=error \
+  step ctest-gpu ctest --test-dir "$build" -L gpu "${gpu_filter[@]}" --output-on-failure -j "$jobs" --no-tests=error \
     --timeout 300 --output-junit "$OUT/ctest-gpu.xml"
   step ctest-cpu ctest --test-dir "$build" -LE gpu --output-on-failure -j "$jobs" --timeout 300 \
     --output-junit "$OUT/ctest-cpu.xml"
