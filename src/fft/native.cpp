@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <mutex>
@@ -116,6 +115,8 @@ class StockhamPlan final : public NativePlan {
                                             : shape.per_block % 2 == 0;
       launch.vector_in = single && even_in && aligned16(launch.input);
       launch.vector_out = single && even_out && aligned16(launch.output);
+      launch.direct_in = kernels::direct_in_eligible(launch);
+      launch.direct_out = kernels::direct_out_eligible(launch);
       const cudaError_t launched = launch::counted([&] {
         return single ? kernels::launch_pass_f32(launch, inverse, args.stream)
                       : kernels::launch_pass_f64(launch, inverse, args.stream);

@@ -24,6 +24,12 @@ struct PassLaunch {
   // length, 16-byte aligned base); set by the host per launch.
   bool vector_in = false;
   bool vector_out = false;
+  // The fixed-sequence kernels (stockham_pass.cuh; the general kernel ignores them): the first
+  // stage reads the input (direct_in), the last writes the output (direct_out), without staging
+  // the block's elements through shared memory on that side; only where direct_in_eligible and
+  // direct_out_eligible say so. Set by the host per launch.
+  bool direct_in = false;
+  bool direct_out = false;
   // A real pass (RealStep, fft/planner.h): 1 packs R2C outputs, 2 unpacks C2R inputs, with the
   // table w_n^k, k < N, in the pass's precision (forward sign); 3 and 4, odd n (no table): loads
   // reals as (x, 0) and stores n / 2 + 1 values, or loads n / 2 + 1 values with their Hermitian
@@ -40,6 +46,21 @@ struct PassLaunch {
   const void* input = nullptr;
   void* output = nullptr;
 };
+
+// Whether the pass kernels may read `pass`'s input (direct_in) or write its output (direct_out)
+// from the stages: a contiguous side (whole transforms in; sub-transforms written whole out) that
+// no real step stages (R2C's pack reads the outputs in pairs, C2R's unpack the inputs; odd real
+// lengths load reals), no convolution, and at least kDirectMinThreads threads per transform, so
+// that a transform's threads meet at least 32 consecutive bytes in each access.
+inline constexpr int kDirectMinThreads = 4;
+inline bool direct_in_eligible(const PassLaunch& pass) {
+  return pass.shape.sub == 1 && (pass.real_step == 0 || pass.real_step == 1) && pass.convolution == 0 &&
+         pass.threads_per_transform >= kDirectMinThreads;
+}
+inline bool direct_out_eligible(const PassLaunch& pass) {
+  return pass.shape.span == 1 && (pass.real_step == 0 || pass.real_step == 2) && pass.convolution == 0 &&
+         pass.threads_per_transform >= kDirectMinThreads;
+}
 
 // Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error. A pass
 // that a kernel compiled for its power-of-two shape serves (stockham_pow2.cuh) goes there, a

@@ -30,6 +30,7 @@
 #include "fft/convolution_index.h"
 #include "fft/convolution_reference.h"
 #include "fft/kernels/fixed_radices.h"
+#include "fft/kernels/stockham.h"
 #include "fft/planner.h"
 #include "fft/stockham_reference.h"
 #include "fft/tuning.h"
@@ -1340,6 +1341,76 @@ TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[
       CHECK(distinct.count(pass.radices) == 1);
     }
   }
+}
+
+// Which passes meet device memory from their stages (PassLaunch::direct_in / direct_out, the
+// fixed-sequence kernels): a side only where it is contiguous, no real step stages it and a
+// transform has at least kDirectMinThreads threads. A wrong answer either way is a wrong result
+// on the GPU (a column side read as rows) or a pack / unpack step fed from the wrong buffer.
+TEST_CASE("direct sides: contiguous, unstaged and wide enough only", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const auto launch_of = [](const fft::FftPlan& plan, std::size_t i) {
+    fft::kernels::PassLaunch launch;
+    launch.shape = fft::pass_shape(plan, plan.passes[i]);
+    launch.threads_per_transform = plan.passes[i].threads_per_transform;
+    launch.real_step = static_cast<int>(plan.passes[i].real_step);
+    launch.convolution = static_cast<int>(plan.passes[i].convolution);
+    return launch;
+  };
+  struct Sides {
+    bool in, out;
+  };
+  const auto sides = [&](const fft::FftPlan& plan, std::size_t i) {
+    const fft::kernels::PassLaunch launch = launch_of(plan, i);
+    return Sides{fft::kernels::direct_in_eligible(launch), fft::kernels::direct_out_eligible(launch)};
+  };
+  // One pass: both sides (1000 = 8 5 5 5, at least 4 threads a transform).
+  const fft::FftPlan single = must_plan(1000, 64, fft::Precision::kSingle, h100);
+  REQUIRE(single.passes.size() == 1);
+  CHECK(sides(single, 0).in);
+  CHECK(sides(single, 0).out);
+  // Too few threads a transform (12 = 4 3: one thread): both staged.
+  const fft::FftPlan narrow = must_plan(12, 64, fft::Precision::kSingle, h100);
+  REQUIRE(narrow.passes.size() == 1);
+  CHECK(narrow.passes[0].threads_per_transform < fft::kernels::kDirectMinThreads);
+  CHECK_FALSE(sides(narrow, 0).in);
+  CHECK_FALSE(sides(narrow, 0).out);
+  // Two passes (10^6 = 1000 x 1000): the first reads columns and writes whole sub-transforms, the
+  // last reads and writes columns.
+  const fft::FftPlan two = must_plan(1000000, 4, fft::Precision::kSingle, h100);
+  REQUIRE(two.passes.size() == 2);
+  CHECK_FALSE(sides(two, 0).in);
+  CHECK(sides(two, 0).out);
+  CHECK_FALSE(sides(two, 1).in);
+  CHECK_FALSE(sides(two, 1).out);
+  // 2D: the innermost axis is a single pass over rows, the outer one an axis pass over columns.
+  const long long dims[] = {100, 1000};
+  const fft::FftPlanResult plane = fft::plan_c2c(2, dims, 2, fft::Precision::kSingle, h100);
+  REQUIRE(plane.plan.has_value());
+  REQUIRE(plane.plan->passes.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const fft::kernels::PassLaunch launch = launch_of(*plane.plan, i);
+    CAPTURE(i, launch.shape.sub, launch.shape.span);
+    const bool rows = launch.shape.sub == 1 && launch.shape.span == 1;
+    CHECK(sides(*plane.plan, i).in == rows);
+    CHECK(sides(*plane.plan, i).out == rows);
+  }
+  // Real steps: R2C packs its outputs in pairs (input direct only), C2R unpacks its inputs
+  // (output direct only); odd lengths load or store reals (neither).
+  const auto real_sides = [&](fft::Kind kind, long long n) {
+    const fft::FftPlanResult planned = fft::plan_real_1d(kind, n, 16, fft::Precision::kSingle, h100);
+    REQUIRE(planned.plan.has_value());
+    REQUIRE(planned.plan->passes.size() == 1);
+    return sides(*planned.plan, 0);
+  };
+  CHECK(real_sides(fft::Kind::kR2C, 2000).in);
+  CHECK_FALSE(real_sides(fft::Kind::kR2C, 2000).out);
+  CHECK_FALSE(real_sides(fft::Kind::kC2R, 2000).in);
+  CHECK(real_sides(fft::Kind::kC2R, 2000).out);
+  CHECK_FALSE(real_sides(fft::Kind::kR2C, 243).in);
+  CHECK_FALSE(real_sides(fft::Kind::kR2C, 243).out);
+  CHECK_FALSE(real_sides(fft::Kind::kC2R, 243).in);
+  CHECK_FALSE(real_sides(fft::Kind::kC2R, 243).out);
 }
 
 TEST_CASE("tuning table: multi-dimensional and real transforms native only at the measured shapes",
