@@ -11,10 +11,15 @@ bool power_of_two(long long n) { return n > 0 && (n & (n - 1)) == 0; }
 enum class Lengths {
   kPowersOfTwo,
   kPrimes,  // one Bluestein pass each (kernels/stockham_bluestein.cuh)
+  kAll,     // every length in the row's range (rows of one length)
 };
 
 bool in_class(long long n, Lengths lengths) {
-  return lengths == Lengths::kPowersOfTwo ? power_of_two(n) : is_prime(n);
+  switch (lengths) {
+    case Lengths::kPowersOfTwo: return power_of_two(n);
+    case Lengths::kPrimes: return is_prime(n);
+    default: return true;
+  }
 }
 
 // One row: on devices of the classes it was measured on (core/device_class.h), for this
@@ -105,6 +110,12 @@ constexpr TuningRow kRows[] = {
      "H200: fp32 C2C primes 4099..8191 at 2^26 points, 1.01-2.30x the vendor"},
     {kH200, Precision::kDouble, Lengths::kPrimes, 2049, 4096, (1LL << 25) - 4096,
      "H200: fp64 Z2Z primes 2053..4093 at 2^25 points, 1.49-1.64x the vendor"},
+    // H100, the fixed-sequence kernel of 400 (16 5 5) with direct sides: 1.19-1.20x in three runs
+    // (0.92 of copy bandwidth against the vendor's 0.77). The other fixed lengths from 60 to 4000
+    // reach 0.60-0.97 of copy where the vendor reaches 0.86-1.01 (0.61-1.01x; Z2Z 240 1.05-1.06x,
+    // within the margin); the vendor keeps them.
+    {kH100, Precision::kSingle, Lengths::kAll, 400, 400, (1LL << 26) - 8192,
+     "H100: fp32 C2C n=400 at 2^26 points, 1.19-1.20x the vendor"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for
@@ -116,6 +127,11 @@ constexpr TuningRow kRows[] = {
 //   D2Z/Z2D fp64 n = 2^8..2^12 at 2^25: 0.67-0.97x; 2^14 D2Z 0.98-0.99x;
 //   2D C2C 1024^2, 4096^2, 8192^2 and Z2Z 1024^2, 8192x4096: 0.85-0.98x; 3D 128^3: 0.91-0.98x;
 //   Z2Z 256^3: 1.00x.
+// The real rows' calls: n x batch within 8192 of 2^26 reals (fp32) or 2^25 (fp64), as the
+// benchmark's batches are for lengths that are not powers of two.
+constexpr long long kRealRow32 = (1LL << 26) - 8192;
+constexpr long long kRealRow64 = (1LL << 25) - 8192;
+
 struct LayoutRow {
   MeasuredClasses measured_on;
   Kind kind;
@@ -136,6 +152,42 @@ constexpr LayoutRow kLayoutRows[] = {
     // C2C 256^3 and 512^3: three axis passes at 0.31-0.32 of copy against the vendor's 0.29.
     {kH100, Kind::kC2C, Precision::kSingle, 3, 256, 1LL << 26, "H100: C2C 256^3 x 4, 1.10x"},
     {kH100, Kind::kC2C, Precision::kSingle, 3, 512, 1LL << 27, "H100: C2C 512^3, 1.07-1.08x"},
+    // Even real lengths whose half has a fixed-sequence kernel (one pass, the real step inside it,
+    // the input read by the first stage: PassLaunch::direct_in), three runs each, 2^26 reals
+    // (fp32) / 2^25 (fp64) a call within n; the vendor at 0.32-0.68 of copy bandwidth, the native
+    // pass at 0.54-0.81. Lost or tied, so absent: R2C/D2Z 600, 960, 1000, 6250, 8000, 10000
+    // (0.57-1.07x). C2R / Z2D stage their input (the unpack step pairs X[e] with X[M-e]) and win
+    // only at 400, 800 and 1920 (1.10-1.34x; elsewhere 0.39-1.05x).
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 240, kRealRow32, "H100: R2C n=240, 1.18-1.19x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 400, kRealRow32, "H100: R2C n=400, 1.59-1.60x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 480, kRealRow32, "H100: R2C n=480, 1.13x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 500, kRealRow32, "H100: R2C n=500, 1.19x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 800, kRealRow32, "H100: R2C n=800, 2.26-2.27x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1250, kRealRow32, "H100: R2C n=1250, 1.17x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1920, kRealRow32, "H100: R2C n=1920, 1.68x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 2000, kRealRow32, "H100: R2C n=2000, 1.16-1.17x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 3840, kRealRow32, "H100: R2C n=3840, 1.39-1.40x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 4000, kRealRow32, "H100: R2C n=4000, 1.14-1.15x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 4374, kRealRow32, "H100: R2C n=4374, 1.18x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 4802, kRealRow32, "H100: R2C n=4802, 1.17-1.18x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 6400, kRealRow32, "H100: R2C n=6400, 1.23-1.24x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 400, kRealRow32, "H100: C2R n=400, 1.10x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 800, kRealRow32, "H100: C2R n=800, 1.34x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1920, kRealRow32, "H100: C2R n=1920, 1.18-1.19x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 240, kRealRow64, "H100: D2Z n=240, 1.38-1.41x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 400, kRealRow64, "H100: D2Z n=400, 1.60-1.61x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 480, kRealRow64, "H100: D2Z n=480, 1.41-1.42x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 500, kRealRow64, "H100: D2Z n=500, 1.11-1.12x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 800, kRealRow64, "H100: D2Z n=800, 1.71x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1250, kRealRow64, "H100: D2Z n=1250, 1.13-1.15x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1920, kRealRow64, "H100: D2Z n=1920, 1.72-1.74x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 2000, kRealRow64, "H100: D2Z n=2000, 1.18x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 3840, kRealRow64, "H100: D2Z n=3840, 1.40-1.43x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 4000, kRealRow64, "H100: D2Z n=4000, 1.26x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 4374, kRealRow64, "H100: D2Z n=4374, 1.21-1.22x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 4802, kRealRow64, "H100: D2Z n=4802, 1.23-1.24x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 6400, kRealRow64, "H100: D2Z n=6400, 1.29-1.30x"},
+    {kH100, Kind::kC2R, Precision::kDouble, 1, 1920, kRealRow64, "H100: Z2D n=1920, 1.12-1.13x"},
 };
 
 }  // namespace

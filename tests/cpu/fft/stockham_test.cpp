@@ -759,6 +759,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
           (bits == 14 || bits == 15 || bits == 17 || bits == 20));
   }
   // Primes (one Bluestein pass), H100 and H200: fp32 4099..8191, fp64 2053..4093.
+  CHECK(wins(400, points / 400, fft::Precision::kSingle, h100));  // the fixed kernel of 400
   for (long long n : {4099LL, 5003LL, 6151LL, 8191LL}) {
     CAPTURE(n);
     CHECK(wins(n, points / n, fft::Precision::kSingle, h100));
@@ -789,6 +790,10 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {1LL << 16, points >> 16, fft::Precision::kSingle, {90, 2000}},  // H100 PCIe: not measured
       {1LL << 16, points >> 16, fft::Precision::kSingle, {90, 0}},  // bandwidth unknown
       {1LL << 16, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
+      {400, points / 400 / 2, fft::Precision::kSingle, h100},  // n = 400: fewer points than measured
+      {400, points / 400, fft::Precision::kSingle, h200},      // n = 400: not measured on an H200
+      {400, (points / 2) / 400, fft::Precision::kDouble, h100},  // Z2Z 400 lost (0.93x)
+      {1000, points / 1000, fft::Precision::kSingle, h100},    // another fixed length: lost
       {4093, points / 4093, fft::Precision::kSingle, h100},  // fp32 prime below 4096: the vendor's
       {4100, points / 4100, fft::Precision::kSingle, h100},  // 2^2 5^2 41: not a prime
       {8209, points / 8209, fft::Precision::kSingle, h100},  // a prime above the range
@@ -1444,6 +1449,24 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 32, h100));
   CHECK(!wins(Kind::kC2C, Precision::kDouble, {256, 256, 256}, 2, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 1, h100));
+  // Even real lengths whose half has a fixed-sequence kernel (H100, 2^26 / 2^25 reals a call).
+  const long long reals32 = 1LL << 26;
+  const long long reals64 = 1LL << 25;
+  for (long long n : {240LL, 400LL, 480LL, 500LL, 800LL, 1250LL, 1920LL, 2000LL, 3840LL, 4000LL, 4374LL, 4802LL,
+                      6400LL}) {
+    CAPTURE(n);
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
+    CHECK(wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h100));
+    CHECK(wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h100) == (n == 400 || n == 800 || n == 1920));
+    CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h100) == (n == 1920));
+    CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h100));  // half the measured call
+    CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200));
+  }
+  for (long long n : {600LL, 960LL, 1000LL, 6250LL, 8000LL, 10000LL}) {  // lost or tied
+    CAPTURE(n);
+    CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
+    CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h100));
+  }
   // Not measured on an H200 nor on any other device.
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h200));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, {100, 8000}));
