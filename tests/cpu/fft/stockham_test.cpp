@@ -1462,6 +1462,14 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h100));  // half the measured call
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200));
   }
+  // The rows' threshold: n x batch at least 2^26 - 8192 reals (fp32), larger calls included.
+  const long long threshold32 = reals32 - 8192;
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {400}, (threshold32 - 1) / 400, h100));
+  CHECK(wins(Kind::kR2C, Precision::kSingle, {400}, (threshold32 + 399) / 400, h100));
+  CHECK(wins(Kind::kR2C, Precision::kSingle, {400}, 4 * reals32 / 400, h100));
+  const long long threshold64 = reals64 - 8192;
+  CHECK(!wins(Kind::kR2C, Precision::kDouble, {6400}, (threshold64 - 1) / 6400, h100));
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {6400}, (threshold64 + 6399) / 6400, h100));
   for (long long n : {600LL, 960LL, 1000LL, 6250LL, 8000LL, 10000LL}) {  // lost or tied
     CAPTURE(n);
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
