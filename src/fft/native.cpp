@@ -45,7 +45,7 @@ class StockhamPlan final : public NativePlan {
     name_ = "Stockham " + rank + kind + ", " +
             (plan_.cluster ? std::string("one cluster kernel")
                            : std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes"));
-    if (fused_) name_ += " (fused out of place)";
+    if (fused_) name_ += fused_->axes ? " (two axes fused)" : " (fused out of place)";
     if (plan_.kind != Kind::kC2C) {
       // A real plan's distances on its real side depend on the execution (in place: cuFFT's
       // padded layout): both shapes of its real pass, formed once.
@@ -72,7 +72,7 @@ class StockhamPlan final : public NativePlan {
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     if (in_place && !in_place_served_) return kNotServed;
-    if (fused_ && !in_place) return execute_fused(args);
+    if (fused_ && (!in_place || fused_->axes)) return execute_fused(args);
     const std::vector<PassBuffers> turns = plan_buffers(plan_, in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
@@ -102,25 +102,10 @@ class StockhamPlan final : public NativePlan {
       }
     };
     const bool inverse = real ? plan_.kind == Kind::kC2R : args.direction == CUFFT_INVERSE;
-    const bool single = plan_.precision == Precision::kSingle;
     for (std::size_t i = 0; i < launches_.size(); ++i) {
       kernels::PassLaunch launch = launches_[i];
       if (real && i == real_pass_) launch.shape = real_shapes_[in_place];
-      launch.input = buffer(turns[i].from);
-      launch.output = buffer(turns[i].to);
-      const PassShape& shape = launch.shape;
-      const bool even_in = shape.sub == 1 ? shape.size % 2 == 0 && input_distance(shape) % 2 == 0
-                                          : shape.per_block % 2 == 0;
-      const bool even_out = shape.span == 1 ? shape.size % 2 == 0 && output_distance(shape) % 2 == 0
-                                            : shape.per_block % 2 == 0;
-      launch.vector_in = single && even_in && aligned16(launch.input);
-      launch.vector_out = single && even_out && aligned16(launch.output);
-      launch.direct_in = kernels::direct_in_eligible(launch);
-      launch.direct_out = kernels::direct_out_eligible(launch);
-      const cudaError_t launched = launch::counted([&] {
-        return single ? kernels::launch_pass_f32(launch, inverse, args.stream)
-                      : kernels::launch_pass_f64(launch, inverse, args.stream);
-      });
+      const cudaError_t launched = run_pass(launch, buffer(turns[i].from), buffer(turns[i].to), inverse, args.stream);
       if (const cufftResult status = finish_launch(launched, args, static_cast<int>(i) + 1); status != CUFFT_SUCCESS) {
         if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
         return status;
@@ -131,7 +116,29 @@ class StockhamPlan final : public NativePlan {
   }
 
  private:
-  // The two passes as one fused kernel (out of place).
+  // One pass's launch from `input` to `output`, with the accesses those arrays allow.
+  cudaError_t run_pass(kernels::PassLaunch launch, const void* input, void* output, bool inverse,
+                       cudaStream_t stream) const {
+    const bool single = plan_.precision == Precision::kSingle;
+    launch.input = input;
+    launch.output = output;
+    const PassShape& shape = launch.shape;
+    const bool even_in =
+        shape.sub == 1 ? shape.size % 2 == 0 && input_distance(shape) % 2 == 0 : shape.per_block % 2 == 0;
+    const bool even_out =
+        shape.span == 1 ? shape.size % 2 == 0 && output_distance(shape) % 2 == 0 : shape.per_block % 2 == 0;
+    launch.vector_in = single && even_in && aligned16(launch.input);
+    launch.vector_out = single && even_out && aligned16(launch.output);
+    launch.direct_in = kernels::direct_in_eligible(launch);
+    launch.direct_out = kernels::direct_out_eligible(launch);
+    return launch::counted([&] {
+      return single ? kernels::launch_pass_f32(launch, inverse, stream)
+                    : kernels::launch_pass_f64(launch, inverse, stream);
+    });
+  }
+
+  // The first two passes as one fused kernel (a 1D plan's out of place; a multi-dimensional
+  // plan's two innermost axes in place or not), then any later pass in place on the output.
   cufftResult execute_fused(const ExecArgs& args) const {
     kernels::FusedLaunch launch = *fused_;
     launch.first.input = args.input;
@@ -139,11 +146,22 @@ class StockhamPlan final : public NativePlan {
     launch.last.input = args.output;
     launch.last.output = args.output;
     const bool inverse = args.direction == CUFFT_INVERSE;
+    const bool single = plan_.precision == Precision::kSingle;
     const cudaError_t launched = launch::counted([&] {
-      return plan_.precision == Precision::kSingle ? kernels::launch_fused_f32(launch, inverse, args.stream)
-                                                   : kernels::launch_fused_f64(launch, inverse, args.stream);
+      return single ? kernels::launch_fused_f32(launch, inverse, args.stream)
+                    : kernels::launch_fused_f64(launch, inverse, args.stream);
     });
-    return finish_launch(launched, args, 0);
+    const std::size_t passes = launches_.size();
+    if (const cufftResult status = finish_launch(launched, args, passes > 2 ? 1 : 0); status != CUFFT_SUCCESS) {
+      return status;
+    }
+    for (std::size_t i = 2; i < passes; ++i) {
+      const cudaError_t status = run_pass(launches_[i], args.output, args.output, inverse, args.stream);
+      if (const cufftResult result = finish_launch(status, args, static_cast<int>(i) + 1); result != CUFFT_SUCCESS) {
+        return result;
+      }
+    }
+    return CUFFT_SUCCESS;
   }
 
   // A launch's status as cuFFT's, synchronised and checked first under IDGPU_SYNC_CHECK. A launch
@@ -342,9 +360,10 @@ std::optional<kernels::FusedLaunch> fused_launch_for(const FftPlan& plan,
     pass->lo_twiddles = planned.lo_twiddles;
     pass->hi_twiddles = planned.hi_twiddles;
   }
+  launch.axes = fused.axes;
   launch.threads = static_cast<unsigned>(fused.threads);
   launch.shared_bytes = static_cast<unsigned>(fused.shared_bytes);
-  launch.schedule.batch = plan.batch;
+  launch.schedule.batch = fused.transforms;
   launch.schedule.first_tiles = fused.first_tiles;
   launch.schedule.last_tiles = fused.last_tiles;
   const int resident = plan.precision == Precision::kSingle ? kernels::fused_resident_blocks_f32(launch)
@@ -354,8 +373,28 @@ std::optional<kernels::FusedLaunch> fused_launch_for(const FftPlan& plan,
   launch.grid = static_cast<unsigned>(std::min<long long>(resident, tickets));
   const int lag = fused_lag_override() > 0 ? fused_lag_override()
                                           : fused_lag(plan, resident, current_device_l2_bytes());
-  launch.schedule.lag = static_cast<int>(std::clamp<long long>(lag, 1, plan.batch));
+  launch.schedule.lag = static_cast<int>(std::clamp<long long>(lag, 1, fused.transforms));
   return launch;
+}
+
+// The fused kernel's counters (kernels/stockham_fused.cuh), which follow a plan's tables: two,
+// and one per transform of the kernel.
+std::size_t fused_counter_bytes(const FftPlan& plan) {
+  return plan.fused ? static_cast<std::size_t>(2 + plan.fused->transforms) * sizeof(unsigned) : 0;
+}
+
+// The plan's fused kernel, its counters at `counters`; nothing where the plan has none, the
+// experiment switch turned it off, or no kernel is compiled for its passes.
+std::optional<kernels::FusedLaunch> plan_fused_launch(const FftPlan& plan,
+                                                      const std::vector<kernels::PassLaunch>& launches,
+                                                      void* counters) {
+  if (!plan.fused) return std::nullopt;
+  std::optional<kernels::FusedLaunch> fused = fused_launch_for(plan, launches);
+  if (fused) {
+    fused->counters = static_cast<unsigned*>(counters);
+    log::plan().debug("native FFT plan: fused kernel of {} blocks, lag {}", fused->grid, fused->schedule.lag);
+  }
+  return fused;
 }
 
 // IDGPU_FFT_MEASURE=1, for a plan the tuning table does not cover (another device class, another
@@ -547,10 +586,8 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     if (!fused_enabled()) planned.plan->fused.reset();
-    // The fused kernel's counters (kernels/stockham_fused.cuh) follow the tables.
-    const std::size_t counter_bytes =
-        planned.plan->fused ? static_cast<std::size_t>(2 + planned.plan->batch) * sizeof(unsigned) : 0;
     void* counters = nullptr;
+    const std::size_t counter_bytes = fused_counter_bytes(*planned.plan);
     void* tables = d.precision == Precision::kSingle
                        ? upload_tables<float2>(*planned.plan, &launches, counter_bytes, &counters)
                        : upload_tables<double2>(*planned.plan, &launches, counter_bytes, &counters);
@@ -558,12 +595,7 @@ class StockhamSolver final : public Solver {
       *reason = "native FFT: twiddle tables could not be allocated";
       return nullptr;
     }
-    std::optional<kernels::FusedLaunch> fused;
-    if (planned.plan->fused) fused = fused_launch_for(*planned.plan, launches);
-    if (fused) {
-      fused->counters = static_cast<unsigned*>(counters);
-      log::plan().debug("native FFT plan: fused kernel of {} blocks, lag {}", fused->grid, fused->schedule.lag);
-    }
+    const std::optional<kernels::FusedLaunch> fused = plan_fused_launch(*planned.plan, launches, counters);
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
     auto native =
         std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), fused);
@@ -625,7 +657,8 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     limits.clusters = false;
-    limits.fused = false;
+    // The fused kernel of a C2C plan's two innermost axes (sm_90 builds run it everywhere).
+    limits.fused = !real && !strided && arch >= 80;
     FftPlanResult planned =
         real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
         : strided ? plan_c2c_strided(dims[0], batch, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,
@@ -638,19 +671,24 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
-    void* tables = d.precision == Precision::kSingle ? upload_tables<float2>(*planned.plan, &launches)
-                                                     : upload_tables<double2>(*planned.plan, &launches);
+    if (!fused_enabled()) planned.plan->fused.reset();
+    void* counters = nullptr;
+    const std::size_t counter_bytes = fused_counter_bytes(*planned.plan);
+    void* tables = d.precision == Precision::kSingle
+                       ? upload_tables<float2>(*planned.plan, &launches, counter_bytes, &counters)
+                       : upload_tables<double2>(*planned.plan, &launches, counter_bytes, &counters);
     if (tables == nullptr) {
       *reason = "native FFT: twiddle tables could not be allocated";
       return nullptr;
     }
+    const std::optional<kernels::FusedLaunch> fused = plan_fused_launch(*planned.plan, launches, counters);
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
     // In place, a real plan serves cuFFT's padded layout (NULL embeds only); a strided one, a
     // layout whose input and output are the same.
     const bool in_place_served = real ? d.default_layout
                                       : !strided || (d.dims[0].in_stride == d.dims[0].out_stride &&
                                                      (batch == 1 || d.batch.in_stride == d.batch.out_stride));
-    return std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), std::nullopt,
+    return std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), fused,
                                           in_place_served);
   }
 };

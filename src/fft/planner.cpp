@@ -316,13 +316,19 @@ FftPass axis_pass(long long size, long long inner, long long transforms, std::si
   return pass;
 }
 
-// Makes a two-pass power-of-two plan a fused one (FftFused) where both passes fill a block of
+// Makes the first two passes of a plan one fused kernel (FftFused) where both fill a block of
 // fused_threads threads with whole sub-transforms that divide their tiles evenly, within the
-// shared memory; otherwise leaves it as it is.
-void fuse_passes(FftPlan* plan, std::size_t shared) {
+// shared memory; otherwise leaves the plan as it is. The kernel runs `transforms` transforms of
+// `transform_n` elements: a 1D plan's own (its two passes), or the planes of a multi-dimensional
+// plan's two innermost axes (`axes`).
+void fuse_passes(FftPlan* plan, std::size_t shared, long long transforms, long long transform_n, bool axes) {
+  if (plan->passes.size() < 2 || transforms > kFusedMaxBatch) return;
   FftFused fused;
   fused.threads = fused_threads(plan->element_bytes);
-  std::vector<FftPass> passes = plan->passes;
+  fused.transforms = transforms;
+  fused.transform_n = transform_n;
+  fused.axes = axes;
+  std::vector<FftPass> passes(plan->passes.begin(), plan->passes.begin() + 2);
   long long tiles[2] = {0, 0};
   for (std::size_t i = 0; i < passes.size(); ++i) {
     FftPass& pass = passes[i];
@@ -332,20 +338,24 @@ void fuse_passes(FftPlan* plan, std::size_t shared) {
       return;
     }
     const long long per_block = fused.threads / threads;
-    // The first pass's tiles take T consecutive columns, the last pass's T consecutive rows of
-    // one transform: T divides S (and L).
-    const long long group = pass.span_before == 1 ? pass.sub_transforms : gcd(pass.sub_transforms, pass.span_before);
+    // A single pass's tiles take T consecutive rows of one transform, the first pass's of a 1D
+    // plan T consecutive columns, a last pass's T consecutive columns (rows of T elements): T
+    // divides the rows (S, L).
+    const bool single = pass.sub_transforms == 1;
+    const long long group = single ? transform_n / pass.size
+                            : pass.span_before == 1 ? pass.sub_transforms
+                                                    : gcd(pass.sub_transforms, pass.span_before);
     if (group % per_block != 0) return;
     pass.transforms_per_block = static_cast<int>(per_block);
-    pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, true);
+    pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, !single);
     pass.shared_bytes = static_cast<std::size_t>(pass.smem_stride) * plan->element_bytes * static_cast<std::size_t>(per_block);
     if (pass.shared_bytes > shared) return;
-    pass.blocks = pass.sub_transforms * plan->batch / per_block;
-    tiles[i] = pass.sub_transforms / per_block;
+    pass.blocks = pass.sub_transforms * plan->pass_transforms(pass) / per_block;
+    tiles[i] = (single ? group : pass.sub_transforms) / per_block;
     fused.shared_bytes = std::max(fused.shared_bytes, pass.shared_bytes);
   }
   // One ticket counter of 32 bits (kernels/stockham_fused.cuh).
-  if (plan->batch * (tiles[0] + tiles[1]) >= (1LL << 31)) return;
+  if (transforms * (tiles[0] + tiles[1]) >= (1LL << 31)) return;
   fused.first_tiles = static_cast<int>(tiles[0]);
   fused.last_tiles = static_cast<int>(tiles[1]);
   fused.passes = std::move(passes);
@@ -460,7 +470,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
     if (c.shared_bytes <= shared && c.threads <= max_threads) plan.cluster = c;
   }
-  if (fusable) fuse_passes(&plan, shared);
+  if (fusable) fuse_passes(&plan, shared, batch, n, false);
   result.plan = std::move(plan);
   return result;
 }
@@ -512,6 +522,15 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
     const long long size = dims[axis];
     plan.passes.push_back(axis_pass(size, inner, total / (size * inner) * batch, element, limits, max_threads));
     inner *= size;
+  }
+  // The two innermost axes as one fused kernel where they are square powers of two whose kernel
+  // is compiled (fft/planner.h).
+  const long long rows = dims[rank - 2];
+  const long long columns = dims[rank - 1];
+  const long long plane = rows * columns;
+  if (limits.fused && rows == columns && (rows & (rows - 1)) == 0 && rows >= (1LL << kFusedAxesMinLog) &&
+      rows <= (1LL << kFusedAxesMaxLog) && static_cast<std::size_t>(plane) * element <= kFusedMaxBytes) {
+    fuse_passes(&plan, limits.shared_bytes_per_block, total / plane * batch, plane, true);
   }
   result.plan = std::move(plan);
   return result;
@@ -729,13 +748,13 @@ FftPass real_pass_for(const FftPlan& plan, bool in_place) {
 }
 
 int fused_lag(const FftPlan& plan, long long resident_blocks, std::size_t l2_bytes) {
-  if (!plan.fused || plan.batch < 1) return 1;
+  if (!plan.fused || plan.fused->transforms < 1) return 1;
   const long long a = plan.fused->first_tiles;
   const long long b = plan.fused->last_tiles;
   const long long waiting = (std::max(resident_blocks, 0LL) + b + a + b - 1) / (a + b);
-  const auto transform_bytes = static_cast<std::size_t>(plan.n) * plan.element_bytes;
+  const auto transform_bytes = static_cast<std::size_t>(plan.fused->transform_n) * plan.element_bytes;
   const auto footprint = static_cast<long long>(l2_bytes / 4 / transform_bytes);
-  return static_cast<int>(std::clamp(std::min(waiting, footprint), 1LL, plan.batch));
+  return static_cast<int>(std::clamp(std::min(waiting, footprint), 1LL, plan.fused->transforms));
 }
 
 namespace {

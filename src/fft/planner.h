@@ -66,6 +66,11 @@
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
 //    pass's T is then fused_threads / threads_per_transform.
+//  - Fused axes (plan_c2c): the two innermost axes of a 2D/3D C2C plan, square powers of two of
+//    128..1024 a side, run in the same kernel, the planes of those axes its transforms: whole
+//    rows first, then T adjacent columns of the same plane while the plane is in the L2. Device
+//    memory sees one read and one write for both axes (a 3D plan's outermost axis is a pass of
+//    its own after them).
 #pragma once
 
 #include <cstddef>
@@ -191,11 +196,19 @@ struct FftCluster {
 // of both passes in FusedSchedule order. `passes` are the plan's two passes as that kernel runs
 // them: the same sizes, radices, strides and twiddles, with transforms per block (and so shared
 // memory and block counts) chosen so that both fill a block of `threads`.
+// A multi-dimensional C2C plan whose two innermost axes are powers of two fuses their passes the
+// same way (`axes`): the kernel's transforms are then the planes of those two axes (every
+// transform's, batch x the outer axes' product of them), the first pass a single pass over each
+// plane's rows, the last an untwiddled column pass over its columns; both run in place as well,
+// and a 3D plan's outermost axis pass follows as a launch of its own.
 struct FftFused {
   int threads = 0;
   std::size_t shared_bytes = 0;  // the larger of the two passes'
   int first_tiles = 0;           // blocks of the first pass per transform
   int last_tiles = 0;            // of the last pass
+  long long transforms = 0;      // the kernel's transforms (its schedule's batch)
+  long long transform_n = 0;     // elements of each
+  bool axes = false;
   std::vector<FftPass> passes;
 };
 
@@ -213,8 +226,9 @@ struct FftPlan {
   // Set when the two passes run as one cluster kernel (powers of two whose single pass would
   // leave one block per SM, or that take two passes; on devices with clusters).
   std::optional<FftCluster> cluster;
-  // Set when the two passes may run as one fused kernel (out of place only; an in-place
-  // execution runs the passes as two launches).
+  // Set when the two passes may run as one fused kernel (a 1D plan out of place only, an
+  // in-place execution running the passes as two launches; a multi-dimensional plan's two
+  // innermost axes in place or not).
   std::optional<FftFused> fused;
   // Multi-dimensional plans (plan_c2c, plan_real): every pass is an axis pass or a single pass,
   // whose blocks write only the elements they read, so every pass may run in place: the first
@@ -273,6 +287,13 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
 inline constexpr int fused_threads(std::size_t element_bytes) { return element_bytes > 8 ? 256 : 512; }
 inline constexpr long long kFusedMaxBatch = 1LL << 20;
 inline constexpr std::size_t kFusedMaxBytes = std::size_t{16} << 20;
+// The planes of a multi-dimensional plan's fused axes whose kernels are compiled
+// (kernels/stockham_fused.cuh): square, 2^7 .. 2^10 points a side (at most kFusedMaxBytes).
+// 2048^2 fp32 (32 MB) measured slower fused than as two launches on an H100 (0.90x the vendor
+// against 0.96x; the columns' tiles write rows of 32 bytes, and two planes in flight overflow
+// the L2).
+inline constexpr int kFusedAxesMinLog = 7;
+inline constexpr int kFusedAxesMaxLog = 10;
 
 // The lag D of a fused plan's schedule (FusedSchedule) for a kernel of `resident_blocks` blocks
 // at once on a device with `l2_bytes` of L2 cache, in [1, batch]:

@@ -200,20 +200,21 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
   }
 }
 
-// A fused plan out of place as its kernel runs it (kernels/stockham_fused.cuh): tiles in ticket
-// order (FusedSchedule), the first pass from the input into the output, the last pass in place on
-// the output. A last-pass tile whose transform still has first-pass tiles to run is an error in
-// the schedule (the kernel would wait on a tile no block has taken).
+// A fused plan as its kernel runs it (kernels/stockham_fused.cuh): tiles in ticket order
+// (FusedSchedule), the first pass from the input into the output, the last pass in place on the
+// output; then a multi-dimensional plan's later passes in place on the output. A last-pass tile
+// whose transform still has first-pass tiles to run is an error in the schedule (the kernel would
+// wait on a tile no block has taken).
 void run_fused(const FftPlan& plan, int sign, const Complex* from, Complex* to) {
   const FftFused& fused = *plan.fused;
   PassRunner first(plan, fused.passes[0], sign);
   PassRunner last(plan, fused.passes[1], sign);
   FusedSchedule schedule;
-  schedule.batch = plan.batch;
+  schedule.batch = fused.transforms;
   schedule.first_tiles = fused.first_tiles;
   schedule.last_tiles = fused.last_tiles;
-  schedule.lag = plan.batch > 2 ? 2 : 1;
-  std::vector<int> first_done(static_cast<std::size_t>(plan.batch), 0);
+  schedule.lag = fused.transforms > 2 ? 2 : 1;
+  std::vector<int> first_done(static_cast<std::size_t>(fused.transforms), 0);
   const long long tickets = fused_tickets(schedule);
   for (long long ticket = 0; ticket < tickets; ++ticket) {
     int pass = 0, tile = 0;
@@ -229,6 +230,7 @@ void run_fused(const FftPlan& plan, int sign, const Complex* from, Complex* to) 
       last.run_block(transform * fused.last_tiles + tile, to, to);
     }
   }
+  for (std::size_t i = 2; i < plan.passes.size(); ++i) PassRunner(plan, plan.passes[i], sign).run_all(to, to);
 }
 
 // A cluster plan as its kernel runs it (kernels/stockham_cluster.cuh): per transform, every
@@ -338,8 +340,8 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
     return;
   }
   const bool in_place = input == output;
-  if (plan.fused && !in_place) {
-    if (plan.passes.size() != 2 || plan.fused->passes.size() != 2) {
+  if (plan.fused && (!in_place || plan.fused->axes)) {
+    if ((!plan.fused->axes && plan.passes.size() != 2) || plan.fused->passes.size() != 2) {
       throw std::invalid_argument("fft reference: a fused plan has two passes");
     }
     run_fused(plan, sign, input, output);

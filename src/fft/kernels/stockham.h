@@ -133,11 +133,16 @@ cudaError_t launch_cluster_f64(const ClusterLaunch& launch, bool inverse, cudaSt
 
 namespace idgpu::fft::kernels {
 
-// One launch of a fused plan (fft/planner.h FftFused, kernels/stockham_fused.cuh): both passes,
-// out of place, in one persistent kernel of `grid` blocks.
+// One launch of a fused plan (fft/planner.h FftFused, kernels/stockham_fused.cuh): both passes
+// in one persistent kernel of `grid` blocks (out of place for a 1D plan's; in place or not for
+// a multi-dimensional plan's axes).
 struct FusedLaunch {
   PassLaunch first;  // the caller's input to the caller's output
   PassLaunch last;   // the output, in place
+  // The passes are a multi-dimensional plan's two innermost axes (FftFused::axes): the first a
+  // single pass over whole rows (kSingle), the last an untwiddled column pass; else a 1D plan's
+  // two passes (kFirst, then the twiddled kColumn).
+  bool axes = false;
   FusedSchedule schedule;
   unsigned* counters = nullptr;  // 2 + batch counters, zero between launches (the kernel leaves them so)
   unsigned grid = 0;

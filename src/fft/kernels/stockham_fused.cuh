@@ -42,7 +42,10 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
   return value;
 }
 
-template <class Real, bool Inverse, int LogFirst, int LogLast>
+// FirstKind: kFirst (a 1D plan's first pass: columns in, each sub-transform written contiguously)
+// or kSingle (a multi-dimensional plan's innermost axis: whole rows in and out); the last pass is
+// a column pass, twiddled in a 1D plan and not in a multi-dimensional one (PassShape::twiddled).
+template <class Real, bool Inverse, int FirstKind, int LogFirst, int LogLast>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_constant__ FusedLaunch p) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
   __shared__ long long ticket_slot;
@@ -61,7 +64,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_co
     long long transform = 0;
     fused_tile(p.schedule, ticket, &pass, &transform, &tile);
     if (pass == 0) {
-      pow2_block<Real, Inverse, LogFirst, kFirst, kFusedTile>(p.first, transform * p.schedule.first_tiles + tile,
+      pow2_block<Real, Inverse, LogFirst, FirstKind, kFusedTile>(p.first, transform * p.schedule.first_tiles + tile,
                                                                 shared_raw, static_cast<int>(threadIdx.x));
       __syncthreads();  // every thread's stores of the tile are issued
       if (threadIdx.x == 0) {
@@ -93,44 +96,64 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_co
   }
 }
 
-// Host side: the (first, last) pass lengths compiled, by precision, are the planner's two-pass
-// splits of the powers of two it fuses (fft/planner.cpp): 2^17 .. 2^21 in fp32, 2^17 .. 2^20 in
-// fp64.
-template <class Real>
+// Host side: the (first, last) pass lengths compiled, by precision and first kind. kFirst: the
+// planner's two-pass splits of the powers of two it fuses (fft/planner.cpp), 2^17 .. 2^21 in
+// fp32, 2^17 .. 2^20 in fp64. kSingle: the square planes of multi-dimensional plans whose two
+// innermost axes it fuses, 128^2 .. 1024^2 (fft/planner.h, kFusedAxesMaxLog).
+template <class Real, int FirstKind>
 struct FusedShapes;
 template <>
-struct FusedShapes<float> {
-  static constexpr int kFirst[] = {7, 9, 8, 10, 10};
-  static constexpr int kLast[] = {10, 9, 11, 10, 11};
+struct FusedShapes<float, kFirst> {
+  static constexpr int kFirstLog[] = {7, 9, 8, 10, 10};
+  static constexpr int kLastLog[] = {10, 9, 11, 10, 11};
 };
 template <>
-struct FusedShapes<double> {
-  static constexpr int kFirst[] = {7, 9, 8, 10};
-  static constexpr int kLast[] = {10, 9, 11, 10};
+struct FusedShapes<double, kFirst> {
+  static constexpr int kFirstLog[] = {7, 9, 8, 10};
+  static constexpr int kLastLog[] = {10, 9, 11, 10};
+};
+template <>
+struct FusedShapes<float, kSingle> {
+  static constexpr int kFirstLog[] = {7, 8, 9, 10};
+  static constexpr int kLastLog[] = {7, 8, 9, 10};
+};
+template <>
+struct FusedShapes<double, kSingle> {
+  static constexpr int kFirstLog[] = {7, 8, 9, 10};
+  static constexpr int kLastLog[] = {7, 8, 9, 10};
 };
 
-template <class Real, bool Inverse, int Index>
+template <class Real, bool Inverse, int FirstKind, int Index>
 constexpr auto fused_kernel() {
-  return stockham_fused<Real, Inverse, FusedShapes<Real>::kFirst[Index], FusedShapes<Real>::kLast[Index]>;
+  using Shapes = FusedShapes<Real, FirstKind>;
+  return stockham_fused<Real, Inverse, FirstKind, Shapes::kFirstLog[Index], Shapes::kLastLog[Index]>;
 }
 
 // Calls `use(kernel)` with the kernel compiled for the launch's pass lengths; false when none is.
-template <class Real, bool Inverse, class Use, int... Index>
+template <class Real, bool Inverse, int FirstKind, class Use, int... Index>
 bool with_fused_kernel(int log_first, int log_last, const Use& use, std::integer_sequence<int, Index...>) {
+  using Shapes = FusedShapes<Real, FirstKind>;
   const auto try_one = [&](auto index) {
     constexpr int kIndex = decltype(index)::value;
-    if (FusedShapes<Real>::kFirst[kIndex] != log_first || FusedShapes<Real>::kLast[kIndex] != log_last) return false;
-    use(std::integral_constant<decltype(fused_kernel<Real, Inverse, kIndex>()), fused_kernel<Real, Inverse, kIndex>()>());
+    if (Shapes::kFirstLog[kIndex] != log_first || Shapes::kLastLog[kIndex] != log_last) return false;
+    constexpr auto kKernel = fused_kernel<Real, Inverse, FirstKind, kIndex>();
+    use(std::integral_constant<decltype(kKernel), kKernel>());
     return true;
   };
   return (try_one(std::integral_constant<int, Index>()) || ...);
 }
 
+template <class Real, bool Inverse, int FirstKind, class Use>
+bool with_fused_kernel_of(const FusedLaunch& launch, const Use& use) {
+  constexpr int kCount = static_cast<int>(sizeof(FusedShapes<Real, FirstKind>::kFirstLog) / sizeof(int));
+  return with_fused_kernel<Real, Inverse, FirstKind>(launch.first.shape.size_log2, launch.last.shape.size_log2, use,
+                                                     std::make_integer_sequence<int, kCount>());
+}
+
 template <class Real, bool Inverse, class Use>
 bool with_fused_kernel(const FusedLaunch& launch, const Use& use) {
-  constexpr int kCount = static_cast<int>(sizeof(FusedShapes<Real>::kFirst) / sizeof(int));
-  return with_fused_kernel<Real, Inverse>(launch.first.shape.size_log2, launch.last.shape.size_log2, use,
-                                          std::make_integer_sequence<int, kCount>());
+  return launch.axes ? with_fused_kernel_of<Real, Inverse, kSingle>(launch, use)
+                     : with_fused_kernel_of<Real, Inverse, kFirst>(launch, use);
 }
 
 template <class Real>

@@ -193,8 +193,9 @@ __device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long 
 }
 
 // How a block meets device memory. kCached: plain loads and stores. kFusedTile (a tile of the
-// fused kernel, kernels/stockham_fused.cuh): the first pass streams its input (ld.global.cs:
-// read once, evicted first) so that the L2 keeps the intermediate it writes; the last pass reads
+// fused kernel, kernels/stockham_fused.cuh): the first pass (kFirst, or kSingle where the fused
+// passes are a plan's two innermost axes) streams its input (ld.global.cs: read once, evicted
+// first) so that the L2 keeps the intermediate it writes; the last pass reads
 // that intermediate from the L2 (ld.global.cg: another SM wrote it during this kernel, so this
 // SM's L1 may not hold it) and streams its output (st.global.cs).
 enum Pow2Cache : int { kCached = 0, kFusedTile = 1 };
@@ -295,7 +296,7 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
     if constexpr (Kind == kSingle) {
       const C* from = in + tr * in_dist + tid;
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = from[k * kThreads];
+      for (int k = 0; k < kE; ++k) v[k] = load_first<Cache>(&from[k * kThreads]);
     } else {
       // Element e of sub-transform tr is at tr + e S (fits 32 bits: below n).
       const int stride = static_cast<int>(s.sub);

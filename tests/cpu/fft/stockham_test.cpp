@@ -932,7 +932,11 @@ TEST_CASE("planner: 2D and 3D plans take one axis pass per axis, innermost first
       CHECK(plan.passes_in_place);
       CHECK(plan.work_bytes == 0);
       CHECK(!plan.cluster);
-      CHECK(!plan.fused);
+      // The two innermost axes fused where they are square powers of two of 2^7 .. 2^10 a side
+      // ("planner: fused axes" below).
+      const long long side = dims[dims.size() - 1];
+      const bool square = dims[dims.size() - 2] == side && (side & (side - 1)) == 0;
+      CHECK(plan.fused.has_value() == (square && side >= 128 && side <= 1024));
       REQUIRE(plan.passes.size() == dims.size());
       long long inner = 1;
       long long total = 1;
@@ -973,6 +977,119 @@ TEST_CASE("planner: 2D and 3D plans take one axis pass per axis, innermost first
   CHECK(!fft::plan_c2c(4, four, 1, fft::Precision::kSingle, h100).plan);
   const long long prime[2] = {17, 16};
   CHECK(!fft::plan_c2c(2, prime, 1, fft::Precision::kSingle, h100).plan);
+}
+
+TEST_CASE("planner: fused axes, the two innermost of a multi-dimensional plan in one kernel", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (const std::vector<long long>& dims : std::vector<std::vector<long long>>{
+             {128, 128}, {256, 256}, {512, 512}, {1024, 1024}, {2048, 2048}, {128, 128, 128}, {256, 256, 256},
+             {3, 512, 512}, {64, 1024, 1024}}) {
+      const long long side = dims.back();
+      if (side > 1024) continue;
+      long long total = 1;
+      for (long long d : dims) total *= d;
+      const long long batch = std::max(1LL, (1LL << 24) / total);
+      CAPTURE(dims, static_cast<int>(precision), batch);
+      fft::FftPlanResult result = fft::plan_c2c(static_cast<int>(dims.size()), dims.data(), batch, precision, h100);
+      REQUIRE(result.plan.has_value());
+      const fft::FftPlan& plan = *result.plan;
+      INFO(plan.to_string());
+      REQUIRE(plan.fused.has_value());
+      const fft::FftFused& fused = *plan.fused;
+      CHECK(fused.axes);
+      CHECK(fused.threads == fft::fused_threads(plan.element_bytes));
+      CHECK(fused.transform_n == side * side);
+      CHECK(fused.transforms == total / (side * side) * batch);
+      REQUIRE(fused.passes.size() == 2);
+      std::size_t shared = 0;
+      for (std::size_t i = 0; i < 2; ++i) {
+        const fft::FftPass& mine = fused.passes[i];
+        const fft::FftPass& planned = plan.passes[i];
+        // The same axis pass, only its blocks cut differently: whole rows of one plane (the
+        // first), T adjacent columns of one plane (the last).
+        CHECK(mine.size == planned.size);
+        CHECK(mine.radices == planned.radices);
+        CHECK(mine.sub_transforms == planned.sub_transforms);
+        CHECK(mine.span_before == planned.span_before);
+        CHECK(mine.transforms == planned.transforms);
+        CHECK(!mine.twiddled);
+        CHECK(mine.threads_per_transform * mine.transforms_per_block == fused.threads);
+        CHECK(side % mine.transforms_per_block == 0);
+        CHECK(mine.blocks * mine.transforms_per_block == mine.sub_transforms * plan.pass_transforms(mine));
+        CHECK(mine.shared_bytes <= h100.shared_bytes_per_block);
+        shared = std::max(shared, mine.shared_bytes);
+      }
+      CHECK(fused.shared_bytes == shared);
+      CHECK(fused.first_tiles * fused.passes[0].transforms_per_block == side);
+      CHECK(fused.last_tiles * fused.passes[1].transforms_per_block == side);
+      // Both passes' blocks are the kernel's tiles, transform after transform.
+      CHECK(fused.passes[0].blocks == fused.transforms * fused.first_tiles);
+      CHECK(fused.passes[1].blocks == fused.transforms * fused.last_tiles);
+      // A 3D plan keeps its outermost axis as a pass of its own.
+      CHECK(plan.passes.size() == dims.size());
+      // The lag keeps the planes in flight within a quarter of the L2.
+      const int lag = fft::fused_lag(plan, 264, 50u << 20);
+      CHECK(lag >= 1);
+      CHECK(lag <= fused.transforms);
+      CHECK((lag == 1 || static_cast<std::size_t>(lag) * fused.transform_n * plan.element_bytes <= (50u << 20) / 4));
+    }
+  }
+  // Not fused: non-square or non-power-of-two planes, sides outside the compiled range, devices
+  // without the kernel.
+  const auto fused = [&](std::vector<long long> dims, fft::Precision precision, const fft::DeviceLimits& limits) {
+    fft::FftPlanResult result = fft::plan_c2c(static_cast<int>(dims.size()), dims.data(), 2, precision, limits);
+    REQUIRE(result.plan.has_value());
+    return result.plan->fused.has_value();
+  };
+  CHECK_FALSE(fused({1024, 512}, fft::Precision::kSingle, h100));
+  CHECK_FALSE(fused({1000, 1000}, fft::Precision::kSingle, h100));
+  CHECK_FALSE(fused({64, 64}, fft::Precision::kSingle, h100));
+  CHECK_FALSE(fused({4096, 4096}, fft::Precision::kSingle, h100));
+  CHECK_FALSE(fused({2048, 2048}, fft::Precision::kSingle, h100));
+  CHECK_FALSE(fused({2048, 2048}, fft::Precision::kDouble, h100));
+  CHECK_FALSE(fused({128, 64, 64}, fft::Precision::kSingle, h100));
+  CHECK(fused({64, 128, 128}, fft::Precision::kSingle, h100));
+  fft::DeviceLimits without = h100;
+  without.fused = false;
+  CHECK_FALSE(fused({1024, 1024}, fft::Precision::kSingle, without));
+}
+
+TEST_CASE("executor: fused axes in ticket order against the naive multi-dimensional DFT", "[fft][executor][cpu]") {
+  // The planes' tiles run in the kernel's ticket order, the rows into the (poisoned) output and
+  // the columns in place there, then a 3D plan's outermost axis; in place the same, on the input.
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::uint64_t salt = 5500;
+  for (const std::vector<long long>& dims : std::vector<std::vector<long long>>{{128, 128}, {3, 128, 128}}) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const long long batch = 2;
+      fft::FftPlanResult result = fft::plan_c2c(static_cast<int>(dims.size()), dims.data(), batch, precision, h100);
+      CAPTURE(dims, static_cast<int>(precision));
+      REQUIRE(result.plan.has_value());
+      const fft::FftPlan& plan = *result.plan;
+      INFO(plan.to_string());
+      REQUIRE(plan.fused.has_value());
+      REQUIRE(plan.fused->axes);
+      const std::size_t count = static_cast<std::size_t>(plan.n * batch);
+      const std::vector<Complex> input = random_input(count, ++salt);
+      for (int sign : {-1, +1}) {
+        CAPTURE(sign);
+        const std::vector<ComplexL> want = naive_dft_nd(input, dims, batch, sign);
+        std::vector<Complex> out = poisoned(count);
+        fft::reference::execute(plan, sign, input.data(), out.data());
+        CHECK(relative_error(out, want) < kTolerance);
+        std::vector<Complex> in_place = input;
+        fft::reference::execute(plan, sign, in_place.data(), in_place.data());
+        CHECK(in_place == out);
+        // The same passes run one after the other give the same bits.
+        fft::FftPlan unfused = plan;
+        unfused.fused.reset();
+        std::vector<Complex> separate = poisoned(count);
+        fft::reference::execute(unfused, sign, input.data(), separate.data());
+        CHECK(separate == out);
+      }
+    }
+  }
 }
 
 TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "[fft][executor][cpu]") {
