@@ -125,11 +125,12 @@ constexpr TuningRow kRows[] = {
 //   R2C/C2R fp32 n = 2^6..2^15 at 2^26 reals: 0.64-1.05x (the vendor moves these at 0.84-0.98 of
 //     copy bandwidth; the native single pass stages through shared memory at 0.44-0.96);
 //   D2Z/Z2D fp64 n = 2^8..2^12 at 2^25: 0.67-0.97x; 2^14 D2Z 0.98-0.99x;
-//   2D C2C 1024^2, 4096^2, 8192^2 and Z2Z 1024^2, 8192x4096: 0.85-0.98x; 3D 128^3: 0.91-0.98x;
-//   Z2Z 256^3: 1.00x.
+//   2D C2C 4096^2, 8192^2 and Z2Z 8192x4096: 0.85-0.98x (as two axis passes; so were 1024^2
+//   and 3D 128^3 before their planes were fused).
 // The real rows' calls: n x batch within 8192 of 2^26 reals (fp32) or 2^25 (fp64), as the
 // benchmark's batches are for lengths that are not powers of two.
 constexpr long long kRealRow32 = (1LL << 26) - 8192;
+constexpr MeasuredClasses kHopper = kH100 | kH200;
 constexpr long long kRealRow64 = (1LL << 25) - 8192;
 
 struct LayoutRow {
@@ -149,9 +150,36 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH100, Kind::kC2R, Precision::kDouble, 1, 16384, 1LL << 25, "H100: Z2D n=16384 at 2^25 reals, 1.11x"},
     // Z2Z 4096^2: two axis passes at 0.38 of copy against the vendor's 0.32.
     {kH100, Kind::kC2C, Precision::kDouble, 2, 4096, 1LL << 25, "H100: Z2Z 4096^2, 2^25 points, 1.17-1.18x"},
-    // C2C 256^3 and 512^3: three axis passes at 0.31-0.32 of copy against the vendor's 0.29.
-    {kH100, Kind::kC2C, Precision::kSingle, 3, 256, 1LL << 26, "H100: C2C 256^3 x 4, 1.10x"},
-    {kH100, Kind::kC2C, Precision::kSingle, 3, 512, 1LL << 27, "H100: C2C 512^3, 1.07-1.08x"},
+    // Square planes of 128^2 .. 1024^2 with both axes in one fused kernel (FftFused::axes), three
+    // runs each, 2^26 (fp32) / 2^25 (fp64) points a call. H100: the fused planes at 0.71 (128^2,
+    // 256^2), 0.62-0.63 (512^2) and 0.53-0.57 (1024^2) of copy bandwidth against the vendor's
+    // 0.47-0.50; as two launches 0.96-1.01x. H200: the fused kernel is bound by the L2, which is
+    // no faster there, while the vendor gains from the faster memory: fp32 512^2 and 1024^2 lost
+    // (0.98x, 0.93x), Z2Z 512^2 tied (1.04-1.05x). Calls of fewer points lost on both (H100:
+    // 0.67-0.86x at 2^20-2^22 fp32 points, latency-bound).
+    {kH100, Kind::kC2C, Precision::kSingle, 2, 128, 1LL << 26, "H100: C2C 128^2 fused, 1.43-1.44x"},
+    {kH100, Kind::kC2C, Precision::kSingle, 2, 256, 1LL << 26, "H100: C2C 256^2 fused, 1.46x"},
+    {kH100, Kind::kC2C, Precision::kSingle, 2, 512, 1LL << 26, "H100: C2C 512^2 fused, 1.29-1.30x"},
+    {kH100, Kind::kC2C, Precision::kSingle, 2, 1024, 1LL << 26, "H100: C2C 1024^2 fused, 1.19x"},
+    {kH100, Kind::kC2C, Precision::kDouble, 2, 128, 1LL << 25, "H100: Z2Z 128^2 fused, 1.41-1.42x"},
+    {kH100, Kind::kC2C, Precision::kDouble, 2, 256, 1LL << 25, "H100: Z2Z 256^2 fused, 1.42-1.43x"},
+    {kH100, Kind::kC2C, Precision::kDouble, 2, 512, 1LL << 25, "H100: Z2Z 512^2 fused, 1.24-1.25x"},
+    {kH100, Kind::kC2C, Precision::kDouble, 2, 1024, 1LL << 25, "H100: Z2Z 1024^2 fused, 1.11x"},
+    {kH200, Kind::kC2C, Precision::kSingle, 2, 128, 1LL << 26, "H200: C2C 128^2 fused, 1.60-1.61x"},
+    {kH200, Kind::kC2C, Precision::kSingle, 2, 256, 1LL << 26, "H200: C2C 256^2 fused, 1.19x"},
+    {kH200, Kind::kC2C, Precision::kDouble, 2, 128, 1LL << 25, "H200: Z2Z 128^2 fused, 1.13x"},
+    {kH200, Kind::kC2C, Precision::kDouble, 2, 256, 1LL << 25, "H200: Z2Z 256^2 fused, 1.14-1.15x"},
+    {kH200, Kind::kC2C, Precision::kDouble, 2, 1024, 1LL << 25, "H200: Z2Z 1024^2 fused, 1.08-1.09x"},
+    // 3D: the two inner axes' planes fused, then the outermost axis as a pass of its own: one
+    // round trip of device memory less than three axis passes. H100, three runs: C2C at 0.37-0.41
+    // of copy against the vendor's 0.29-0.35, Z2Z at 0.40 against 0.32-0.33 (three axis passes:
+    // C2C 256^3 1.10x, 512^3 1.07-1.08x). H200, three runs: C2C 128^3 1.29x, 256^3 1.22x, 512^3
+    // 1.07x; Z2Z 128^3 1.07-1.08x, 256^3 1.10x. 128^3 at 2^21 points a call lost (0.97x, H100).
+    {kHopper, Kind::kC2C, Precision::kSingle, 3, 128, 1LL << 26, "H100/H200: C2C 128^3 x 32, 1.15x/1.29x"},
+    {kHopper, Kind::kC2C, Precision::kSingle, 3, 256, 1LL << 26, "H100/H200: C2C 256^3 x 4, 1.37-1.38x/1.22x"},
+    {kHopper, Kind::kC2C, Precision::kSingle, 3, 512, 1LL << 27, "H100/H200: C2C 512^3, 1.26-1.28x/1.07x"},
+    {kHopper, Kind::kC2C, Precision::kDouble, 3, 128, 1LL << 25, "H100/H200: Z2Z 128^3 x 16, 1.23x/1.07-1.08x"},
+    {kHopper, Kind::kC2C, Precision::kDouble, 3, 256, 1LL << 25, "H100/H200: Z2Z 256^3 x 2, 1.24x/1.10x"},
     // Even real lengths whose half has a fixed-sequence kernel (one pass, the real step inside it,
     // the input read by the first stage: PassLaunch::direct_in), three runs each, 2^26 reals
     // (fp32) / 2^25 (fp64) a call within n; the vendor at 0.32-0.68 of copy bandwidth, the native

@@ -1557,14 +1557,33 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(wins(Kind::kC2C, Precision::kDouble, {4096, 4096}, 2, h100));
   CHECK(wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 4, h100));
   CHECK(wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, h100));
+  // Fused planes (H100 and H200 where each won, 2^26 / 2^25 points a call).
+  for (long long side : {128LL, 256LL, 512LL, 1024LL}) {
+    CAPTURE(side);
+    CHECK(wins(Kind::kC2C, Precision::kSingle, {side, side}, (1LL << 26) / (side * side), h100));
+    CHECK(wins(Kind::kC2C, Precision::kDouble, {side, side}, (1LL << 25) / (side * side), h100));
+    CHECK(wins(Kind::kC2C, Precision::kSingle, {side, side}, (1LL << 26) / (side * side), h200) == (side <= 256));
+    CHECK(wins(Kind::kC2C, Precision::kDouble, {side, side}, (1LL << 25) / (side * side), h200) ==
+          (side != 512));
+    // Smaller calls than measured stay with the vendor (latency-bound there).
+    CHECK(!wins(Kind::kC2C, Precision::kSingle, {side, side}, (1LL << 22) / (side * side), h100));
+  }
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {2048, 2048}, 16, h100));
+  for (fft::DeviceClass device : {h100, h200}) {
+    CHECK(wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 32, device));
+    CHECK(wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 4, device));
+    CHECK(wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, device));
+    CHECK(wins(Kind::kC2C, Precision::kDouble, {128, 128, 128}, 16, device));
+    CHECK(wins(Kind::kC2C, Precision::kDouble, {256, 256, 256}, 2, device));
+    CHECK(!wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 1, device));
+  }
   // Where it lost or tied, smaller calls than measured, other shapes, precisions and devices.
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {8192}, 8192, h100));
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {16384}, 2048, h100));
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 16, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h100));
   CHECK(!wins(Kind::kC2C, Precision::kDouble, {4096, 2048}, 4, h100));
-  CHECK(!wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 32, h100));
-  CHECK(!wins(Kind::kC2C, Precision::kDouble, {256, 256, 256}, 2, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kDouble, {256, 256, 256}, 1, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 1, h100));
   // Even real lengths whose half has a fixed-sequence kernel (H100, 2^26 / 2^25 reals a call).
   const long long reals32 = 1LL << 26;
@@ -1595,6 +1614,7 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   // Not measured on an H200 nor on any other device.
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h200));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {512, 512, 512}, 1, {100, 8000}));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {256, 256}, 1024, {80, 2000}));
   CHECK(std::string(reason).find("never measured") != std::string::npos);
 }
 
