@@ -45,13 +45,19 @@ class StockhamPlan final : public NativePlan {
     name_ = "Stockham " + rank + kind + ", " +
             (plan_.cluster ? std::string("one cluster kernel")
                            : std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes"));
-    if (fused_) name_ += fused_->axes ? " (two axes fused)" : " (fused out of place)";
+    if (fused_) name_ += fused_->kinds == kernels::kFused1D ? " (fused out of place)" : " (two axes fused)";
     if (plan_.kind != Kind::kC2C) {
       // A real plan's distances on its real side depend on the execution (in place: cuFFT's
-      // padded layout): both shapes of its real pass, formed once.
+      // padded layout): both shapes of its real pass, formed once, and those of the real pass of
+      // its fused pair.
       real_pass_ = real_pass_index(plan_);
       for (const bool in_place : {false, true}) {
         real_shapes_[in_place] = pass_shape(plan_, real_pass_for(plan_, in_place));
+        if (fused_) {
+          const FftFused& fused = *plan_.fused;
+          const std::size_t which = real_pass_ == fused.first_pass ? 0 : 1;
+          fused_real_shapes_[in_place] = pass_shape(plan_, real_pass_for(plan_, fused.passes[which], in_place));
+        }
       }
     }
   }
@@ -72,7 +78,8 @@ class StockhamPlan final : public NativePlan {
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     if (in_place && !in_place_served_) return kNotServed;
-    if (fused_ && (!in_place || fused_->axes)) return execute_fused(args);
+    // A 1D fused plan runs fused out of place only; in place its passes run as two launches.
+    const bool fused = fused_ && (!in_place || fused_->kinds != kernels::kFused1D);
     const std::vector<PassBuffers> turns = plan_buffers(plan_, in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
@@ -102,14 +109,35 @@ class StockhamPlan final : public NativePlan {
       }
     };
     const bool inverse = real ? plan_.kind == Kind::kC2R : args.direction == CUFFT_INVERSE;
+    const std::size_t fused_first = fused ? plan_.fused->first_pass : launches_.size();
     for (std::size_t i = 0; i < launches_.size(); ++i) {
-      kernels::PassLaunch launch = launches_[i];
-      if (real && i == real_pass_) launch.shape = real_shapes_[in_place];
-      const cudaError_t launched = run_pass(launch, buffer(turns[i].from), buffer(turns[i].to), inverse, args.stream);
-      if (const cufftResult status = finish_launch(launched, args, static_cast<int>(i) + 1); status != CUFFT_SUCCESS) {
+      cudaError_t launched = cudaSuccess;
+      if (i == fused_first) {
+        // The pair as one fused kernel, each pass on its turn's arrays.
+        kernels::FusedLaunch pair = *fused_;
+        if (real && real_pass_ == i) pair.first.shape = fused_real_shapes_[in_place];
+        if (real && real_pass_ == i + 1) pair.last.shape = fused_real_shapes_[in_place];
+        pair.first.input = buffer(turns[i].from);
+        pair.first.output = buffer(turns[i].to);
+        pair.last.input = buffer(turns[i + 1].from);
+        pair.last.output = buffer(turns[i + 1].to);
+        launched = launch::counted([&] {
+          return plan_.precision == Precision::kSingle ? kernels::launch_fused_f32(pair, inverse, args.stream)
+                                                       : kernels::launch_fused_f64(pair, inverse, args.stream);
+        });
+      } else {
+        kernels::PassLaunch launch = launches_[i];
+        if (real && i == real_pass_) launch.shape = real_shapes_[in_place];
+        launched = run_pass(launch, buffer(turns[i].from), buffer(turns[i].to), inverse, args.stream);
+      }
+      // A fused plan of one launch reports no pass.
+      const bool one_launch = fused && launches_.size() == 2;
+      if (const cufftResult status = finish_launch(launched, args, one_launch ? 0 : static_cast<int>(i) + 1);
+          status != CUFFT_SUCCESS) {
         if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
         return status;
       }
+      if (i == fused_first) ++i;
     }
     if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
     return CUFFT_SUCCESS;
@@ -135,33 +163,6 @@ class StockhamPlan final : public NativePlan {
       return single ? kernels::launch_pass_f32(launch, inverse, stream)
                     : kernels::launch_pass_f64(launch, inverse, stream);
     });
-  }
-
-  // The first two passes as one fused kernel (a 1D plan's out of place; a multi-dimensional
-  // plan's two innermost axes in place or not), then any later pass in place on the output.
-  cufftResult execute_fused(const ExecArgs& args) const {
-    kernels::FusedLaunch launch = *fused_;
-    launch.first.input = args.input;
-    launch.first.output = args.output;
-    launch.last.input = args.output;
-    launch.last.output = args.output;
-    const bool inverse = args.direction == CUFFT_INVERSE;
-    const bool single = plan_.precision == Precision::kSingle;
-    const cudaError_t launched = launch::counted([&] {
-      return single ? kernels::launch_fused_f32(launch, inverse, args.stream)
-                    : kernels::launch_fused_f64(launch, inverse, args.stream);
-    });
-    const std::size_t passes = launches_.size();
-    if (const cufftResult status = finish_launch(launched, args, passes > 2 ? 1 : 0); status != CUFFT_SUCCESS) {
-      return status;
-    }
-    for (std::size_t i = 2; i < passes; ++i) {
-      const cudaError_t status = run_pass(launches_[i], args.output, args.output, inverse, args.stream);
-      if (const cufftResult result = finish_launch(status, args, static_cast<int>(i) + 1); result != CUFFT_SUCCESS) {
-        return result;
-      }
-    }
-    return CUFFT_SUCCESS;
   }
 
   // A launch's status as cuFFT's, synchronised and checked first under IDGPU_SYNC_CHECK. A launch
@@ -219,6 +220,7 @@ class StockhamPlan final : public NativePlan {
   std::string name_;
   std::size_t real_pass_ = 0;  // a real plan's real pass, and its shapes out of place and in place
   PassShape real_shapes_[2] = {};
+  PassShape fused_real_shapes_[2] = {};  // the fused pair's real pass, out of place and in place
 };
 
 // The twiddle tables of every pass in one device allocation, in the plan's precision; the
@@ -355,12 +357,15 @@ std::optional<kernels::FusedLaunch> fused_launch_for(const FftPlan& plan,
   launch.first = launch_for(plan, fused.passes[0]);
   launch.last = launch_for(plan, fused.passes[1]);
   for (kernels::PassLaunch* pass : {&launch.first, &launch.last}) {
-    const kernels::PassLaunch& planned = pass == &launch.first ? launches[0] : launches[1];
+    const kernels::PassLaunch& planned = launches[fused.first_pass + (pass == &launch.first ? 0 : 1)];
     pass->stage_twiddles = planned.stage_twiddles;
     pass->lo_twiddles = planned.lo_twiddles;
     pass->hi_twiddles = planned.hi_twiddles;
+    pass->real_twiddles = planned.real_twiddles;
   }
-  launch.axes = fused.axes;
+  launch.kinds = static_cast<int>(fused.kind);
+  launch.first_count = fused.first_count;
+  launch.last_count = fused.last_count;
   launch.threads = static_cast<unsigned>(fused.threads);
   launch.shared_bytes = static_cast<unsigned>(fused.shared_bytes);
   launch.schedule.batch = fused.transforms;
@@ -657,8 +662,8 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     limits.clusters = false;
-    // The fused kernel of a C2C plan's two innermost axes (sm_90 builds run it everywhere).
-    limits.fused = !real && !strided && arch >= 80;
+    // The fused kernel of a plan's two innermost axes (FusedKind).
+    limits.fused = !strided;
     FftPlanResult planned =
         real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
         : strided ? plan_c2c_strided(dims[0], batch, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,

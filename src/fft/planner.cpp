@@ -316,20 +316,25 @@ FftPass axis_pass(long long size, long long inner, long long transforms, std::si
   return pass;
 }
 
-// Makes the first two passes of a plan one fused kernel (FftFused) where both fill a block of
-// fused_threads threads with whole sub-transforms that divide their tiles evenly, within the
-// shared memory; otherwise leaves the plan as it is. The kernel runs `transforms` transforms of
-// `transform_n` elements: a 1D plan's own (its two passes), or the planes of a multi-dimensional
-// plan's two innermost axes (`axes`).
-void fuse_passes(FftPlan* plan, std::size_t shared, long long transforms, long long transform_n, bool axes) {
-  if (plan->passes.size() < 2 || transforms > kFusedMaxBatch) return;
+// Makes passes `first` and `first + 1` of a plan one fused kernel of `kind` (FftFused) where both
+// fill a block of fused_threads threads with whole sub-transforms within the shared memory;
+// otherwise leaves the plan as it is. The kernel runs `transforms` transforms of `transform_n`
+// elements: a 1D plan's own, whose tiles must divide each pass's sub-transforms, or the planes of
+// a multi-dimensional plan's two axes, whose last tile of a plane may be short (a real plane's
+// n / 2 + 1 columns).
+void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t first, long long transforms,
+                 long long transform_n) {
+  if (first + 2 > plan->passes.size() || transforms > kFusedMaxBatch) return;
   FftFused fused;
+  fused.kind = kind;
+  fused.first_pass = first;
   fused.threads = fused_threads(plan->element_bytes);
   fused.transforms = transforms;
   fused.transform_n = transform_n;
-  fused.axes = axes;
-  std::vector<FftPass> passes(plan->passes.begin(), plan->passes.begin() + 2);
+  std::vector<FftPass> passes(plan->passes.begin() + static_cast<std::ptrdiff_t>(first),
+                              plan->passes.begin() + static_cast<std::ptrdiff_t>(first + 2));
   long long tiles[2] = {0, 0};
+  long long counts[2] = {0, 0};
   for (std::size_t i = 0; i < passes.size(); ++i) {
     FftPass& pass = passes[i];
     const long long threads = pass.threads_per_transform;
@@ -338,28 +343,40 @@ void fuse_passes(FftPlan* plan, std::size_t shared, long long transforms, long l
       return;
     }
     const long long per_block = fused.threads / threads;
-    // A single pass's tiles take T consecutive rows of one transform, the first pass's of a 1D
-    // plan T consecutive columns, a last pass's T consecutive columns (rows of T elements): T
-    // divides the rows (S, L).
-    const bool single = pass.sub_transforms == 1;
-    const long long group = single ? transform_n / pass.size
-                            : pass.span_before == 1 ? pass.sub_transforms
-                                                    : gcd(pass.sub_transforms, pass.span_before);
-    if (group % per_block != 0) return;
+    const long long total = pass.sub_transforms * plan->pass_transforms(pass);
+    if (total % transforms != 0) return;
+    const long long count = total / transforms;
+    // A 1D plan's tiles take T consecutive columns (first pass) or rows of T elements (last): T
+    // divides S (and L).
+    if (kind == FusedKind::k1D) {
+      const long long group = pass.span_before == 1 ? pass.sub_transforms : gcd(pass.sub_transforms, pass.span_before);
+      if (group % per_block != 0) return;
+    }
+    const bool column = pass.sub_transforms > 1;
     pass.transforms_per_block = static_cast<int>(per_block);
-    pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, !single);
+    pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, column);
     pass.shared_bytes = static_cast<std::size_t>(pass.smem_stride) * plan->element_bytes * static_cast<std::size_t>(per_block);
     if (pass.shared_bytes > shared) return;
-    pass.blocks = pass.sub_transforms * plan->pass_transforms(pass) / per_block;
-    tiles[i] = (single ? group : pass.sub_transforms) / per_block;
+    tiles[i] = (count + per_block - 1) / per_block;
+    counts[i] = count;
+    pass.blocks = transforms * tiles[i];
     fused.shared_bytes = std::max(fused.shared_bytes, pass.shared_bytes);
   }
   // One ticket counter of 32 bits (kernels/stockham_fused.cuh).
   if (transforms * (tiles[0] + tiles[1]) >= (1LL << 31)) return;
   fused.first_tiles = static_cast<int>(tiles[0]);
   fused.last_tiles = static_cast<int>(tiles[1]);
+  fused.first_count = counts[0];
+  fused.last_count = counts[1];
   fused.passes = std::move(passes);
   plan->fused = std::move(fused);
+}
+
+// Whether a plane of `rows` x `columns` (a real plane: `columns` reals) has a fused kernel
+// (fft/planner.h, kFusedAxesMinLog .. kFusedAxesMaxLog).
+bool fusable_plane(long long rows, long long columns, std::size_t element, const DeviceLimits& limits) {
+  return limits.fused && rows == columns && (rows & (rows - 1)) == 0 && rows >= (1LL << kFusedAxesMinLog) &&
+         rows <= (1LL << kFusedAxesMaxLog) && static_cast<std::size_t>(rows * columns) * element <= kFusedMaxBytes;
 }
 
 }  // namespace
@@ -470,7 +487,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
     if (c.shared_bytes <= shared && c.threads <= max_threads) plan.cluster = c;
   }
-  if (fusable) fuse_passes(&plan, shared, batch, n, false);
+  if (fusable) fuse_passes(&plan, shared, FusedKind::k1D, 0, batch, n);
   result.plan = std::move(plan);
   return result;
 }
@@ -523,14 +540,12 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
     plan.passes.push_back(axis_pass(size, inner, total / (size * inner) * batch, element, limits, max_threads));
     inner *= size;
   }
-  // The two innermost axes as one fused kernel where they are square powers of two whose kernel
-  // is compiled (fft/planner.h).
+  // The two innermost axes as one fused kernel where their plane has one (fft/planner.h).
   const long long rows = dims[rank - 2];
   const long long columns = dims[rank - 1];
-  const long long plane = rows * columns;
-  if (limits.fused && rows == columns && (rows & (rows - 1)) == 0 && rows >= (1LL << kFusedAxesMinLog) &&
-      rows <= (1LL << kFusedAxesMaxLog) && static_cast<std::size_t>(plane) * element <= kFusedMaxBytes) {
-    fuse_passes(&plan, limits.shared_bytes_per_block, total / plane * batch, plane, true);
+  if (fusable_plane(rows, columns, element, limits)) {
+    const long long plane = rows * columns;
+    fuse_passes(&plan, limits.shared_bytes_per_block, FusedKind::kAxes, 0, total / plane * batch, plane);
   }
   result.plan = std::move(plan);
   return result;
@@ -702,6 +717,18 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     plan.passes.push_back(std::move(real));
   }
   plan.passes_in_place = rank > 1;
+  // The real pass and the axis next to it as one fused kernel where their plane has one
+  // (fft/planner.h): R2C's first two passes, C2R's last two.
+  if (rank > 1 && !odd && fusable_plane(dims[rank - 2], n, element, limits)) {
+    const long long plane = dims[rank - 2] * (half + 1);
+    const long long planes = rows / dims[rank - 2] * batch;
+    if (kind == Kind::kR2C) {
+      fuse_passes(&plan, limits.shared_bytes_per_block, FusedKind::kRealForward, 0, planes, plane);
+    } else {
+      fuse_passes(&plan, limits.shared_bytes_per_block, FusedKind::kRealInverse, plan.passes.size() - 2, planes,
+                  plane);
+    }
+  }
   result.plan = std::move(plan);
   return result;
 }
@@ -733,7 +760,10 @@ std::size_t real_pass_index(const FftPlan& plan) {
 }
 
 FftPass real_pass_for(const FftPlan& plan, bool in_place) {
-  FftPass pass = plan.passes.at(real_pass_index(plan));
+  return real_pass_for(plan, plan.passes.at(real_pass_index(plan)), in_place);
+}
+
+FftPass real_pass_for(const FftPlan& plan, FftPass pass, bool in_place) {
   const long long half = plan.n / 2;
   // The real side: n reals (n / 2 complex values) a row, or cuFFT's padded 2 (n / 2 + 1) in place;
   // odd n counts reals: n, or n + 1 in place.

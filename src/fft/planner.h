@@ -66,11 +66,11 @@
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
 //    pass's T is then fused_threads / threads_per_transform.
-//  - Fused axes (plan_c2c): the two innermost axes of a 2D/3D C2C plan, square powers of two of
-//    128..1024 a side, run in the same kernel, the planes of those axes its transforms: whole
-//    rows first, then T adjacent columns of the same plane while the plane is in the L2. Device
-//    memory sees one read and one write for both axes (a 3D plan's outermost axis is a pass of
-//    its own after them).
+//  - Fused axes (plan_c2c, plan_real; FusedKind): the two innermost axes of a 2D/3D plan, square
+//    powers of two of 128..1024 a side, run in the same kernel, the planes of those axes its
+//    transforms: whole rows first (a real plan's real pass), then T adjacent columns of the same
+//    plane while the plane is in the L2 (C2R: the columns first). Device memory sees one read
+//    and one write for both axes (a 3D plan's outermost axis is a pass of its own).
 #pragma once
 
 #include <cstddef>
@@ -196,19 +196,35 @@ struct FftCluster {
 // of both passes in FusedSchedule order. `passes` are the plan's two passes as that kernel runs
 // them: the same sizes, radices, strides and twiddles, with transforms per block (and so shared
 // memory and block counts) chosen so that both fill a block of `threads`.
-// A multi-dimensional C2C plan whose two innermost axes are powers of two fuses their passes the
-// same way (`axes`): the kernel's transforms are then the planes of those two axes (every
-// transform's, batch x the outer axes' product of them), the first pass a single pass over each
-// plane's rows, the last an untwiddled column pass over its columns; both run in place as well,
-// and a 3D plan's outermost axis pass follows as a launch of its own.
+// The pairs of passes a fused kernel runs (kernels/stockham_fused.cuh):
+//  - k1D: a 1D two-pass power of two, out of place (in place its passes run as two launches);
+//  - kAxes: a 2D/3D C2C plan's two innermost axes, square powers of two of 128..1024 a side: a
+//    single pass over whole rows, then an untwiddled column pass;
+//  - kRealForward / kRealInverse: a 2D/3D real plan's real pass and the axis next to it, the
+//    plane square as above (R2C: the real pass, then the columns of its n / 2 + 1 outputs; C2R:
+//    those columns, then the real pass).
+// The multi-dimensional kinds run in place or not; their kernel's transforms are the planes of
+// the two axes (every transform's: batch x the outer axes' product of them), and a 3D plan's
+// outermost axis is a launch of its own before (C2R) or after them.
+enum class FusedKind : int { k1D = 0, kAxes = 1, kRealForward = 2, kRealInverse = 3 };
+
+// A fused pair's kernel: the plan's passes first_pass and first_pass + 1 in one persistent launch
+// whose blocks of `threads` threads take the tiles of both passes in FusedSchedule order.
+// `passes` are those two passes as that kernel runs them: the same sizes, radices, strides and
+// twiddles, with transforms per block (and so shared memory and block counts) chosen so that both
+// fill a block of `threads`. A tile is T consecutive sub-transforms of one of the kernel's
+// transforms, which has first_count (last_count) of them; its last tile may have fewer.
 struct FftFused {
+  FusedKind kind = FusedKind::k1D;
+  std::size_t first_pass = 0;
   int threads = 0;
   std::size_t shared_bytes = 0;  // the larger of the two passes'
-  int first_tiles = 0;           // blocks of the first pass per transform
+  int first_tiles = 0;           // tiles of the first pass per transform
   int last_tiles = 0;            // of the last pass
+  long long first_count = 0;     // sub-transforms of the first pass per transform
+  long long last_count = 0;
   long long transforms = 0;      // the kernel's transforms (its schedule's batch)
-  long long transform_n = 0;     // elements of each
-  bool axes = false;
+  long long transform_n = 0;     // elements of each (on the complex side)
   std::vector<FftPass> passes;
 };
 
@@ -226,9 +242,7 @@ struct FftPlan {
   // Set when the two passes run as one cluster kernel (powers of two whose single pass would
   // leave one block per SM, or that take two passes; on devices with clusters).
   std::optional<FftCluster> cluster;
-  // Set when the two passes may run as one fused kernel (a 1D plan out of place only, an
-  // in-place execution running the passes as two launches; a multi-dimensional plan's two
-  // innermost axes in place or not).
+  // Set when two of the passes may run as one fused kernel (FusedKind).
   std::optional<FftFused> fused;
   // Multi-dimensional plans (plan_c2c, plan_real): every pass is an axis pass or a single pass,
   // whose blocks write only the elements they read, so every pass may run in place: the first
@@ -373,6 +387,8 @@ std::string grid_refusal(const FftPlan& plan);
 // place or not.
 std::size_t real_pass_index(const FftPlan& plan);
 FftPass real_pass_for(const FftPlan& plan, bool in_place);
+// The same for `pass`, the plan's real pass as some kernel runs it (a fused one's).
+FftPass real_pass_for(const FftPlan& plan, FftPass pass, bool in_place);
 
 // Plans `batch` contiguous complex-to-complex transforms of any length n >= 2 (fp32, fp64):
 //  - n 13-smooth: plan_c2c_1d's plan;

@@ -81,10 +81,15 @@ class PassRunner {
         smem_(static_cast<std::size_t>(shape_.per_block) * static_cast<std::size_t>(shape_.smem_stride)) {}
 
   void run_all(const Complex* from, Complex* to) {
-    for (long long block = 0; block < pass_.blocks; ++block) run_block(block, from, to);
+    const long long total = pass_.sub_transforms * plan_.pass_transforms(pass_);
+    for (long long block = 0; block < pass_.blocks; ++block) {
+      const long long g0 = block * shape_.per_block;
+      run_tile(g0, static_cast<int>(std::min<long long>(shape_.per_block, total - g0)), from, to);
+    }
   }
 
-  void run_block(long long block, const Complex* from, Complex* to);
+  // The `valid` sub-transforms from global sub-transform g0 on (one block's, or a fused tile's).
+  void run_tile(long long g0, int valid, const Complex* from, Complex* to);
 
  private:
   const FftPlan& plan_;
@@ -96,7 +101,7 @@ class PassRunner {
   std::vector<Complex> smem_;
 };
 
-void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
+void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex* to) {
   const FftPass& pass = pass_;
   const PassShape& shape = shape_;
   const std::vector<Complex>& table = table_;
@@ -105,12 +110,8 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
   const int sign = sign_;
   const auto oriented = [sign](Complex w) { return sign < 0 ? w : std::conj(w); };
   const int size = shape.size;
-  const int per_block = shape.per_block;
-  const long long total = pass.sub_transforms * plan_.pass_transforms(pass);
   const long long lo_mask = (1LL << pass.twiddle_lo_bits) - 1;
   {
-    const long long g0 = block * per_block;
-    const int valid = static_cast<int>(std::min<long long>(per_block, total - g0));
     std::fill(smem.begin(), smem.end(), not_a_number());
 
     const BlockFrame frame = block_frame(shape, g0);
@@ -149,9 +150,13 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
     }
     const bool staged = pass.real_step == RealStep::kUnpackC2R || pass.real_step == RealStep::kOddR2C ||
                         pass.real_step == RealStep::kOddC2R;
-    for (int q = 0; q < valid * size && !staged; ++q) {
+    // Linear staging order: on a column side its lanes run across the block's T sub-transforms,
+    // of which a short tile (a fused plane's last) has fewer valid.
+    const int in_slots = (shape.sub == 1 ? valid : shape.per_block) * size;
+    for (int q = 0; q < in_slots && !staged; ++q) {
       int tr = 0, e = 0;
       staging_slot(shape, shape.sub == 1, q, &tr, &e);
+      if (tr >= valid) continue;
       Complex x = from[frame.in_base + input_step(shape, tr, e)];
       if (inter_pass_twiddled(shape) && e > 0) {
         const long long exponent = e * (frame.j0 + tr);
@@ -192,45 +197,73 @@ void PassRunner::run_block(long long block, const Complex* from, Complex* to) {
       }
       return;
     }
-    for (int q = 0; q < valid * size; ++q) {
+    const int out_slots = (shape.span == 1 ? valid : shape.per_block) * size;
+    for (int q = 0; q < out_slots; ++q) {
       int tr = 0, p = 0;
       staging_slot(shape, shape.span == 1, q, &tr, &p);
+      if (tr >= valid) continue;
       to[frame.out_base + output_step(shape, tr, p)] = smem[smem_index(shape, tr, p)];
     }
   }
 }
 
-// A fused plan as its kernel runs it (kernels/stockham_fused.cuh): tiles in ticket order
-// (FusedSchedule), the first pass from the input into the output, the last pass in place on the
-// output; then a multi-dimensional plan's later passes in place on the output. A last-pass tile
-// whose transform still has first-pass tiles to run is an error in the schedule (the kernel would
-// wait on a tile no block has taken).
-void run_fused(const FftPlan& plan, int sign, const Complex* from, Complex* to) {
+// A plan with a fused pair of passes (FftFused) as the native plan runs it: the passes before the
+// pair in plan_buffers' turns, the pair's tiles in the fused kernel's ticket order
+// (kernels/stockham_fused.cuh, FusedSchedule), then the passes after it. A last-pass tile whose
+// transform still has first-pass tiles to run is an error in the schedule (the kernel would wait
+// on a tile no block has taken). A real plan's real pass has the distances of this execution.
+void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
   const FftFused& fused = *plan.fused;
-  PassRunner first(plan, fused.passes[0], sign);
-  PassRunner last(plan, fused.passes[1], sign);
+  const bool in_place = input == output;
+  const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
+  const auto buffer = [&](Buffer which) {
+    if (which == Buffer::kWork) throw std::invalid_argument("fft reference: a fused plan with a work area");
+    return which == Buffer::kInput ? const_cast<Complex*>(input) : output;
+  };
+  const bool real = plan.kind != Kind::kC2C;
+  const std::size_t real_index = real ? real_pass_index(plan) : plan.passes.size();
+  const auto as_run = [&](std::size_t i, const FftPass& pass) {
+    return i == real_index ? real_pass_for(plan, pass, in_place) : pass;
+  };
+  const std::size_t f = fused.first_pass;
+  for (std::size_t i = 0; i < f; ++i) {
+    PassRunner(plan, as_run(i, plan.passes[i]), sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
+  }
+  const FftPass first_pass = as_run(f, fused.passes[0]);
+  const FftPass last_pass = as_run(f + 1, fused.passes[1]);
+  PassRunner first(plan, first_pass, sign);
+  PassRunner last(plan, last_pass, sign);
   FusedSchedule schedule;
   schedule.batch = fused.transforms;
   schedule.first_tiles = fused.first_tiles;
   schedule.last_tiles = fused.last_tiles;
   schedule.lag = fused.transforms > 2 ? 2 : 1;
   std::vector<int> first_done(static_cast<std::size_t>(fused.transforms), 0);
+  const auto tile_of = [](const FftPass& pass, long long count, long long transform, int tile, long long* g0) {
+    const long long start = static_cast<long long>(tile) * pass.transforms_per_block;
+    *g0 = transform * count + start;
+    return static_cast<int>(std::min<long long>(pass.transforms_per_block, count - start));
+  };
   const long long tickets = fused_tickets(schedule);
   for (long long ticket = 0; ticket < tickets; ++ticket) {
     int pass = 0, tile = 0;
-    long long transform = 0;
+    long long transform = 0, g0 = 0;
     fused_tile(schedule, ticket, &pass, &transform, &tile);
     if (pass == 0) {
-      first.run_block(transform * fused.first_tiles + tile, from, to);
+      const int valid = tile_of(first_pass, fused.first_count, transform, tile, &g0);
+      first.run_tile(g0, valid, buffer(turns[f].from), buffer(turns[f].to));
       ++first_done[static_cast<std::size_t>(transform)];
     } else {
       if (first_done[static_cast<std::size_t>(transform)] != fused.first_tiles) {
         throw std::logic_error("fft reference: a fused last-pass tile before its transform's first pass");
       }
-      last.run_block(transform * fused.last_tiles + tile, to, to);
+      const int valid = tile_of(last_pass, fused.last_count, transform, tile, &g0);
+      last.run_tile(g0, valid, buffer(turns[f + 1].from), buffer(turns[f + 1].to));
     }
   }
-  for (std::size_t i = 2; i < plan.passes.size(); ++i) PassRunner(plan, plan.passes[i], sign).run_all(to, to);
+  for (std::size_t i = f + 2; i < plan.passes.size(); ++i) {
+    PassRunner(plan, as_run(i, plan.passes[i]), sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
+  }
 }
 
 // A cluster plan as its kernel runs it (kernels/stockham_cluster.cuh): per transform, every
@@ -319,11 +352,16 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
       throw std::invalid_argument("fft reference: a plan with convolution steps (execute_any runs it)");
     }
   }
+  const bool in_place = input == output;
+  if (plan.fused && (!in_place || plan.fused->kind != FusedKind::k1D)) {
+    // A 1D fused plan runs fused out of place only (in place: two launches, below).
+    run_with_fused(plan, sign, input, output);
+    return;
+  }
   if (plan.kind != Kind::kC2C) {
     // A real plan: its real pass with the distances of this execution (in place: the padded
     // layout), the axis passes of a multi-dimensional one as they are, in plan_buffers' turns (a
     // C2R's on its input).
-    const bool in_place = input == output;
     const std::size_t real = real_pass_index(plan);
     const FftPass real_pass = real_pass_for(plan, in_place);
     const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
@@ -337,14 +375,6 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
   if (plan.cluster) {
     if (plan.passes.size() != 2) throw std::invalid_argument("fft reference: a cluster plan has two passes");
     run_cluster(plan, sign, input, output);
-    return;
-  }
-  const bool in_place = input == output;
-  if (plan.fused && (!in_place || plan.fused->axes)) {
-    if ((!plan.fused->axes && plan.passes.size() != 2) || plan.fused->passes.size() != 2) {
-      throw std::invalid_argument("fft reference: a fused plan has two passes");
-    }
-    run_fused(plan, sign, input, output);
     return;
   }
   // The plan's work area, or (in place, two passes) the temporary the native plan takes instead.

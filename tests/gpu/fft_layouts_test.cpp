@@ -913,8 +913,13 @@ TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
 
 // Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is
 // not: the vendor serves it under the native policy, with no native call counted.
+// Square power-of-two planes of 128^2 .. 1024^2 run the real pass and the next axis as one fused
+// kernel (FusedKind::kRealForward / kRealInverse), whose last column tile of a plane is short (the
+// n / 2 + 1 columns); {128, 128} x 2 stays under the sanitizer runs' cap of points a call.
 TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][2d]") {
-  run_real_shapes<cufftComplex>({{{512, 512}, 1, true},
+  run_real_shapes<cufftComplex>({{{128, 128}, 2, true},
+                                 {{256, 256}, 5, true},
+                                 {{512, 512}, 1, true},
                                  {{1024, 1024}, 1, true},
                                  {{64, 64}, 100, true},
                                  {{100, 64}, 3, true},
@@ -923,7 +928,10 @@ TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                  {{100, 45}, 3, true},
                                  {{60, 34}, 1, false}},
                                 0, 8000);
-  run_real_shapes<cufftDoubleComplex>({{{512, 512}, 1, true},
+  run_real_shapes<cufftDoubleComplex>({{{128, 128}, 2, true},
+                                       {{256, 256}, 5, true},
+                                       {{1024, 1024}, 1, true},
+                                       {{512, 512}, 1, true},
                                        {{64, 64}, 100, true},
                                        {{100, 64}, 3, true},
                                        {{1024, 256}, 1, true},
@@ -935,13 +943,15 @@ TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
 TEST_CASE("native 3D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][3d]") {
   run_real_shapes<cufftComplex>({{{7, 12, 16}, 5, true},
                                  {{128, 128, 128}, 1, true},
+                                 {{2, 128, 128}, 1, true},
+                                 {{3, 256, 256}, 2, true},
                                  {{64, 32, 16}, 3, true},
                                  {{8, 8, 10}, 2, true},
                                  {{12, 10, 15}, 2, true},
                                  {{6, 6, 34}, 2, false}},
                                 0, 9000);
-  run_real_shapes<cufftDoubleComplex>({{{7, 12, 16}, 5, true}, {{64, 64, 64}, 2, true}, {{32, 32, 8}, 1, true}},
-                                      1, 9100);
+  run_real_shapes<cufftDoubleComplex>(
+      {{{7, 12, 16}, 5, true}, {{64, 64, 64}, 2, true}, {{32, 32, 8}, 1, true}, {{2, 128, 128}, 1, true}}, 1, 9100);
 }
 
 // The layouts plan_c2c_strided serves (fft/planner.h): contiguous transforms spaced apart, and the

@@ -136,13 +136,17 @@ namespace idgpu::fft::kernels {
 // One launch of a fused plan (fft/planner.h FftFused, kernels/stockham_fused.cuh): both passes
 // in one persistent kernel of `grid` blocks (out of place for a 1D plan's; in place or not for
 // a multi-dimensional plan's axes).
+// The kinds of a fused kernel's two passes (kernels/stockham_fused.cuh, FusedPassKinds).
+enum FusedKinds : int { kFused1D = 0, kFusedAxes = 1, kFusedRealForward = 2, kFusedRealInverse = 3 };
+
 struct FusedLaunch {
-  PassLaunch first;  // the caller's input to the caller's output
-  PassLaunch last;   // the output, in place
-  // The passes are a multi-dimensional plan's two innermost axes (FftFused::axes): the first a
-  // single pass over whole rows (kSingle), the last an untwiddled column pass; else a 1D plan's
-  // two passes (kFirst, then the twiddled kColumn).
-  bool axes = false;
+  PassLaunch first;  // with their arrays (the plan's buffer turns for the two passes)
+  PassLaunch last;
+  int kinds = kFused1D;  // FusedKinds
+  // Sub-transforms of each pass in one of the kernel's transforms (tiles: T of them, the last
+  // tile of a transform possibly fewer).
+  long long first_count = 0;
+  long long last_count = 0;
   FusedSchedule schedule;
   unsigned* counters = nullptr;  // 2 + batch counters, zero between launches (the kernel leaves them so)
   unsigned grid = 0;

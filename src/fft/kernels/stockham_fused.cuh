@@ -42,10 +42,23 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
   return value;
 }
 
-// FirstKind: kFirst (a 1D plan's first pass: columns in, each sub-transform written contiguously)
-// or kSingle (a multi-dimensional plan's innermost axis: whole rows in and out); the last pass is
-// a column pass, twiddled in a 1D plan and not in a multi-dimensional one (PassShape::twiddled).
-template <class Real, bool Inverse, int FirstKind, int LogFirst, int LogLast>
+// Tile `tile` of a pass of the fused kernel: its T sub-transforms of transform `transform`, which
+// has `count` of them (the last tile of a transform may have fewer).
+template <class Real, bool Inverse, int LogN, int Kind, int Cache>
+__device__ __forceinline__ void fused_pass_tile(const PassLaunch& pass, long long count, long long transform,
+                                                int tile, unsigned char* shared_raw) {
+  const long long start = static_cast<long long>(tile) * pass.shape.per_block;
+  const int valid = static_cast<int>(min(static_cast<long long>(pass.shape.per_block), count - start));
+  pow2_tile<Real, Inverse, LogN, Kind, Cache>(pass, transform * count + start, valid, shared_raw,
+                                              static_cast<int>(threadIdx.x));
+}
+
+// The passes' kinds (FusedKinds): a 1D plan's kFirst (columns in, each sub-transform written
+// contiguously) then a twiddled kColumn; a multi-dimensional C2C plan's two innermost axes,
+// kSingle (whole rows) then an untwiddled kColumn; a real plan's real pass then its next axis
+// (R2C: kRealPack, kColumn) or its innermost axis but one then the real pass (C2R: kColumn,
+// kRealUnpack).
+template <class Real, bool Inverse, int FirstKind, int LogFirst, int LastKind, int LogLast>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_constant__ FusedLaunch p) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
   __shared__ long long ticket_slot;
@@ -64,8 +77,8 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_co
     long long transform = 0;
     fused_tile(p.schedule, ticket, &pass, &transform, &tile);
     if (pass == 0) {
-      pow2_block<Real, Inverse, LogFirst, FirstKind, kFusedTile>(p.first, transform * p.schedule.first_tiles + tile,
-                                                                shared_raw, static_cast<int>(threadIdx.x));
+      fused_pass_tile<Real, Inverse, LogFirst, FirstKind, kFusedFirst>(p.first, p.first_count, transform, tile,
+                                                                       shared_raw);
       __syncthreads();  // every thread's stores of the tile are issued
       if (threadIdx.x == 0) {
         __threadfence();
@@ -76,8 +89,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_co
         while (load_acquire(&first_done[transform]) < first_tiles) __nanosleep(64);
       }
       __syncthreads();
-      pow2_block<Real, Inverse, LogLast, kColumn, kFusedTile>(p.last, transform * p.schedule.last_tiles + tile,
-                                                                shared_raw, static_cast<int>(threadIdx.x));
+      fused_pass_tile<Real, Inverse, LogLast, LastKind, kFusedLast>(p.last, p.last_count, transform, tile, shared_raw);
     }
     __syncthreads();  // shared memory and ticket_slot are free for the next tile
   }
@@ -96,64 +108,104 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_co
   }
 }
 
-// Host side: the (first, last) pass lengths compiled, by precision and first kind. kFirst: the
-// planner's two-pass splits of the powers of two it fuses (fft/planner.cpp), 2^17 .. 2^21 in
-// fp32, 2^17 .. 2^20 in fp64. kSingle: the square planes of multi-dimensional plans whose two
-// innermost axes it fuses, 128^2 .. 1024^2 (fft/planner.h, kFusedAxesMaxLog).
-template <class Real, int FirstKind>
-struct FusedShapes;
+// Host side: the (first, last) pass lengths compiled, by precision and kinds. 1D: the planner's
+// two-pass splits of the powers of two it fuses (fft/planner.cpp), 2^17 .. 2^21 in fp32, 2^17 ..
+// 2^20 in fp64. Multi-dimensional: square planes of 128^2 .. 1024^2 (fft/planner.h,
+// kFusedAxesMaxLog); a real plane's real pass has half its side's points.
+template <class Real, int Kinds>
+struct FusedShapes {
+  static constexpr int kFirstLog[] = {7, 8, 9, 10};
+  static constexpr int kLastLog[] = {7, 8, 9, 10};
+};
 template <>
-struct FusedShapes<float, kFirst> {
+struct FusedShapes<float, kFused1D> {
   static constexpr int kFirstLog[] = {7, 9, 8, 10, 10};
   static constexpr int kLastLog[] = {10, 9, 11, 10, 11};
 };
 template <>
-struct FusedShapes<double, kFirst> {
+struct FusedShapes<double, kFused1D> {
   static constexpr int kFirstLog[] = {7, 9, 8, 10};
   static constexpr int kLastLog[] = {10, 9, 11, 10};
 };
-template <>
-struct FusedShapes<float, kSingle> {
-  static constexpr int kFirstLog[] = {7, 8, 9, 10};
+template <class Real>
+struct FusedShapes<Real, kFusedRealForward> {
+  static constexpr int kFirstLog[] = {6, 7, 8, 9};
   static constexpr int kLastLog[] = {7, 8, 9, 10};
 };
-template <>
-struct FusedShapes<double, kSingle> {
+template <class Real>
+struct FusedShapes<Real, kFusedRealInverse> {
   static constexpr int kFirstLog[] = {7, 8, 9, 10};
-  static constexpr int kLastLog[] = {7, 8, 9, 10};
+  static constexpr int kLastLog[] = {6, 7, 8, 9};
 };
 
-template <class Real, bool Inverse, int FirstKind, int Index>
+template <int Kinds>
+struct FusedPassKinds;
+template <>
+struct FusedPassKinds<kFused1D> {
+  static constexpr int kFirstKind = kFirst, kLastKind = kColumn;
+};
+template <>
+struct FusedPassKinds<kFusedAxes> {
+  static constexpr int kFirstKind = kSingle, kLastKind = kColumn;
+};
+template <>
+struct FusedPassKinds<kFusedRealForward> {
+  static constexpr int kFirstKind = kRealPack, kLastKind = kColumn;
+};
+template <>
+struct FusedPassKinds<kFusedRealInverse> {
+  static constexpr int kFirstKind = kColumn, kLastKind = kRealUnpack;
+};
+
+template <class Real, bool Inverse, int Kinds, int Index>
 constexpr auto fused_kernel() {
-  using Shapes = FusedShapes<Real, FirstKind>;
-  return stockham_fused<Real, Inverse, FirstKind, Shapes::kFirstLog[Index], Shapes::kLastLog[Index]>;
+  using Shapes = FusedShapes<Real, Kinds>;
+  using PassKinds = FusedPassKinds<Kinds>;
+  return stockham_fused<Real, Inverse, PassKinds::kFirstKind, Shapes::kFirstLog[Index], PassKinds::kLastKind,
+                        Shapes::kLastLog[Index]>;
 }
 
 // Calls `use(kernel)` with the kernel compiled for the launch's pass lengths; false when none is.
-template <class Real, bool Inverse, int FirstKind, class Use, int... Index>
+template <class Real, bool Inverse, int Kinds, class Use, int... Index>
 bool with_fused_kernel(int log_first, int log_last, const Use& use, std::integer_sequence<int, Index...>) {
-  using Shapes = FusedShapes<Real, FirstKind>;
+  using Shapes = FusedShapes<Real, Kinds>;
   const auto try_one = [&](auto index) {
     constexpr int kIndex = decltype(index)::value;
     if (Shapes::kFirstLog[kIndex] != log_first || Shapes::kLastLog[kIndex] != log_last) return false;
-    constexpr auto kKernel = fused_kernel<Real, Inverse, FirstKind, kIndex>();
+    constexpr auto kKernel = fused_kernel<Real, Inverse, Kinds, kIndex>();
     use(std::integral_constant<decltype(kKernel), kKernel>());
     return true;
   };
   return (try_one(std::integral_constant<int, Index>()) || ...);
 }
 
-template <class Real, bool Inverse, int FirstKind, class Use>
+template <class Real, bool Inverse, int Kinds, class Use>
 bool with_fused_kernel_of(const FusedLaunch& launch, const Use& use) {
-  constexpr int kCount = static_cast<int>(sizeof(FusedShapes<Real, FirstKind>::kFirstLog) / sizeof(int));
-  return with_fused_kernel<Real, Inverse, FirstKind>(launch.first.shape.size_log2, launch.last.shape.size_log2, use,
-                                                     std::make_integer_sequence<int, kCount>());
+  constexpr int kCount = static_cast<int>(sizeof(FusedShapes<Real, Kinds>::kFirstLog) / sizeof(int));
+  return with_fused_kernel<Real, Inverse, Kinds>(launch.first.shape.size_log2, launch.last.shape.size_log2, use,
+                                                 std::make_integer_sequence<int, kCount>());
 }
 
+// A real plan's kernels run one direction only: R2C forward, C2R inverse.
 template <class Real, bool Inverse, class Use>
 bool with_fused_kernel(const FusedLaunch& launch, const Use& use) {
-  return launch.axes ? with_fused_kernel_of<Real, Inverse, kSingle>(launch, use)
-                     : with_fused_kernel_of<Real, Inverse, kFirst>(launch, use);
+  switch (launch.kinds) {
+    case kFused1D: return with_fused_kernel_of<Real, Inverse, kFused1D>(launch, use);
+    case kFusedAxes: return with_fused_kernel_of<Real, Inverse, kFusedAxes>(launch, use);
+    case kFusedRealForward:
+      if constexpr (Inverse) {
+        return false;
+      } else {
+        return with_fused_kernel_of<Real, Inverse, kFusedRealForward>(launch, use);
+      }
+    case kFusedRealInverse:
+      if constexpr (!Inverse) {
+        return false;
+      } else {
+        return with_fused_kernel_of<Real, Inverse, kFusedRealInverse>(launch, use);
+      }
+    default: return false;
+  }
 }
 
 template <class Real>
@@ -161,7 +213,7 @@ int fused_resident_blocks(const FusedLaunch& launch) {
   int per_sm = 0;
   int device = 0;
   int sms = 0;
-  const bool found = with_fused_kernel<Real, false>(launch, [&](auto kernel_constant) {
+  const auto measure = [&](auto kernel_constant) {
     constexpr auto kernel = decltype(kernel_constant)::value;
     if (launch.shared_bytes > 48 * 1024 &&
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -172,7 +224,10 @@ int fused_resident_blocks(const FusedLaunch& launch) {
                                                       launch.shared_bytes) != cudaSuccess) {
       per_sm = 0;
     }
-  });
+  };
+  // A C2R pair is compiled for the inverse direction only.
+  const bool found = launch.kinds == kFusedRealInverse ? with_fused_kernel<Real, true>(launch, measure)
+                                                       : with_fused_kernel<Real, false>(launch, measure);
   if (!found || per_sm <= 0 || cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
     cudaGetLastError();

@@ -192,46 +192,41 @@ __device__ __forceinline__ void column_twiddles_from_tables(C* v, int tid, long 
   }
 }
 
-// How a block meets device memory. kCached: plain loads and stores. kFusedTile (a tile of the
-// fused kernel, kernels/stockham_fused.cuh): the first pass (kFirst, or kSingle where the fused
-// passes are a plan's two innermost axes) streams its input (ld.global.cs: read once, evicted
-// first) so that the L2 keeps the intermediate it writes; the last pass reads
-// that intermediate from the L2 (ld.global.cg: another SM wrote it during this kernel, so this
-// SM's L1 may not hold it) and streams its output (st.global.cs).
-enum Pow2Cache : int { kCached = 0, kFusedTile = 1 };
+// How a block meets device memory. kCached: plain loads and stores. In the fused kernel
+// (kernels/stockham_fused.cuh) a tile's role sets it: the first pass's tiles (kFusedFirst)
+// stream their input (ld.global.cs: read once, evicted first) and store plainly, so that the L2
+// keeps the intermediate they write; the last pass's tiles (kFusedLast) read that intermediate
+// from the L2 (ld.global.cg: another SM wrote it during this kernel, so this SM's L1 may not hold
+// it) and stream their output (st.global.cs).
+enum Pow2Cache : int { kCached = 0, kFusedFirst = 1, kFusedLast = 2 };
 
 template <int Cache, class C>
-__device__ __forceinline__ C load_first(const C* from) {
-  if constexpr (Cache == kFusedTile) return __ldcs(from);
+__device__ __forceinline__ C load_global(const C* from) {
+  if constexpr (Cache == kFusedFirst) return __ldcs(from);
+  if constexpr (Cache == kFusedLast) return __ldcg(from);
   return *from;
 }
 template <int Cache, class C>
-__device__ __forceinline__ C load_column(const C* from) {
-  if constexpr (Cache == kFusedTile) return __ldcg(from);
-  return *from;
-}
-template <int Cache, class C>
-__device__ __forceinline__ void store_column(C* to, C value) {
-  if constexpr (Cache == kFusedTile) {
+__device__ __forceinline__ void store_global(C* to, C value) {
+  if constexpr (Cache == kFusedLast) {
     __stcs(to, value);
   } else {
     *to = value;
   }
 }
 
-// Block `block` of a pass (the body of stockham_pow2, and a tile of the fused kernel), with the
-// block's dynamic shared memory; `thread` is threadIdx.x.
+// The `valid` (<= T) sub-transforms from global sub-transform g0 on, all of one transform (the
+// body of a block of stockham_pow2, and a tile of the fused kernel), with the block's dynamic
+// shared memory; `thread` is threadIdx.x.
 template <class Real, bool Inverse, int LogN, int Kind, int Cache = kCached>
-__device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block, unsigned char* shared_raw,
-                                           int thread) {
+__device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int valid, unsigned char* shared_raw,
+                                          int thread) {
   using Pass = Pow2Pass<Real, Inverse, LogN, Kind>;
   using C = typename Pass::C;
   constexpr int kE = Pass::kE;
   constexpr int kThreads = Pass::kThreads;
   C* sm = reinterpret_cast<C*>(shared_raw);
   const PassShape& s = p.shape;
-  const long long g0 = block << s.per_block_log2;
-  const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
   const BlockFrame frame = block_frame(s, g0);
   // Sub-transform and rank: along the sub-transform on contiguous sides, across on column sides.
   constexpr bool kAlong = Kind == kSingle || pow2_staged_in(Kind);  // threads along the sub-transform
@@ -261,11 +256,11 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
     if (valid == s.per_block) {
       const int step = static_cast<int>(blockDim.x);
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = in[at(thread + k * step)];
+      for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&in[at(thread + k * step)]);
 #pragma unroll
       for (int k = 0; k < kE; ++k) sm[slot(thread + k * step)] = v[k];
     } else {
-      for (int q = thread; q < count; q += blockDim.x) sm[slot(q)] = in[at(q)];
+      for (int q = thread; q < count; q += blockDim.x) sm[slot(q)] = load_global<Cache>(&in[at(q)]);
     }
     __syncthreads();
     if (active) {
@@ -283,7 +278,7 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
         for (int k = 0; k < kE; ++k) {
           const int e = tid + k * kThreads;
           const int partner = Pass::kN - e;
-          const C b = cconj(e == 0 ? in[tr * in_dist + Pass::kN] : mine[partner + (partner >> s.shift)]);
+          const C b = cconj(e == 0 ? load_global<Cache>(&in[tr * in_dist + Pass::kN]) : mine[partner + (partner >> s.shift)]);
           const C w = cconj(__ldg(&real[e]));
           const C sum = cadd(v[k], b);
           const C t = cmul(w, csub(v[k], b));
@@ -296,17 +291,12 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
     if constexpr (Kind == kSingle) {
       const C* from = in + tr * in_dist + tid;
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = load_first<Cache>(&from[k * kThreads]);
+      for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&from[k * kThreads]);
     } else {
       // Element e of sub-transform tr is at tr + e S (fits 32 bits: below n).
       const int stride = static_cast<int>(s.sub);
-      if constexpr (Kind == kFirst) {
 #pragma unroll
-        for (int k = 0; k < kE; ++k) v[k] = load_first<Cache>(&in[tr + (tid + k * kThreads) * stride]);
-      } else {
-#pragma unroll
-        for (int k = 0; k < kE; ++k) v[k] = load_column<Cache>(&in[tr + (tid + k * kThreads) * stride]);
-      }
+      for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&in[tr + (tid + k * kThreads) * stride]);
       // An axis pass of a multi-dimensional or strided plan has no inter-pass twiddle.
       if constexpr (Kind == kColumn) {
         if (s.twiddled) {
@@ -341,8 +331,9 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
       const C sum = cadd(a, b);
       const C t = cmul(w, csub(a, b));
       // (sum - i t) / 2
-      out[row * out_dist + k] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
-      if (k == 0) out[row * out_dist + Pass::kN] = make<C>(a.x - a.y, static_cast<Real>(0));
+      store_global<Cache>(&out[row * out_dist + k],
+                          make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x)));
+      if (k == 0) store_global<Cache>(&out[row * out_dist + Pass::kN], make<C>(a.x - a.y, static_cast<Real>(0)));
     }
   } else if constexpr (pow2_staged_out(Kind)) {
     // The block's T sub-transforms are T runs of N elements of the output, out_dist apart (one
@@ -351,19 +342,28 @@ __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block,
     const int count = valid << LogN;
     for (int q = thread; q < count; q += blockDim.x) {
       const int e = q & (Pass::kN - 1);
-      out[(q >> LogN) * out_dist + e] = sm[(q >> LogN) * s.smem_stride + e + (e >> s.shift)];
+      store_global<Cache>(&out[(q >> LogN) * out_dist + e], sm[(q >> LogN) * s.smem_stride + e + (e >> s.shift)]);
     }
   } else if (active) {
     if constexpr (Kind == kSingle) {
       C* to = out + tr * out_dist + tid;
 #pragma unroll
-      for (int k = 0; k < kE; ++k) to[k * kThreads] = v[k];
+      for (int k = 0; k < kE; ++k) store_global<Cache>(&to[k * kThreads], v[k]);
     } else {
       const int stride = static_cast<int>(s.span);
 #pragma unroll
-      for (int k = 0; k < kE; ++k) store_column<Cache>(&out[tr + (tid + k * kThreads) * stride], v[k]);
+      for (int k = 0; k < kE; ++k) store_global<Cache>(&out[tr + (tid + k * kThreads) * stride], v[k]);
     }
   }
+}
+
+// Block `block` of a pass: its T sub-transforms (fewer in the grid's last block).
+template <class Real, bool Inverse, int LogN, int Kind, int Cache = kCached>
+__device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block, unsigned char* shared_raw,
+                                           int thread) {
+  const long long g0 = block << p.shape.per_block_log2;
+  const int valid = static_cast<int>(min(static_cast<long long>(p.shape.per_block), p.total - g0));
+  pow2_tile<Real, Inverse, LogN, Kind, Cache>(p, g0, valid, shared_raw, thread);
 }
 
 template <class Real, bool Inverse, int LogN, int Kind>

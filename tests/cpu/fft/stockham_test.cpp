@@ -997,7 +997,10 @@ TEST_CASE("planner: fused axes, the two innermost of a multi-dimensional plan in
       INFO(plan.to_string());
       REQUIRE(plan.fused.has_value());
       const fft::FftFused& fused = *plan.fused;
-      CHECK(fused.axes);
+      CHECK(fused.kind == fft::FusedKind::kAxes);
+      CHECK(fused.first_pass == 0);
+      CHECK(fused.first_count == side);
+      CHECK(fused.last_count == side);
       CHECK(fused.threads == fft::fused_threads(plan.element_bytes));
       CHECK(fused.transform_n == side * side);
       CHECK(fused.transforms == total / (side * side) * batch);
@@ -1069,7 +1072,7 @@ TEST_CASE("executor: fused axes in ticket order against the naive multi-dimensio
       const fft::FftPlan& plan = *result.plan;
       INFO(plan.to_string());
       REQUIRE(plan.fused.has_value());
-      REQUIRE(plan.fused->axes);
+      REQUIRE(plan.fused->kind == fft::FusedKind::kAxes);
       const std::size_t count = static_cast<std::size_t>(plan.n * batch);
       const std::vector<Complex> input = random_input(count, ++salt);
       for (int sign : {-1, +1}) {
@@ -1192,8 +1195,11 @@ TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of 
 TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in and out of place",
           "[fft][executor][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
-  const std::vector<std::vector<long long>> shapes = {{4, 8},   {3, 16},  {5, 6},     {12, 10},   {7, 4},
-                                                      {16, 32}, {2, 2, 4}, {3, 5, 8}, {4, 6, 10}, {8, 16, 32}};
+  // {128, 128} and {2, 128, 128}: the real pass and the axis next to it fused (FusedKind), their
+  // tiles run in the kernel's ticket order.
+  const std::vector<std::vector<long long>> shapes = {{4, 8},     {3, 16},    {5, 6},      {12, 10},
+                                                      {7, 4},     {16, 32},   {2, 2, 4},   {3, 5, 8},
+                                                      {4, 6, 10}, {8, 16, 32}, {128, 128}, {2, 128, 128}};
   std::uint64_t salt = 9000;
   for (const std::vector<long long>& dims : shapes) {
     for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
@@ -1233,6 +1239,28 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
       }
       CHECK(r2c.plan->work_bytes == 0);
       CHECK(c2r.plan->work_bytes == 0);
+      const bool fused = dims[static_cast<std::size_t>(rank - 2)] == n && n == 128;
+      CHECK(r2c.plan->fused.has_value() == fused);
+      CHECK(c2r.plan->fused.has_value() == fused);
+      if (fused) {
+        REQUIRE(r2c.plan->fused.has_value());
+        REQUIRE(c2r.plan->fused.has_value());
+        const fft::FftFused& forward = *r2c.plan->fused;
+        const fft::FftFused& inverse = *c2r.plan->fused;
+        CHECK(forward.kind == fft::FusedKind::kRealForward);
+        CHECK(inverse.kind == fft::FusedKind::kRealInverse);
+        CHECK(forward.first_pass == 0);
+        CHECK(inverse.first_pass == static_cast<std::size_t>(rank - 2));  // the real pass last
+        CHECK(forward.transforms == all_rows / n);
+        CHECK(forward.first_count == n);      // rows of a plane
+        CHECK(forward.last_count == slots);   // its n / 2 + 1 columns: the last tile short
+        CHECK(inverse.first_count == slots);
+        CHECK(inverse.last_count == n);
+        CHECK(forward.last_tiles == (slots + forward.passes[1].transforms_per_block - 1) /
+                                        forward.passes[1].transforms_per_block);
+        CHECK(forward.passes[0].real_step == fft::RealStep::kPackR2C);
+        CHECK(inverse.passes[1].real_step == fft::RealStep::kUnpackC2R);
+      }
 
       // Random reals and their exact spectrum (the naive N-D DFT of the reals as complex values).
       const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), ++salt);
