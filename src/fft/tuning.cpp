@@ -180,6 +180,19 @@ constexpr LayoutRow kLayoutRows[] = {
     {kHopper, Kind::kC2C, Precision::kSingle, 3, 512, 1LL << 27, "H100/H200: C2C 512^3, 1.26-1.28x/1.07x"},
     {kHopper, Kind::kC2C, Precision::kDouble, 3, 128, 1LL << 25, "H100/H200: Z2Z 128^3 x 16, 1.23x/1.07-1.08x"},
     {kHopper, Kind::kC2C, Precision::kDouble, 3, 256, 1LL << 25, "H100/H200: Z2Z 256^3 x 2, 1.24x/1.10x"},
+    // Real planes of 256^2 with the real pass and the column pass fused (FusedKind::kRealForward /
+    // kRealInverse), H100, three runs, 2^26 (fp32) / 2^25 (fp64) reals a call: 0.49-0.60 of copy
+    // against the vendor's 0.44-0.47; 3D 256^3 (the outermost axis a pass of its own) 0.32-0.36
+    // against 0.28-0.31. 128^2, 512^2 and 1024^2 lost fused (0.67-0.85x: their fused kernels
+    // spill, see planner.h) and unfused (0.43-0.67x). Not measured on an H200.
+    {kH100, Kind::kR2C, Precision::kSingle, 2, 256, 1LL << 26, "H100: R2C 256^2 fused, 1.11-1.13x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 2, 256, 1LL << 26, "H100: C2R 256^2 fused, 1.11-1.12x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 2, 256, 1LL << 25, "H100: D2Z 256^2 fused, 1.27-1.28x"},
+    {kH100, Kind::kC2R, Precision::kDouble, 2, 256, 1LL << 25, "H100: Z2D 256^2 fused, 1.10-1.11x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 3, 256, 1LL << 26, "H100: R2C 256^3 x 4, 1.14x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 3, 256, 1LL << 26, "H100: C2R 256^3 x 4, 1.13-1.14x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 3, 256, 1LL << 25, "H100: D2Z 256^3 x 2, 1.17x"},
+    {kH100, Kind::kC2R, Precision::kDouble, 3, 256, 1LL << 25, "H100: Z2D 256^3 x 2, 1.07x"},
     // Even real lengths whose half has a fixed-sequence kernel (one pass, the real step inside it,
     // the input read by the first stage: PassLaunch::direct_in), three runs each, 2^26 reals
     // (fp32) / 2^25 (fp64) a call within n; the vendor at 0.32-0.68 of copy bandwidth, the native

@@ -1597,6 +1597,19 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CHECK(!wins(Kind::kC2C, Precision::kSingle, {side, side}, (1LL << 22) / (side * side), h100));
   }
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {2048, 2048}, 16, h100));
+  // Real planes: 256^2 fused (H100 only); the other sides lost.
+  for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
+    CHECK(wins(kind, Precision::kSingle, {256, 256}, 1024, h100));
+    CHECK(wins(kind, Precision::kSingle, {256, 256}, 2048, h100));  // torch.fft.rfft2's call
+    CHECK(wins(kind, Precision::kDouble, {256, 256}, 512, h100));
+    CHECK(wins(kind, Precision::kSingle, {256, 256, 256}, 4, h100));
+    CHECK(wins(kind, Precision::kDouble, {256, 256, 256}, 2, h100));
+    CHECK(!wins(kind, Precision::kSingle, {256, 256}, 64, h100));
+    CHECK(!wins(kind, Precision::kSingle, {256, 256}, 1024, h200));
+    for (long long side : {128LL, 512LL, 1024LL}) {
+      CHECK(!wins(kind, Precision::kSingle, {side, side}, (1LL << 26) / (side * side), h100));
+    }
+  }
   for (fft::DeviceClass device : {h100, h200}) {
     CHECK(wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 32, device));
     CHECK(wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 4, device));
