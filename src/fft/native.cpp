@@ -382,6 +382,20 @@ std::optional<kernels::FusedLaunch> fused_launch_for(const FftPlan& plan,
   return launch;
 }
 
+// A plan the planner fused whose fused kernel does not run here (IDGPU_FFT_FUSED=0, or none
+// compiled for it) runs its passes as separate launches: under IDGPU_POLICY=native; under `auto`
+// the vendor serves it instead, since the tuning table measured the fused kernel (false, the
+// tables freed). The plan then says it is not fused.
+bool unfused_allowed(bool planned_fused, bool fused_launch, Policy current, FftPlan* plan,
+                     void* tables, const char** reason) {
+  if (!planned_fused || fused_launch) return true;
+  plan->fused.reset();
+  if (current == Policy::kNative) return true;
+  cudaFree(tables);
+  *reason = "native FFT: measured with its fused kernel, which does not run here (IDGPU_FFT_FUSED=0 or none compiled)";
+  return false;
+}
+
 // The fused kernel's counters (kernels/stockham_fused.cuh), which follow a plan's tables: two,
 // and one per transform of the kernel.
 std::size_t fused_counter_bytes(const FftPlan& plan) {
@@ -590,6 +604,7 @@ class StockhamSolver final : public Solver {
       *reason = why.c_str();
       return nullptr;
     }
+    const bool planned_fused = planned.plan->fused.has_value();
     if (!fused_enabled()) planned.plan->fused.reset();
     void* counters = nullptr;
     const std::size_t counter_bytes = fused_counter_bytes(*planned.plan);
@@ -601,6 +616,11 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     const std::optional<kernels::FusedLaunch> fused = plan_fused_launch(*planned.plan, launches, counters);
+    // A plan measured against the vendor at plan time (IDGPU_FFT_MEASURE) is judged as it runs.
+    if (!unfused_allowed(planned_fused, fused.has_value(), measure ? Policy::kNative : current, &*planned.plan, tables,
+                         reason)) {
+      return nullptr;
+    }
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
     auto native =
         std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), fused);
@@ -676,6 +696,7 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
+    const bool planned_fused = planned.plan->fused.has_value();
     if (!fused_enabled()) planned.plan->fused.reset();
     void* counters = nullptr;
     const std::size_t counter_bytes = fused_counter_bytes(*planned.plan);
@@ -687,6 +708,7 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     const std::optional<kernels::FusedLaunch> fused = plan_fused_launch(*planned.plan, launches, counters);
+    if (!unfused_allowed(planned_fused, fused.has_value(), current, &*planned.plan, tables, reason)) return nullptr;
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
     // In place, a real plan serves cuFFT's padded layout (NULL embeds only); a strided one, a
     // layout whose input and output are the same.

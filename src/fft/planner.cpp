@@ -328,7 +328,9 @@ void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t 
   FftFused fused;
   fused.kind = kind;
   fused.first_pass = first;
-  fused.threads = fused_threads(plan->element_bytes);
+  // A real pair's plane side: the axis pass's length (the real pass's is half the other side).
+  const FftPass& axis = plan->passes[first + (kind == FusedKind::kRealForward ? 1 : 0)];
+  fused.threads = fused_threads(plan->element_bytes, kind, axis.size);
   fused.transforms = transforms;
   fused.transform_n = transform_n;
   std::vector<FftPass> passes(plan->passes.begin() + static_cast<std::ptrdiff_t>(first),
@@ -373,7 +375,8 @@ void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t 
 }
 
 // Whether a plane of `rows` x `columns` (a real plane: `columns` reals) has a fused kernel
-// (fft/planner.h, kFusedAxesMinLog .. kFusedAxesMaxLog).
+// (fft/planner.h, kFusedAxesMinLog .. kFusedAxesMaxLog). A real plane's bytes are counted as if
+// complex: twice its size, on the safe side of kFusedMaxBytes.
 bool fusable_plane(long long rows, long long columns, std::size_t element, const DeviceLimits& limits) {
   return limits.fused && rows == columns && (rows & (rows - 1)) == 0 && rows >= (1LL << kFusedAxesMinLog) &&
          rows <= (1LL << kFusedAxesMaxLog) && static_cast<std::size_t>(rows * columns) * element <= kFusedMaxBytes;
@@ -830,7 +833,9 @@ std::string FftPlan::to_string() const {
         << cluster->shared_bytes << " B shared";
   }
   if (fused) {
-    out << ", fused: blocks of " << fused->threads << " threads, " << fused->shared_bytes << " B shared, "
+    static const char* const kKinds[] = {"1D", "axes", "real forward", "real inverse"};
+    out << ", fused (" << kKinds[static_cast<int>(fused->kind)] << ", passes " << fused->first_pass + 1 << "-"
+        << fused->first_pass + 2 << "): blocks of " << fused->threads << " threads, " << fused->shared_bytes << " B shared, "
         << fused->first_tiles << " + " << fused->last_tiles << " tiles per transform (T " << fused->passes[0].transforms_per_block
         << ", " << fused->passes[1].transforms_per_block << ")";
   }

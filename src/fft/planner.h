@@ -191,11 +191,6 @@ struct FftCluster {
   std::size_t shared_bytes = 0;
 };
 
-// A fused plan's kernel (fft/stockham_index.h, kernels/stockham_fused.cuh): the plan's two
-// passes, out of place, in one persistent launch whose blocks of `threads` threads take the tiles
-// of both passes in FusedSchedule order. `passes` are the plan's two passes as that kernel runs
-// them: the same sizes, radices, strides and twiddles, with transforms per block (and so shared
-// memory and block counts) chosen so that both fill a block of `threads`.
 // The pairs of passes a fused kernel runs (kernels/stockham_fused.cuh):
 //  - k1D: a 1D two-pass power of two, out of place (in place its passes run as two launches);
 //  - kAxes: a 2D/3D C2C plan's two innermost axes, square powers of two of 128..1024 a side: a
@@ -205,10 +200,8 @@ struct FftCluster {
 //    those columns, then the real pass).
 // The multi-dimensional kinds run in place or not; their kernel's transforms are the planes of
 // the two axes (every transform's: batch x the outer axes' product of them), and a 3D plan's
-// outermost axis is a launch of its own before (C2R) or after them. Known limit: the real kinds'
-// kernels for 128^2, 512^2 and 1024^2 spill (ptxas, sm_90: 400-560 B a thread in fp32, 560-850 B
-// in fp64, where neither pass alone spills; 256^2 does not) and lose to the vendor on an H100
-// (0.67-0.85x), though they beat the same passes as separate launches (0.43-0.77x).
+// outermost axis is a launch of its own before (C2R) or after them. The real kinds' kernels for
+// 128^2, 512^2 and 1024^2 need more registers than the pass kernels' (fused_threads below).
 
 enum class FusedKind : int { k1D = 0, kAxes = 1, kRealForward = 2, kRealInverse = 3 };
 
@@ -302,7 +295,18 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
 // largest transform fused: its intermediate must stay in the L2 cache (50 MB on an H100) for a
 // few transforms at once; on an H100, 2^22 fp32 (32 MB) and above measured slower fused than as
 // two launches.
-inline constexpr int fused_threads(std::size_t element_bytes) { return element_bytes > 8 ? 256 : 512; }
+// A real pair (FusedKind::kRealForward / kRealInverse) on a plane of other than 256 a side takes
+// half as many threads a block: its kernel holds more registers (96 fp32, 168 fp64;
+// kernels/stockham_fused.cuh, fused_registers), where 64 / 128 spilled 400-850 B a thread. On an
+// H100 that lifted them from 0.67-0.85x the vendor to 0.71-0.95x (fp32) and 0.75-1.27x (fp64);
+// the 256^2 pair, which does not spill, measured faster with the full block (fp32 R2C 1.11x
+// against 1.02x).
+inline constexpr bool fused_real_wide_registers(long long plane_side) { return plane_side != 256; }
+inline constexpr int fused_threads(std::size_t element_bytes, FusedKind kind = FusedKind::k1D,
+                                   long long plane_side = 0) {
+  const bool real = kind == FusedKind::kRealForward || kind == FusedKind::kRealInverse;
+  return (element_bytes > 8 ? 256 : 512) / (real && fused_real_wide_registers(plane_side) ? 2 : 1);
+}
 inline constexpr long long kFusedMaxBatch = 1LL << 20;
 inline constexpr std::size_t kFusedMaxBytes = std::size_t{16} << 20;
 // The planes of a multi-dimensional plan's fused axes whose kernels are compiled
@@ -314,7 +318,7 @@ inline constexpr int kFusedAxesMinLog = 7;
 inline constexpr int kFusedAxesMaxLog = 10;
 
 // The lag D of a fused plan's schedule (FusedSchedule) for a kernel of `resident_blocks` blocks
-// at once on a device with `l2_bytes` of L2 cache, in [1, batch]:
+// at once on a device with `l2_bytes` of L2 cache, in [1, the kernel's transforms]:
 //  - long enough that a transform's first-pass tiles are done when its last-pass tiles are handed
 //    out: between the two, D (a + b) - b tickets (a, b tiles per transform) should cover the
 //    resident blocks;

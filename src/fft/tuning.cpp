@@ -150,7 +150,7 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH100, Kind::kC2R, Precision::kDouble, 1, 16384, 1LL << 25, "H100: Z2D n=16384 at 2^25 reals, 1.11x"},
     // Z2Z 4096^2: two axis passes at 0.38 of copy against the vendor's 0.32.
     {kH100, Kind::kC2C, Precision::kDouble, 2, 4096, 1LL << 25, "H100: Z2Z 4096^2, 2^25 points, 1.17-1.18x"},
-    // Square planes of 128^2 .. 1024^2 with both axes in one fused kernel (FftFused::axes), three
+    // Square planes of 128^2 .. 1024^2 with both axes in one fused kernel (FusedKind::kAxes), three
     // runs each, 2^26 (fp32) / 2^25 (fp64) points a call. H100: the fused planes at 0.71 (128^2,
     // 256^2), 0.62-0.63 (512^2) and 0.53-0.57 (1024^2) of copy bandwidth against the vendor's
     // 0.47-0.50; as two launches 0.96-1.01x. H200: the fused kernel is bound by the L2, which is

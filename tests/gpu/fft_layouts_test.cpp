@@ -857,8 +857,9 @@ void run_real_shapes(const std::vector<RealShape>& shapes, int maker_offset, std
 
 }  // namespace
 
-// Square power-of-two planes from 128^2 (2048^2 fp32, 1024^2 fp64) run as one fused kernel
-// (FftFused::axes); {128, 128} x 2 stays under the sanitizer runs' cap of points a call.
+// Square power-of-two planes of 128^2 .. 1024^2 run as one fused kernel (FusedKind::kAxes; 2048^2
+// and 4096^2 as two axis passes); {128, 128} x 2 stays under the sanitizer runs' cap of points a
+// call.
 TEST_CASE("native 2D C2C and Z2Z in the default layout", "[fft][2d]") {
   run_nd_shapes<cufftComplex>({{{128, 128}, 2},
                                {{128, 128}, 100},

@@ -148,7 +148,7 @@ struct FusedLaunch {
   long long first_count = 0;
   long long last_count = 0;
   FusedSchedule schedule;
-  unsigned* counters = nullptr;  // 2 + batch counters, zero between launches (the kernel leaves them so)
+  unsigned* counters = nullptr;  // 2 + schedule.batch counters, zero between launches (the kernel leaves them so)
   unsigned grid = 0;
   unsigned threads = 0;
   unsigned shared_bytes = 0;

@@ -1,9 +1,10 @@
-// The fused kernel: both passes of a two-pass power-of-two plan (fft/planner.h, FftFused), out
-// of place, in one persistent launch. Two launches move every element through device memory
-// twice (read input, write output; read output, write output); here the first pass's tiles of a
-// transform write its intermediate into the output, and the last pass's tiles transform it there
-// in place a little later, while it is still in the L2 cache (H100: 50 MB, H200: 60 MB), so that
-// device memory sees about one read and one write per element.
+// The fused kernel: a pair of passes (fft/planner.h, FftFused, FusedKind) in one persistent
+// launch: a 1D two-pass power of two out of place, or a 2D/3D plan's two innermost axes (a real
+// plan's real pass and the axis next to it), in place or not. Two launches move every element
+// through device memory twice; here the first pass's tiles of a transform write its intermediate
+// into the array the last pass reads (the output; a C2R pair's, the caller's input), and the last
+// pass's tiles transform it a little later, while it is still in the L2 cache (H100: 50 MB, H200:
+// 60 MB), so that device memory sees about one read and one write per element.
 //
 // The blocks take tiles by ticket (one atomic counter) in the order of fft/stockham_index.h's
 // FusedSchedule: the first-pass tiles of transform s, then the last-pass tiles of transform s - D.
@@ -33,6 +34,7 @@
 #include <utility>
 
 #include "fft/kernels/stockham_pow2.cuh"
+#include "fft/planner.h"
 
 namespace idgpu::fft::kernels {
 
@@ -58,8 +60,21 @@ __device__ __forceinline__ void fused_pass_tile(const PassLaunch& pass, long lon
 // kSingle (whole rows) then an untwiddled kColumn; a real plan's real pass then its next axis
 // (R2C: kRealPack, kColumn) or its innermost axis but one then the real pass (C2R: kColumn,
 // kRealUnpack).
+// Registers a thread: the pass kernels' (kPow2Registers), but where a real pass shares the kernel
+// with a column pass on a plane of other than 256 a side, whose pair needs more (ptxas, sm_90:
+// 87-96 in fp32, up to 168 in fp64; at 64 / 128 it spilled 400-560 / 560-850 B a thread); those
+// kernels run blocks of half the threads (fft/planner.h, fused_threads).
+template <class Real, int FirstKind, int LogFirst, int LastKind, int LogLast>
+constexpr int fused_registers() {
+  const bool real = FirstKind == kRealPack || LastKind == kRealUnpack;
+  const int side_log = FirstKind == kRealPack ? LogLast : LogFirst;  // the column pass's length
+  return real && fft::fused_real_wide_registers(1LL << side_log) ? (sizeof(Real) == 8 ? 168 : 96)
+                                                                  : kPow2Registers<Real>;
+}
+
 template <class Real, bool Inverse, int FirstKind, int LogFirst, int LastKind, int LogLast>
-__global__ void __maxnreg__(kPow2Registers<Real>) stockham_fused(const __grid_constant__ FusedLaunch p) {
+__global__ void __maxnreg__((fused_registers<Real, FirstKind, LogFirst, LastKind, LogLast>())) stockham_fused(
+    const __grid_constant__ FusedLaunch p) {
   extern __shared__ __align__(16) unsigned char shared_raw[];
   __shared__ long long ticket_slot;
   __shared__ bool last_block;
