@@ -212,7 +212,7 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
 // (kernels/stockham_fused.cuh, FusedSchedule), then the passes after it. A last-pass tile whose
 // transform still has first-pass tiles to run is an error in the schedule (the kernel would wait
 // on a tile no block has taken). A real plan's real pass has the distances of this execution.
-void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
+void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex* output, TileOrder order) {
   const FftFused& fused = *plan.fused;
   const bool in_place = input == output;
   const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
@@ -248,7 +248,17 @@ void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex
   for (long long ticket = 0; ticket < tickets; ++ticket) {
     int pass = 0, tile = 0;
     long long transform = 0, g0 = 0;
-    fused_tile(schedule, ticket, &pass, &transform, &tile);
+    if (order == TileOrder::kTickets) {
+      fused_tile(schedule, ticket, &pass, &transform, &tile);
+    } else {
+      // Reversed: first-pass tiles from the last, then last-pass tiles from the last.
+      const long long firsts = fused.transforms * fused.first_tiles;
+      const long long back = ticket < firsts ? firsts - 1 - ticket : tickets - 1 - ticket;
+      pass = ticket < firsts ? 0 : 1;
+      const long long tiles = pass == 0 ? fused.first_tiles : fused.last_tiles;
+      transform = back / tiles;
+      tile = static_cast<int>(back % tiles);
+    }
     if (pass == 0) {
       const int valid = tile_of(first_pass, fused.first_count, transform, tile, &g0);
       first.run_tile(g0, valid, buffer(turns[f].from), buffer(turns[f].to));
@@ -345,7 +355,7 @@ void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to
 
 }  // namespace
 
-void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output) {
+void execute(const FftPlan& plan, int sign, const Complex* input, Complex* output, TileOrder order) {
   if (plan.passes.empty()) throw std::invalid_argument("fft reference: empty plan");
   for (const FftPass& pass : plan.passes) {
     if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone) {
@@ -355,7 +365,7 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
   const bool in_place = input == output;
   if (plan.fused && (!in_place || plan.fused->kind != FusedKind::k1D)) {
     // A 1D fused plan runs fused out of place only (in place: two launches, below).
-    run_with_fused(plan, sign, input, output);
+    run_with_fused(plan, sign, input, output, order);
     return;
   }
   if (plan.kind != Kind::kC2C) {

@@ -34,7 +34,15 @@ using fft::twiddle;
 // in-place execution; otherwise they must not overlap and `input` is never written, except by a
 // multi-dimensional C2R plan, whose axis passes run on its input (plan_real). Intermediate passes
 // use a work array of the plan's work size.
-void execute(const FftPlan& plan, int sign, const std::complex<double>* input, std::complex<double>* output);
+//
+// A fused pair's tiles run in the fused kernel's ticket order (kTickets), or (kReversed) in an
+// order the kernel allows as well and that differs from it as much as it can: every first-pass
+// tile, transforms and tiles last to first, then every last-pass tile the same way. Tiles the
+// kernel may run at once (of one pass of a transform, or of different transforms) then meet in
+// the opposite order; any element one of them writes that another reads changes the result.
+enum class TileOrder { kTickets, kReversed };
+void execute(const FftPlan& plan, int sign, const std::complex<double>* input, std::complex<double>* output,
+             TileOrder order = TileOrder::kTickets);
 
 // The Stockham stages of `pass.radices` (product `length`) on the first `length` elements of each
 // of the first `valid` sub-transforms in `smem`, laid out by `shape` (smem_index), as a pass's
