@@ -28,6 +28,10 @@
 // each side's call: whether each side overwrote it is printed, and the native R2C and 1D C2R must
 // leave their input as it was. A 2D / 3D C2R out of place may overwrite it: cuFFT documents that
 // its own does, and the native one runs its outer-axis passes in place on it.
+//
+// Fused planes (`[fused-planes]`): eight plans whose two innermost axes run as one fused kernel,
+// replayed from a CUDA graph and run on eight host threads at once, each bit for bit against
+// the same plan executed directly and alone.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -49,6 +53,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -455,6 +460,234 @@ void run_nd_shapes(const std::vector<NdShape>& shapes, int maker_offset, std::ui
                      maker, seed + 2 * s + static_cast<std::uint64_t>(variant));
     }
   }
+}
+
+// ---- fused planes in CUDA graphs and on concurrent host threads --------------------------------
+
+// One native execution of a plan of `type` over `dims` x `batch` (cufftPlanMany, NULL embeds,
+// executed through cufftXtExec) on its own stream and arrays: random input (never zero), kept
+// pristine on the device and copied in before every call (a 2D / 3D C2R overwrites its input),
+// output poisoned with NaN before every call.
+struct FusedJob {
+  cufftType type;
+  std::vector<long long> dims;
+  long long batch;
+};
+
+struct FusedRun {
+  cufftHandle plan = 0;
+  cudaStream_t stream = nullptr;
+  void* pristine = nullptr;
+  void* in = nullptr;
+  void* out = nullptr;
+  size_t in_bytes = 0;
+  size_t out_bytes = 0;
+  int direction = CUFFT_FORWARD;
+  std::string failure;  // the first call that failed (checked on the main thread: Catch2 is not thread-safe)
+
+  FusedRun(const FusedJob& job, std::uint64_t seed) {
+    const int rank = static_cast<int>(job.dims.size());
+    int n[3] = {};
+    long long total = 1;
+    for (int axis = 0; axis < rank; ++axis) {
+      n[axis] = static_cast<int>(job.dims[axis]);
+      total *= job.dims[axis];
+    }
+    const long long half = total / job.dims.back() * (job.dims.back() / 2 + 1);
+    const bool fp64 = job.type == CUFFT_Z2Z || job.type == CUFFT_D2Z || job.type == CUFFT_Z2D;
+    const size_t real = fp64 ? 8 : 4;
+    switch (job.type) {
+      case CUFFT_C2C:
+      case CUFFT_Z2Z: in_bytes = out_bytes = static_cast<size_t>(total) * 2 * real; break;
+      case CUFFT_R2C:
+      case CUFFT_D2Z:
+        in_bytes = static_cast<size_t>(total) * real;
+        out_bytes = static_cast<size_t>(half) * 2 * real;
+        break;
+      default:
+        in_bytes = static_cast<size_t>(half) * 2 * real;
+        out_bytes = static_cast<size_t>(total) * real;
+        direction = CUFFT_INVERSE;
+        break;
+    }
+    in_bytes *= static_cast<size_t>(job.batch);
+    out_bytes *= static_cast<size_t>(job.batch);
+    const auto check = [&](bool ok, const char* what) {
+      if (!ok && failure.empty()) failure = what;
+      return ok;
+    };
+    if (!check(cufftPlanMany(&plan, rank, n, nullptr, 1, 0, nullptr, 1, 0, job.type, static_cast<int>(job.batch)) ==
+                   CUFFT_SUCCESS,
+               "cufftPlanMany")) {
+      return;
+    }
+    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess, "cudaStreamCreate");
+    check(cufftSetStream(plan, stream) == CUFFT_SUCCESS, "cufftSetStream");
+    check(cudaMalloc(&pristine, in_bytes) == cudaSuccess && cudaMalloc(&in, in_bytes) == cudaSuccess &&
+              cudaMalloc(&out, out_bytes) == cudaSuccess,
+          "cudaMalloc");
+    std::mt19937_64 engine(seed);
+    std::uniform_real_distribution<double> uniform(0.1, 1.0);
+    std::vector<unsigned char> host(in_bytes);
+    for (size_t i = 0; i < in_bytes; i += real) {
+      const double value = (engine() & 1 ? -1.0 : 1.0) * uniform(engine);
+      if (fp64) {
+        std::memcpy(&host[i], &value, 8);
+      } else {
+        const float narrow = static_cast<float>(value);
+        std::memcpy(&host[i], &narrow, 4);
+      }
+    }
+    if (pristine != nullptr) check(cudaMemcpy(pristine, host.data(), in_bytes, cudaMemcpyHostToDevice) == cudaSuccess, "upload");
+  }
+  FusedRun(const FusedRun&) = delete;
+  FusedRun& operator=(const FusedRun&) = delete;
+  ~FusedRun() {
+    if (plan != 0) cufftDestroy(plan);
+    if (stream != nullptr) cudaStreamDestroy(stream);
+    cudaFree(pristine);
+    cudaFree(in);
+    cudaFree(out);
+  }
+
+  // The input copied in, the output poisoned, the transform: enqueued on the stream.
+  bool enqueue() {
+    if (!failure.empty()) return false;
+    if (cudaMemcpyAsync(in, pristine, in_bytes, cudaMemcpyDeviceToDevice, stream) != cudaSuccess ||
+        cudaMemsetAsync(out, 0xff, out_bytes, stream) != cudaSuccess) {
+      failure = "copy in / poison";
+      return false;
+    }
+    if (cufftXtExec(plan, in, out, direction) != CUFFT_SUCCESS) {
+      failure = "cufftXtExec";
+      return false;
+    }
+    return true;
+  }
+
+  std::vector<unsigned char> result() {
+    std::vector<unsigned char> host(out_bytes);
+    if (cudaStreamSynchronize(stream) != cudaSuccess ||
+        cudaMemcpy(host.data(), out, out_bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      if (failure.empty()) failure = "synchronize / download";
+      host.clear();
+    }
+    return host;
+  }
+};
+
+// Every value of an output finite (none left poisoned).
+bool all_finite(const std::vector<unsigned char>& bytes, bool fp64) {
+  if (bytes.empty()) return false;
+  for (size_t i = 0; i < bytes.size(); i += fp64 ? 8 : 4) {
+    double value = 0;
+    if (fp64) {
+      std::memcpy(&value, &bytes[i], 8);
+    } else {
+      float narrow = 0;
+      std::memcpy(&narrow, &bytes[i], 4);
+      value = narrow;
+    }
+    if (!std::isfinite(value)) return false;
+  }
+  return true;
+}
+
+bool fp64_type(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z || type == CUFFT_Z2D; }
+
+// Fused C2C/Z2Z and real planes, 2D and 3D (a Z2D 3D's fused pair is its last two passes); none
+// under the sanitizer runs' cap of points a call (IDGPU_TEST_MAX_POINTS), where the other cases
+// cover the same kernels.
+std::vector<FusedJob> fused_jobs() {
+  const std::vector<FusedJob> all = {
+      {CUFFT_C2C, {256, 256}, 8},  {CUFFT_Z2Z, {256, 256}, 4}, {CUFFT_C2C, {1024, 1024}, 2},
+      {CUFFT_R2C, {256, 256}, 8},  {CUFFT_C2R, {256, 256}, 8}, {CUFFT_D2Z, {512, 512}, 2},
+      {CUFFT_C2C, {4, 128, 128}, 2}, {CUFFT_Z2D, {2, 256, 256}, 1}};
+  std::vector<FusedJob> jobs;
+  for (const FusedJob& job : all) {
+    long long points = job.batch;
+    for (long long d : job.dims) points *= d;
+    if (points <= idgpu::test::max_points()) jobs.push_back(job);
+  }
+  return jobs;
+}
+
+// The fused planes (FusedKind) replayed from a CUDA graph: the captured call twice gives the bits
+// of the same plan executed directly, and the capture itself runs nothing.
+TEST_CASE("fused planes captured in a CUDA graph give the bits of a direct execution", "[fft][fused-planes]") {
+  REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
+  std::uint64_t seed = 12000;
+  for (const FusedJob& job : fused_jobs()) {
+    CAPTURE(static_cast<int>(job.type), dims_text(job.dims), job.batch);
+    FusedRun run(job, ++seed);
+    const unsigned long long before = native_calls("cufftXtExec");
+    REQUIRE(run.enqueue());
+    const std::vector<unsigned char> direct = run.result();
+    INFO(run.failure);
+    REQUIRE(run.failure.empty());
+    REQUIRE(native_calls("cufftXtExec") - before == 1u);
+    CHECK(all_finite(direct, fp64_type(job.type)));
+
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t instance = nullptr;
+    REQUIRE(cudaStreamBeginCapture(run.stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+    const bool enqueued = run.enqueue();
+    REQUIRE(cudaStreamEndCapture(run.stream, &graph) == cudaSuccess);
+    REQUIRE(enqueued);
+    REQUIRE(cudaGraphInstantiate(&instance, graph, 0) == cudaSuccess);
+    for (int replay = 0; replay < 2; ++replay) {
+      CAPTURE(replay);
+      REQUIRE(cudaMemsetAsync(run.out, 0xff, run.out_bytes, run.stream) == cudaSuccess);
+      REQUIRE(cudaGraphLaunch(instance, run.stream) == cudaSuccess);
+      const std::vector<unsigned char> replayed = run.result();
+      REQUIRE(run.failure.empty());
+      CHECK(replayed == direct);
+    }
+    cudaGraphExecDestroy(instance);
+    cudaGraphDestroy(graph);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+}
+
+// Eight host threads, each with its own fused plan, stream and arrays, five calls each at once:
+// each call gives the bits of its plan run alone afterwards (the fused kernels' counters belong
+// to their plan).
+TEST_CASE("fused planes on eight host threads at once give the bits of each plan run alone", "[fft][fused-planes]") {
+  REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
+  const std::vector<FusedJob> jobs = fused_jobs();
+  constexpr int kCalls = 5;
+  struct Outcome {
+    std::string failure;
+    std::vector<std::vector<unsigned char>> results;
+  };
+  std::vector<Outcome> outcomes(jobs.size());
+  const unsigned long long before = native_calls("cufftXtExec");
+  std::vector<std::thread> threads;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    threads.emplace_back([&, j] {
+      FusedRun run(jobs[j], 13000 + j);
+      for (int call = 0; call < kCalls && run.enqueue(); ++call) outcomes[j].results.push_back(run.result());
+      outcomes[j].failure = run.failure;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  REQUIRE(native_calls("cufftXtExec") - before == static_cast<unsigned long long>(jobs.size() * kCalls));
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    CAPTURE(static_cast<int>(jobs[j].type), dims_text(jobs[j].dims), jobs[j].batch);
+    INFO(outcomes[j].failure);
+    REQUIRE(outcomes[j].failure.empty());
+    REQUIRE(outcomes[j].results.size() == static_cast<size_t>(kCalls));
+    FusedRun alone(jobs[j], 13000 + j);
+    REQUIRE(alone.enqueue());
+    const std::vector<unsigned char> reference = alone.result();
+    REQUIRE(alone.failure.empty());
+    CHECK(all_finite(reference, fp64_type(jobs[j].type)));
+    for (int call = 0; call < kCalls; ++call) {
+      CAPTURE(call);
+      CHECK(outcomes[j].results[static_cast<size_t>(call)] == reference);
+    }
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
 }
 
 // ---- 1D C2C / Z2Z in the advanced data layout -------------------------------------------------
