@@ -1,5 +1,6 @@
-// The host reference of the FFT Poisson solvers (the seeds' chapter 3: "fft-3d-poisson-out-of-
-// core", summarised in the project notes): the second-order finite-difference Poisson equation
+// The host reference of the FFT Poisson solvers (J. Wu, "Optimization Techniques for Mapping
+// Algorithms and Applications onto CUDA GPU Platforms and CPU-GPU Heterogeneous Platforms", PhD
+// thesis, University of Maryland, 2014, chapter 3): the second-order finite-difference Poisson equation
 // Lap_h u = f on an nx x ny x nz grid (nz = 1: 2D), in double, by the algorithms the GPU solver is
 // to run, so that its kernels can be checked against it:
 //
