@@ -3,7 +3,9 @@
 
 #include <dlfcn.h>
 
+#include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "core/api.h"
@@ -12,6 +14,7 @@
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/vendor.h"
+#include "poisson/solver.h"
 #include "stub/stub_abi.h"
 #include "tridiag/kernels/kernels.h"
 
@@ -172,6 +175,128 @@ IDGPU_VAR_BATCH_(D, double)
 IDGPU_VAR_BATCH_(C, cuComplex)
 IDGPU_VAR_BATCH_(Z, cuDoubleComplex)
 #undef IDGPU_VAR_BATCH_
+
+// The FFT Poisson solver (poisson/solver.h).
+struct idgpuPoissonPlan {
+  std::unique_ptr<idgpu::poisson::Solver> solver;
+};
+
+namespace {
+
+idgpuStatus_t poisson_failure(const char* name, const std::string& why) {
+  idgpu::log::api().error("{}: {}", name, why);
+  return IDGPU_STATUS_EXECUTION_FAILED;
+}
+
+template <bool kDouble, class Real>
+idgpuStatus_t poisson_exec(const char* name, idgpuPoissonPlan_t plan, const Real* f, Real* u) noexcept {
+  if (plan == nullptr || plan->solver == nullptr || f == nullptr || u == nullptr) {
+    idgpu::log::api().error("{}: null plan or array", name);
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  if (plan->solver->problem().fp64 != kDouble) {
+    idgpu::log::api().error("{}: the plan was made for {} precision", name, kDouble ? "single" : "double");
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  try {
+    idgpu::launch::begin_call();
+    std::string why;
+    if (!plan->solver->solve(f, u, &why)) return poisson_failure(name, why);
+    if (idgpu::config().sync_check) {
+      // The plan's stream, as the solve enqueued on it (cuFFT's handle keeps it too).
+      if (const cudaError_t status = cudaDeviceSynchronize(); status != cudaSuccess) {
+        cudaGetLastError();
+        return poisson_failure(name, cudaGetErrorString(status));
+      }
+    }
+  } catch (const std::exception& error) {
+    return poisson_failure(name, error.what());
+  } catch (...) {
+    return poisson_failure(name, "unknown exception");
+  }
+  return IDGPU_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonCreate(idgpuPoissonPlan_t* plan, int nx, int ny, int nz, double hx, double hy,
+                                              double hz, idgpuPoissonBoundary_t zBoundary,
+                                              idgpuPrecision_t precision) {
+  constexpr const char* kName = "idgpuPoissonCreate";
+  if (plan == nullptr) {
+    idgpu::log::api().error("{}: null plan pointer", kName);
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  if (precision != IDGPU_PRECISION_SINGLE && precision != IDGPU_PRECISION_DOUBLE) {
+    idgpu::log::api().error("{}: unknown precision {}", kName, static_cast<int>(precision));
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  idgpu::poisson::Problem problem;
+  problem.nx = nx;
+  problem.ny = ny;
+  problem.nz = nz;
+  problem.hx = hx;
+  problem.hy = hy;
+  problem.hz = hz;
+  problem.z = static_cast<idgpu::poisson::Boundary>(zBoundary);
+  problem.fp64 = precision == IDGPU_PRECISION_DOUBLE;
+  if (const std::string why = idgpu::poisson::refusal(problem); !why.empty()) {
+    idgpu::log::api().error("{}(nx={}, ny={}, nz={}, hx={}, hy={}, hz={}, zBoundary={}): {}", kName, nx, ny, nz, hx, hy,
+                            hz, static_cast<int>(zBoundary), why);
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  try {
+    auto made = std::make_unique<idgpuPoissonPlan>();
+    std::string why;
+    made->solver = std::make_unique<idgpu::poisson::Solver>(problem, &why);
+    if (!why.empty()) return poisson_failure(kName, why);
+    idgpu::log::plan().info("{}(nx={}, ny={}, nz={}): {} path, FFTs of rank {} batch {}, {} bytes of device memory",
+                            kName, nx, ny, nz,
+                            made->solver->layout().path == idgpu::poisson::Path::kPeriodicColumns ? "outer-axis FFT"
+                            : made->solver->layout().path == idgpu::poisson::Path::kZSystems      ? "z systems"
+                                                                                                  : "full spectrum",
+                            made->solver->layout().fft_dims.size(), made->solver->layout().fft_batch,
+                            made->solver->device_bytes());
+    *plan = made.release();
+  } catch (const std::exception& error) {
+    return poisson_failure(kName, error.what());
+  }
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonDestroy(idgpuPoissonPlan_t plan) {
+  if (plan == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  delete plan;
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonSetStream(idgpuPoissonPlan_t plan, cudaStream_t stream) {
+  if (plan == nullptr || plan->solver == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  if (plan->solver->set_stream(stream) != CUFFT_SUCCESS) {
+    return poisson_failure("idgpuPoissonSetStream", "the FFT plans refused the stream");
+  }
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonSetMean(idgpuPoissonPlan_t plan, double mean) {
+  if (plan == nullptr || plan->solver == nullptr || !std::isfinite(mean)) return IDGPU_STATUS_INVALID_VALUE;
+  plan->solver->set_mean(mean);
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonGetWorkSize(idgpuPoissonPlan_t plan, size_t* bytes) {
+  if (plan == nullptr || plan->solver == nullptr || bytes == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  *bytes = plan->solver->device_bytes();
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonExecS(idgpuPoissonPlan_t plan, const float* f, float* u) {
+  return poisson_exec<false>("idgpuPoissonExecS", plan, f, u);
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuPoissonExecD(idgpuPoissonPlan_t plan, const double* f, double* u) {
+  return poisson_exec<true>("idgpuPoissonExecD", plan, f, u);
+}
 
 IDGPU_EXPORT int idgpuStubBind(const char* soname, const char* const* names, void** slots, int count) {
   if (soname == nullptr || names == nullptr || slots == nullptr || count < 0) return -1;

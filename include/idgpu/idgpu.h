@@ -123,6 +123,65 @@ idgpuStatus_t idgpuZgtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const
                                             const cuDoubleComplex *dl, const cuDoubleComplex *d,
                                             cuDoubleComplex *du, cuDoubleComplex *x, int batchCount);
 
+/* FFT Poisson solver: the second-order finite-difference Poisson equation Lap_h u = f on an
+ * nx x ny x nz grid (nz = 1: a 2D grid), in device memory, with a plan object as cuFFT's.
+ *
+ * Layout: f and u hold element (x, y, z) at (z * ny + y) * nx + x (x contiguous), in the plan's
+ * precision. The discrete operator, for spacings hx, hy, hz:
+ *   (u[x-1] - 2 u[x] + u[x+1]) / hx^2 + (the same along y) + (the same along z),
+ * periodic in x and y. In z (the boundary given at creation):
+ *  - IDGPU_POISSON_PERIODIC: periodic, nz points z_k = k hz;
+ *  - IDGPU_POISSON_NEUMANN: nz >= 2 points z_k = k hz on [0, (nz - 1) hz], du/dz = 0 at both ends
+ *    (mirrored ghost points u[-1] = u[1], u[nz] = u[nz-2]);
+ *  - IDGPU_POISSON_DIRICHLET: nz interior points z_k = (k + 1) hz of [0, (nz + 1) hz], u = 0 at
+ *    both ends.
+ * The algorithm: real-to-complex FFTs along x and y; periodic z: the FFT along z, the division by
+ * the operator's eigenvalues and the inverse FFT along z in one kernel (the eigenvalues computed
+ * from the indices, the normalisation folded in); Neumann or Dirichlet z: one tridiagonal system
+ * along z per (kx, ky), solved in one kernel; then the inverse FFTs along y and x. The FFTs are
+ * idgpu's cuFFT plans (native where the dispatch policy serves them natively).
+ *
+ * The zero mode: periodic everywhere, or Neumann in z, the operator is singular (constants are in
+ * its null space) and Lap_h u = f has a solution only when f's weighted mean is zero (weights 1,
+ * with Neumann 1/2 on the first and last z planes). The solver solves for f minus that mean and
+ * returns the solution whose weighted mean is the plan's mean value (0 unless set by
+ * idgpuPoissonSetMean). With Dirichlet in z nothing is removed and the mean value is unused.
+ *
+ * Execution is enqueued on the plan's stream (default: the legacy default stream) without host
+ * synchronisation, and can be captured in a CUDA graph. f and u may be the same array; f is not
+ * written otherwise. A plan is used by one host thread at a time; different plans on different
+ * threads run independently. */
+typedef struct idgpuPoissonPlan *idgpuPoissonPlan_t;
+
+typedef enum idgpuPoissonBoundary_t {
+  IDGPU_POISSON_PERIODIC = 0,
+  IDGPU_POISSON_NEUMANN = 1,
+  IDGPU_POISSON_DIRICHLET = 2
+} idgpuPoissonBoundary_t;
+
+typedef enum idgpuPrecision_t {
+  IDGPU_PRECISION_SINGLE = 0,
+  IDGPU_PRECISION_DOUBLE = 1
+} idgpuPrecision_t;
+
+/* Creates a plan on the current device, with its device memory (the half spectrum, about
+ * nx * ny * nz reals, and small tables; idgpuPoissonGetWorkSize). nx >= 2, ny >= 1, nz >= 1
+ * (nz >= 2 with Neumann), nx * ny * nz < 2^31, spacings positive and finite.
+ * IDGPU_STATUS_INVALID_VALUE for bad arguments (nothing created, *plan untouched);
+ * IDGPU_STATUS_EXECUTION_FAILED when device memory or an FFT plan cannot be had. */
+idgpuStatus_t idgpuPoissonCreate(idgpuPoissonPlan_t *plan, int nx, int ny, int nz, double hx, double hy, double hz,
+                                 idgpuPoissonBoundary_t zBoundary, idgpuPrecision_t precision);
+idgpuStatus_t idgpuPoissonDestroy(idgpuPoissonPlan_t plan);
+idgpuStatus_t idgpuPoissonSetStream(idgpuPoissonPlan_t plan, cudaStream_t stream);
+/* The weighted mean of the solution of a singular problem (see above); finite. */
+idgpuStatus_t idgpuPoissonSetMean(idgpuPoissonPlan_t plan, double mean);
+/* Bytes of device memory the plan holds. */
+idgpuStatus_t idgpuPoissonGetWorkSize(idgpuPoissonPlan_t plan, size_t *bytes);
+/* Solves for u. IDGPU_STATUS_INVALID_VALUE for a null plan or pointer, or the other precision's
+ * call (nothing written); IDGPU_STATUS_EXECUTION_FAILED when a launch fails. */
+idgpuStatus_t idgpuPoissonExecS(idgpuPoissonPlan_t plan, const float *f, float *u);
+idgpuStatus_t idgpuPoissonExecD(idgpuPoissonPlan_t plan, const double *f, double *u);
+
 #ifdef __cplusplus
 }
 #endif

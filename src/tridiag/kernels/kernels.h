@@ -87,6 +87,30 @@ template <class T>
 cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T* dl, const T* d, const T* du, T* x,
                                 cudaStream_t stream);
 
+// Interleaved systems given by a formula instead of arrays (the FFT Poisson solver's z systems,
+// src/poisson): system j (of `batch` >= 2) has m rows with the constant off-diagonals `off` (a = c),
+// except row 0's upper `first_upper` and row m-1's lower `last_lower`, and the diagonal
+// diagonal[j] on every row (Real: float for cuComplex, double for cuDoubleComplex; device memory,
+// `batch` values). x (element i of system j at i*batch + j) holds the right-hand sides and
+// receives the solutions times `scale`. System `pinned` (-1: none), singular in the Neumann
+// Poisson problem, is solved with its row 0 replaced by x_0 = 0 and *shift (device memory, one
+// value) subtracted from the right-hand sides of rows 1..m-1. Solved by the partition solver's
+// interleaved paths, one read and one write of x where a block holds a system (m up to some
+// 4096); buffer: partition_buffer_bytes(m, batch, true, sizeof(T)). T: cuComplex, cuDoubleComplex.
+struct ShiftedSystems {
+  int m = 0;
+  long long batch = 0;
+  double off = 0;
+  double first_upper = 0;
+  double last_lower = 0;
+  const void* diagonal = nullptr;
+  long long pinned = -1;
+  const void* shift = nullptr;
+  double scale = 1;
+};
+template <class T>
+cudaError_t partition_solve_shifted(const ShiftedSystems& systems, T* x, void* buffer, cudaStream_t stream);
+
 // algo 1: Gaussian elimination with partial pivoting per system (LAPACK xGTSV's choice of pivot,
 // CABS1 for complex). Systems of m <= 32 rows whose 4 (m - 1) elements per thread fit a 32-thread
 // block's 48 KB keep U in shared memory and write x only (d and du untouched). Longer ones send U's diagonal to d, its first

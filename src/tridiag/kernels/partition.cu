@@ -115,6 +115,49 @@ struct ArraySource {
   }
 };
 
+// ShiftedSystems (kernels.h): the coefficients from the row and the system's diagonal, the
+// right-hand side from x; the pinned system's row 0 an identity row with rhs 0.
+template <class T>
+struct ShiftedSource {
+  using R = typename ScalarTraits<T>::Real;
+  const T* x;
+  long long batch;
+  long long m;
+  R off, first_upper, last_lower;
+  const R* __restrict__ diagonal;
+  long long pinned;
+  const T* __restrict__ shift;
+  __device__ __forceinline__ long long rows(long long) const { return m; }
+  template <int L>
+  __device__ __forceinline__ bool load_chunk(long long, long long, long long, Row<T> (&)[L]) const {
+    return false;
+  }
+  __device__ __forceinline__ Row<T> load(long long system, long long row, long long rows) const {
+    T rhs = x[row * batch + system];
+    if (system == pinned) {
+      if (row == 0) return {zero<T>(), from_real<T>(R(1)), zero<T>(), zero<T>()};
+      rhs = sub(rhs, *shift);
+    }
+    const R a = row == 0 ? R(0) : row + 1 == rows ? last_lower : off;
+    const R c = row + 1 == rows ? R(0) : row == 0 ? first_upper : off;
+    return {from_real<T>(a), from_real<T>(__ldg(&diagonal[system])), from_real<T>(c), rhs};
+  }
+};
+
+template <class T>
+struct ScaledSink {
+  T* out;
+  long long batch;
+  T scale;
+  __device__ __forceinline__ void store(long long system, long long row, T value) const {
+    out[row * batch + system] = mul(value, scale);
+  }
+  template <int L>
+  __device__ __forceinline__ bool store_chunk(long long, long long, long long, const T (&)[L]) const {
+    return false;
+  }
+};
+
 // A reduced level as the reduce kernel leaves it, seven values per chunk: the separator row's part
 // that the chunk knows (lower, diag and rhs without the next chunk's terms, and the separator's
 // upper coefficient c) and the chunk's first interior row (α, β, γ), which the previous chunk's
@@ -1684,6 +1727,55 @@ cudaError_t solve_rows(int m, int batch, const Layouts& layouts, const int* size
 }
 
 }  // namespace
+
+namespace {
+
+template <class T, int L>
+cudaError_t solve_shifted_with(const ShiftedSystems& systems, T* x, void* buffer, cudaStream_t stream) {
+  using R = typename ScalarTraits<T>::Real;
+  const ShiftedSource<T> source{x,
+                                systems.batch,
+                                systems.m,
+                                static_cast<R>(systems.off),
+                                static_cast<R>(systems.first_upper),
+                                static_cast<R>(systems.last_lower),
+                                static_cast<const R*>(systems.diagonal),
+                                systems.pinned,
+                                static_cast<const T*>(systems.shift)};
+  T scale{};
+  scale.x = static_cast<R>(systems.scale);
+  scale.y = R(0);
+  const ScaledSink<T> out{x, systems.batch, scale};
+  bool launched = false;
+  const cudaError_t status = solve_cluster<T, L>(source, out, systems.batch, stream, &launched);
+  if (launched || status != cudaSuccess) return status;
+  const LevelPlan plan = plan_levels(systems.m, L, true, sizeof(T));
+  return solve_level<T, L, true>(source, out, systems.batch, plan, 0, static_cast<unsigned char*>(buffer), stream);
+}
+
+}  // namespace
+
+template <class T>
+cudaError_t partition_solve_shifted(const ShiftedSystems& systems, T* x, void* buffer, cudaStream_t stream) {
+  if (systems.m < 1 || systems.batch < 2 || systems.diagonal == nullptr || x == nullptr ||
+      (systems.pinned >= 0 && systems.shift == nullptr)) {
+    return cudaErrorInvalidValue;
+  }
+  switch (partition_rows(systems.m, true, sizeof(T))) {
+    case 4:
+      return solve_shifted_with<T, 4>(systems, x, buffer, stream);
+    case 8:
+      if constexpr (sizeof(T) <= 8) return solve_shifted_with<T, 8>(systems, x, buffer, stream);
+      break;
+    default:
+      break;
+  }
+  return solve_shifted_with<T, 4>(systems, x, buffer, stream);
+}
+
+template cudaError_t partition_solve_shifted<cuComplex>(const ShiftedSystems&, cuComplex*, void*, cudaStream_t);
+template cudaError_t partition_solve_shifted<cuDoubleComplex>(const ShiftedSystems&, cuDoubleComplex*, void*,
+                                                              cudaStream_t);
 
 #define IDGPU_INSTANTIATE_(T)                                                                                  \
   template cudaError_t partition_solve<T>(int, int, int, bool, const T*, const T*, const T*, T*, void*, \
