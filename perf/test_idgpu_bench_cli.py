@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CPU test of idgpu-bench's command line: usage errors exit 2 with a message, --help exits 0,
---runs=5 and --runs 5 are both accepted, user-given cases (--fft, --gtsv) become the expected case
-ids under --list, and --list --json writes a valid JSON document. Nothing here needs a GPU.
+--runs=5 and --runs 5 are both accepted, user-given cases (--fft, --gtsv, --poisson) become the
+expected case ids under --list, and --list --json writes a valid JSON document. Nothing here needs a
+GPU.
 
     python3 perf/test_idgpu_bench_cli.py --bench PATH/TO/idgpu-bench [unittest options]
 """
@@ -47,7 +48,8 @@ class UsageTest(unittest.TestCase):
         for flag in ("--help", "-h"):
             result = bench(flag)
             self.assertEqual(result.returncode, 0, result.stderr)
-            for option in ("--quick", "--full", "--fft", "--gtsv", "--json", "--csv", "--runs", "--progress"):
+            for option in ("--quick", "--full", "--fft", "--gtsv", "--poisson", "--json", "--csv", "--runs",
+                           "--progress"):
                 self.assertIn(option, result.stdout)
 
     def test_version(self):
@@ -129,6 +131,23 @@ class UsageTest(unittest.TestCase):
             with self.subTest(text=text):
                 self.assert_usage_error(["--list", "--gtsv", text], message)
 
+    def test_bad_poisson_text(self):
+        for text, message in [
+            ("toroidal,n=64", "unknown Poisson boundary"),
+            ("periodic", "size is missing"),
+            ("periodic,n=1x64x64", "nx must be at least 2"),
+            ("periodic,n=64x0x64", "each dimension"),
+            ("periodic,n=2x2x2x2", "at most three"),
+            ("periodic,n=2048x2048x512", "below 2^31"),
+            ("periodic,n=64^4", "n must be"),
+            ("neumann,n=64x64x2", "nz >= 3"),
+            ("dirichlet,n=64x64", "nz >= 3"),
+            ("periodic,n=64,precision=c", "expected s or d"),
+            ("periodic,n=64,batch=2", "unknown item 'batch=2'"),
+        ]:
+            with self.subTest(text=text):
+                self.assert_usage_error(["--list", "--poisson", text], message)
+
 
 class UserCaseTest(unittest.TestCase):
     def list_ids(self, *args):
@@ -152,6 +171,31 @@ class UserCaseTest(unittest.TestCase):
                           "--gtsv", "gtsv2_nopivot,m=1000,precision=c32"),
             ["gtsv/strided_f64_m256_b65536", "gtsv/interleaved_a2_c64_m128_b131072", "gtsv/gtsv2_f32_m1048576_n16",
              "gtsv/gtsv2_nd_f32_m1000", "gtsv/gtsv2_nopivot_c32_m1000"])
+
+    def test_poisson_cases(self):
+        # n is the solver's nx x ny x nz, x first (missing axes 1); N^3 a cube, N^2 a square; 2^K a
+        # power of two as elsewhere (so 2^3 is 8, not a cube of 2).
+        self.assertEqual(
+            self.list_ids("--poisson", "periodic,n=256x256x256,precision=s", "--poisson", "periodic,n=256^3",
+                          "--poisson", "Neumann,n=2^8^3,precision=d",
+                          "--poisson", "dirichlet,n=512x256x128,precision=f64", "--poisson", "periodic,n=1024^2",
+                          "--poisson", "periodic,n=4096x4096", "--poisson", "periodic,n=2^3"),
+            ["poisson/periodic_f32_256^3", "poisson/periodic_f32_256^3", "poisson/neumann_f64_256^3",
+             "poisson/dirichlet_f64_512x256x128", "poisson/periodic_f32_1024x1024x1",
+             "poisson/periodic_f32_4096x4096x1", "poisson/periodic_f32_8x1x1"])
+        result = bench("--list", "--poisson", "dirichlet,n=64x32x16")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("n=64x32x16 z=dirichlet", result.stdout)
+
+    def test_poisson_grids(self):
+        quick = [i for i in self.list_ids("--quick") if i.startswith("poisson/")]
+        self.assertEqual(quick, ["poisson/periodic_f32_128^3", "poisson/dirichlet_f32_128^3"])
+        full = self.list_ids("--filter", "poisson/")
+        for case in ("poisson/periodic_f32_256^3", "poisson/periodic_f32_512^3", "poisson/periodic_f64_256^3",
+                     "poisson/neumann_f32_256^3", "poisson/neumann_f32_512^3", "poisson/neumann_f64_256^3",
+                     "poisson/dirichlet_f32_256^3"):
+            self.assertIn(case, full)
+        self.assertEqual(len(full), len(set(full)))
 
     def test_batch_default_follows_gtsv_unknowns(self):
         self.assertEqual(self.list_ids("--gtsv-unknowns", "4096", "--gtsv", "strided,m=64"),

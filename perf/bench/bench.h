@@ -153,7 +153,7 @@ class Case {
 };
 
 struct CaseSpec {
-  std::string family;  // "fft" or "gtsv"
+  std::string family;  // "fft", "gtsv" or "poisson"
   std::string name;    // unique, e.g. "c2c_f32_n1024"
   std::string params;  // human-readable parameters
   bool overhead = false;  // also measure host time per call (the smallest cases)
@@ -162,16 +162,19 @@ struct CaseSpec {
   std::string id() const { return family + "/" + name; }
 };
 
-// The grids (fft_cases.cpp, gtsv_cases.cpp).
+// The grids (fft_cases.cpp, gtsv_cases.cpp, poisson_cases.cpp).
 std::vector<CaseSpec> fft_quick_cases();
 std::vector<CaseSpec> fft_full_cases();
 std::vector<CaseSpec> gtsv_quick_cases(const Options& options);
 std::vector<CaseSpec> gtsv_full_cases(const Options& options);
+std::vector<CaseSpec> poisson_quick_cases();
+std::vector<CaseSpec> poisson_full_cases();
 
-// User-given cases, from the text of --fft and --gtsv (the syntax is in each function's
-// comment). Throw CaseTextError (case_text.h) for text that describes no valid case.
+// User-given cases, from the text of --fft, --gtsv and --poisson (the syntax is in each
+// function's comment). Throw CaseTextError (case_text.h) for text that describes no valid case.
 CaseSpec fft_user_case(const std::string& text);
 CaseSpec gtsv_user_case(const std::string& text, const Options& options);
+CaseSpec poisson_user_case(const std::string& text);
 
 // Deterministic per-buffer seeds derived from the run's seed.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string& case_id, int role);

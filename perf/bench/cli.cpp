@@ -86,8 +86,8 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
                       "KIND c2c, r2c, c2r (precision=f64 makes them z2z, d2z, z2d) or z2z, d2z, z2d; sizes as "
                       "numbers or 2^K, dimensions outermost first; batch by default about 2^26 points per call "
                       "(2^25 in f64), as in the grids; out of place unless inplace.\n"
-                      "User-given cases (--fft, --gtsv) run instead of the grid unless --quick or --full is given "
-                      "too"))
+                      "User-given cases (--fft, --gtsv, --poisson) run instead of the grid unless --quick or --full "
+                      "is given too"))
       ->type_name("SPEC")
       ->allow_extra_args(false)
       ->group(grid);
@@ -98,6 +98,19 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
                       "gtsvInterleavedBatch (batch systems, default --gtsv-unknowns / m); precision as the API's "
                       "S, D, C, Z (default s); algo of gtsvInterleavedBatch 0, 1 or 2 (default 0); nondominant: "
                       "gtsv2 on random systems that need pivoting (timed, not compared)"))
+      ->type_name("SPEC")
+      ->allow_extra_args(false)
+      ->group(grid);
+  app.add_option("--poisson", cli->poisson_texts,
+                 wrap("an FFT Poisson solve of your own (idgpuPoissonExec against cuFFT + cuSPARSE); repeatable:\n"
+                      "BOUNDARY,n=NXxNYxNZ[,precision=s|d]\n"
+                      "BOUNDARY the z boundary: periodic, neumann or dirichlet (x and y are periodic); n the grid, x "
+                      "first (the solver's nx, ny, nz; missing axes 1), or N^3 for a cube (N^2: nz = 1); spacings "
+                      "1/nx, 1/ny, 1/nz; precision s (default) or d. The vendor side: periodic, the R2C of the "
+                      "whole grid, a scaling kernel, the C2R; neumann and dirichlet (nz >= 3), the R2Cs of the z "
+                      "planes into z-contiguous columns, C/Zgtsv2StridedBatch, the C2Rs. Neumann is timed, not "
+                      "compared (the singular mode is pinned differently), and so is dirichlet beyond nz = 128 in "
+                      "f32"))
       ->type_name("SPEC")
       ->allow_extra_args(false)
       ->group(grid);
@@ -226,7 +239,8 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
       "Examples:\n"
       "  idgpu-bench --full --csv bench.csv --json bench.json\n"
       "  idgpu-bench --fft r2c,n=4096,batch=1000 --fft c2c,n=1024x1024,inplace,precision=f64\n"
-      "  idgpu-bench --gtsv gtsv2StridedBatch,m=256,batch=65536,precision=d --gtsv gtsv2,m=2^20");
+      "  idgpu-bench --gtsv gtsv2StridedBatch,m=256,batch=65536,precision=d --gtsv gtsv2,m=2^20\n"
+      "  idgpu-bench --poisson periodic,n=256x256x256 --poisson dirichlet,n=512^3,precision=d");
 
   try {
     app.parse(argc, argv);
@@ -252,7 +266,8 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
     return true;
   };
   if (!parse_cases("--fft", cli->fft_texts, [](const std::string& text) { return fft_user_case(text); }) ||
-      !parse_cases("--gtsv", cli->gtsv_texts, [&](const std::string& text) { return gtsv_user_case(text, options); })) {
+      !parse_cases("--gtsv", cli->gtsv_texts, [&](const std::string& text) { return gtsv_user_case(text, options); }) ||
+      !parse_cases("--poisson", cli->poisson_texts, [](const std::string& text) { return poisson_user_case(text); })) {
     return kExitUsage;
   }
   return -1;
@@ -268,6 +283,7 @@ std::vector<CaseSpec> select_cases(const Cli& cli) {
     for (CaseSpec& spec : full ? gtsv_full_cases(cli.options) : gtsv_quick_cases(cli.options)) {
       all.push_back(std::move(spec));
     }
+    for (CaseSpec& spec : full ? poisson_full_cases() : poisson_quick_cases()) all.push_back(std::move(spec));
   }
   all.insert(all.end(), cli.user_cases.begin(), cli.user_cases.end());
   if (cli.filters.empty()) return all;

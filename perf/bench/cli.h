@@ -22,9 +22,10 @@ struct Cli {
   bool show_libraries = false;
   bool progress = false;  // also when stderr is not a terminal
   std::vector<std::string> filters;
-  std::vector<std::string> fft_texts;   // --fft, as given
-  std::vector<std::string> gtsv_texts;  // --gtsv, as given
-  std::vector<CaseSpec> user_cases;     // parsed from both, in that order
+  std::vector<std::string> fft_texts;      // --fft, as given
+  std::vector<std::string> gtsv_texts;     // --gtsv, as given
+  std::vector<std::string> poisson_texts;  // --poisson, as given
+  std::vector<CaseSpec> user_cases;        // parsed from all three, in that order
   std::string csv_path;
   std::string json_path;  // "-": stdout (the table then goes to stderr)
   std::string lib_path;

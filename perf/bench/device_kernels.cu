@@ -105,6 +105,56 @@ __global__ void fill_tridiagonal_complex_kernel(C* dl, C* d, C* du, C* x, std::s
   }
 }
 
+// C is float2 (cuComplex) or double2 (cuDoubleComplex), R its part type. Indices in 32 bits: the
+// cases keep nx * ny * nz below 2^31 (the solver's limit), so the divisions stay cheap.
+template <class R, class C>
+__global__ void scale_poisson_spectrum_kernel(C* spectrum, unsigned half, unsigned ny, unsigned count, const R* ex,
+                                              const R* ey, const R* ez, R scale) {
+  for (unsigned index = blockIdx.x * blockDim.x + threadIdx.x; index < count; index += gridDim.x * blockDim.x) {
+    const unsigned kx = index % half;
+    const unsigned row = index / half;
+    const unsigned ky = row % ny;
+    const unsigned kz = row / ny;
+    // Every eigenvalue is negative but the zero mode's (0 + 0 + 0): no other sum can vanish.
+    const R factor = index == 0 ? R(0) : scale / (ex[kx] + ey[ky] + ez[kz]);
+    C value = spectrum[index];
+    value.x *= factor;
+    value.y *= factor;
+    spectrum[index] = value;
+  }
+}
+
+template <class R, class C>
+__global__ void fill_poisson_z_systems_kernel(C* dl, C* d, C* du, unsigned m, unsigned half, unsigned count,
+                                              const double* ex, const double* ey, double off, double fold,
+                                              bool neumann) {
+  for (unsigned index = blockIdx.x * blockDim.x + threadIdx.x; index < count; index += gridDim.x * blockDim.x) {
+    const unsigned row = index % m;
+    const unsigned system = index / m;
+    const double lambda_xy = ex[system % half] + ey[system / half];
+    double lower = row == 0 ? 0.0 : (neumann && row == m - 1 ? 2.0 * off : off);
+    double upper = row == m - 1 ? 0.0 : (neumann && row == 0 ? 2.0 * off : off);
+    double diagonal = lambda_xy - 2.0 * off;
+    lower *= fold;
+    upper *= fold;
+    diagonal *= fold;
+    if (neumann && system == 0 && row == 0) {
+      // The singular (kx, ky) = (0, 0) system: u_0 pinned (to the right-hand side's row 0).
+      lower = 0.0;
+      upper = 0.0;
+      diagonal = 1.0;
+    }
+    C value;
+    value.y = R(0);
+    value.x = static_cast<R>(lower);
+    dl[index] = value;
+    value.x = static_cast<R>(diagonal);
+    d[index] = value;
+    value.x = static_cast<R>(upper);
+    du[index] = value;
+  }
+}
+
 __global__ void spin_kernel(unsigned long long nanoseconds) {
   unsigned long long start;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -180,6 +230,31 @@ cudaError_t fill_tridiagonal_complex_impl(C* dl, C* d, C* du, C* x, std::size_t 
   return cudaGetLastError();
 }
 
+template <class R, class C>
+cudaError_t scale_poisson_spectrum_impl(C* spectrum, int half, int ny, int nz, const R* ex, const R* ey, const R* ez,
+                                        R scale, cudaStream_t stream) {
+  const std::size_t count =
+      static_cast<std::size_t>(half) * static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz);
+  if (count == 0) return cudaSuccess;
+  if (count > 0x7fffffffu) return cudaErrorInvalidValue;
+  scale_poisson_spectrum_kernel<R, C>
+      <<<blocks_for(count), kThreads, 0, stream>>>(spectrum, static_cast<unsigned>(half), static_cast<unsigned>(ny),
+                                                   static_cast<unsigned>(count), ex, ey, ez, scale);
+  return cudaGetLastError();
+}
+
+template <class R, class C>
+cudaError_t fill_poisson_z_systems_impl(C* dl, C* d, C* du, int m, int half, int ny, const double* ex, const double* ey,
+                                        double off, double fold, bool neumann, cudaStream_t stream) {
+  const std::size_t count = static_cast<std::size_t>(m) * static_cast<std::size_t>(half) * static_cast<std::size_t>(ny);
+  if (count == 0) return cudaSuccess;
+  if (count > 0x7fffffffu) return cudaErrorInvalidValue;
+  fill_poisson_z_systems_kernel<R, C>
+      <<<blocks_for(count), kThreads, 0, stream>>>(dl, d, du, static_cast<unsigned>(m), static_cast<unsigned>(half),
+                                                   static_cast<unsigned>(count), ex, ey, off, fold, neumann);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t fill_uniform(float* data, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
@@ -211,6 +286,28 @@ cudaError_t fill_tridiagonal(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleCo
                              std::size_t count, long long m, long long batch, bool interleaved, std::uint64_t seed,
                              cudaStream_t stream, bool dominant) {
   return fill_tridiagonal_complex_impl<double>(dl, d, du, x, count, m, batch, interleaved, seed, stream, dominant);
+}
+
+cudaError_t scale_poisson_spectrum(cuComplex* spectrum, int half, int ny, int nz, const float* ex, const float* ey,
+                                   const float* ez, float scale, cudaStream_t stream) {
+  return scale_poisson_spectrum_impl(spectrum, half, ny, nz, ex, ey, ez, scale, stream);
+}
+
+cudaError_t scale_poisson_spectrum(cuDoubleComplex* spectrum, int half, int ny, int nz, const double* ex,
+                                   const double* ey, const double* ez, double scale, cudaStream_t stream) {
+  return scale_poisson_spectrum_impl(spectrum, half, ny, nz, ex, ey, ez, scale, stream);
+}
+
+cudaError_t fill_poisson_z_systems(cuComplex* dl, cuComplex* d, cuComplex* du, int m, int half, int ny,
+                                   const double* ex, const double* ey, double off, double fold, bool neumann,
+                                   cudaStream_t stream) {
+  return fill_poisson_z_systems_impl<float>(dl, d, du, m, half, ny, ex, ey, off, fold, neumann, stream);
+}
+
+cudaError_t fill_poisson_z_systems(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleComplex* du, int m, int half,
+                                   int ny, const double* ex, const double* ey, double off, double fold, bool neumann,
+                                   cudaStream_t stream) {
+  return fill_poisson_z_systems_impl<double>(dl, d, du, m, half, ny, ex, ey, off, fold, neumann, stream);
 }
 
 cudaError_t launch_spin(int microseconds, cudaStream_t stream) {

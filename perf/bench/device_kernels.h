@@ -36,6 +36,31 @@ cudaError_t fill_tridiagonal(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleCo
                              std::size_t count, long long m, long long batch, bool interleaved, std::uint64_t seed,
                              cudaStream_t stream, bool dominant = true);
 
+// The Poisson cases' vendor side (poisson_cases.cpp): what a cuFFT and cuSPARSE user writes
+// between the library calls.
+//
+// Periodic z: multiplies mode (kz, ky, kx) of the half spectrum [nz][ny][half] (half = nx/2 + 1)
+// by scale / (ex[kx] + ey[ky] + ez[kz]), the eigenvalues of the discrete Laplacian (tables of
+// the precision, computed on the host in double), and sets the zero mode to 0: the solution with
+// mean zero. One read and one write of the spectrum (the bandwidth fraction not measured yet).
+cudaError_t scale_poisson_spectrum(cuComplex* spectrum, int half, int ny, int nz, const float* ex, const float* ey,
+                                   const float* ez, float scale, cudaStream_t stream);
+cudaError_t scale_poisson_spectrum(cuDoubleComplex* spectrum, int half, int ny, int nz, const double* ex,
+                                   const double* ey, const double* ez, double scale, cudaStream_t stream);
+
+// Neumann or Dirichlet z: the tridiagonal systems along z of every (ky, kx) for
+// gtsv2StridedBatch: system j = ky * half + kx, row i at j * m + i (m = nz), imaginary parts 0.
+// Off-diagonals off = 1 / hz^2, diagonal ex[kx] + ey[ky] - 2 off (ex, ey in double); with Neumann
+// row 0's upper and row m-1's lower entry 2 off, and the singular system (j = 0) pinned: its
+// row 0 replaced by the identity. Every entry but the pinned one is multiplied by `fold` (the
+// inverse FFT's normalisation folded into the matrix: (A / s) u = F solves A u = s F).
+cudaError_t fill_poisson_z_systems(cuComplex* dl, cuComplex* d, cuComplex* du, int m, int half, int ny,
+                                   const double* ex, const double* ey, double off, double fold, bool neumann,
+                                   cudaStream_t stream);
+cudaError_t fill_poisson_z_systems(cuDoubleComplex* dl, cuDoubleComplex* d, cuDoubleComplex* du, int m, int half,
+                                   int ny, const double* ex, const double* ey, double off, double fold, bool neumann,
+                                   cudaStream_t stream);
+
 // One thread that spins for `microseconds` of GPU time.
 cudaError_t launch_spin(int microseconds, cudaStream_t stream);
 

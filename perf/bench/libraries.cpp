@@ -176,6 +176,17 @@ bool load_libraries(const std::string& cufft_override, const std::string& cuspar
     }
   }
 
+  // The Poisson cases: the vendor cuFFT (above) and libidgpu's solver.
+  std::vector<std::string> poisson_missing;
+  for (const std::string& name : libraries->idgpu_api.missing) {
+    if (name.rfind("idgpuPoisson", 0) == 0) poisson_missing.push_back(name);
+  }
+  if (!libraries->fft_unavailable.empty()) {
+    libraries->poisson_unavailable = libraries->fft_unavailable;
+  } else if (!poisson_missing.empty()) {
+    libraries->poisson_unavailable = "libidgpu lacks " + join(poisson_missing);
+  }
+
   if (libraries->vendor_cusparse.handle == nullptr) {
     libraries->gtsv_unavailable = libraries->vendor_cusparse.error;
   } else {

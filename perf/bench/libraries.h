@@ -71,14 +71,20 @@ namespace idgpu_bench {
   X(cusparseGetErrorString)                    \
   X(cusparseGetProperty)
 
-// idgpu's own API (include/idgpu/idgpu.h).
+// idgpu's own API (include/idgpu/idgpu.h); the idgpuPoisson* calls are the idgpu side of the
+// Poisson cases (their vendor side is cuFFT and cuSPARSE, through the tables above).
 #define IDGPU_BENCH_IDGPU_FUNCTIONS(X) \
   X(idgpuGetVersionString)             \
   X(idgpuGetVendorLibraryPath)         \
   X(idgpuWriteReport)                  \
   X(idgpuResetCallStats)               \
   X(idgpuGetPolicy)                    \
-  X(idgpuGetTridiagSolver)
+  X(idgpuGetTridiagSolver)             \
+  X(idgpuPoissonCreate)                \
+  X(idgpuPoissonDestroy)               \
+  X(idgpuPoissonSetStream)             \
+  X(idgpuPoissonExecS)                 \
+  X(idgpuPoissonExecD)
 
 #define IDGPU_BENCH_POINTER_(name) decltype(&::name) name = nullptr;
 
@@ -122,6 +128,9 @@ struct Libraries {
   // Empty when the family can run; otherwise why not (missing symbols, different instances).
   std::string fft_unavailable;
   std::string gtsv_unavailable;
+  // The Poisson cases need the vendor cuFFT and libidgpu's idgpuPoisson* (those with Neumann or
+  // Dirichlet z the vendor cuSPARSE handle too: a case without it fails in its setup).
+  std::string poisson_unavailable;
   std::string fft_warning;  // the FFT sides run, but libidgpu forwards to another cuFFT instance
 };
 

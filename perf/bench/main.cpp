@@ -1,7 +1,13 @@
 // idgpu-bench: the vendor libraries and libidgpu side by side, in one process.
 //
-//   idgpu-bench [--quick | --full] [--fft SPEC]... [--gtsv SPEC]... [--filter SUBSTR]...
-//               [--csv FILE] [--json FILE] [--runs N] ...
+//   idgpu-bench [--quick | --full] [--fft SPEC]... [--gtsv SPEC]... [--poisson SPEC]...
+//               [--filter SUBSTR]... [--csv FILE] [--json FILE] [--runs N] ...
+//
+// Three case families: fft (cuFFT plans on both sides), gtsv (cuSPARSE's tridiagonal solvers on
+// both sides) and poisson (idgpu's FFT Poisson solver, idgpuPoisson*, against the same solve
+// written with cuFFT and cuSPARSE: poisson_cases.cpp), e.g.
+//   --poisson periodic,n=256x256x256,precision=s   (n = the solver's nx x ny x nz, x first; or 256^3)
+//   --poisson dirichlet,n=512x512x128,precision=d  (z boundary periodic, neumann or dirichlet)
 //
 // See --help (cli.cpp) for every option. Exit status: 0 when every case ran and both sides
 // agreed, 1 when a case failed or the sides' outputs differ, 2 on a usage error or when there is
@@ -80,7 +86,7 @@ void describe_cuda(RunHeader* header) {
 }
 
 void print_table_header(std::FILE* out) {
-  std::fprintf(out, "%-6s %-32s %11s %11s %8s %10s %7s %7s  %-12s %s\n", "family", "case", "vendor_ms", "idgpu_ms",
+  std::fprintf(out, "%-7s %-32s %11s %11s %8s %10s %7s %7s  %-12s %s\n", "family", "case", "vendor_ms", "idgpu_ms",
                "speedup", "MB", "v_%bw", "i_%bw", "check", "params");
 }
 
@@ -135,8 +141,12 @@ int show_libraries(const Cli& cli) {
   std::printf("FFT cases:         %s\n", fft ? "can run" : libraries.fft_unavailable.c_str());
   if (!libraries.fft_warning.empty()) std::printf("warning: %s\n", libraries.fft_warning.c_str());
   std::printf("tridiagonal cases: %s\n", gtsv ? "can run" : libraries.gtsv_unavailable.c_str());
+  const bool poisson = libraries.poisson_unavailable.empty();
+  // The periodic ones need cuFFT only; Neumann and Dirichlet z the vendor cuSPARSE handle too.
+  std::printf("Poisson cases:     %s\n", poisson ? (gtsv ? "can run" : "periodic z only (tridiagonal cases cannot run)")
+                                                 : libraries.poisson_unavailable.c_str());
   if (fft && gtsv && libraries.fft_warning.empty()) std::printf("both sides share the vendor instances\n");
-  return fft && gtsv ? kExitOk : kExitFailed;
+  return fft && gtsv && poisson ? kExitOk : kExitFailed;
 }
 
 std::vector<ListedCase> listed(const std::vector<CaseSpec>& cases) {
@@ -171,13 +181,23 @@ int list_cases(const Cli& cli, const std::vector<CaseSpec>& cases) {
   return kExitOk;
 }
 
+// The case families, as the summary's geometric means name them.
+constexpr const char* kFamilies[] = {"fft", "gtsv", "poisson"};
+
+int family_index(const std::string& family) {
+  for (int index = 0; index < 3; ++index) {
+    if (family == kFamilies[index]) return index;
+  }
+  return 0;
+}
+
 struct Summary {
   int ok = 0;
   int failed = 0;
   int mismatched = 0;
   std::vector<std::string> failures;
-  double log_speedup_sum[2] = {0, 0};  // fft, gtsv
-  int speedup_count[2] = {0, 0};
+  double log_speedup_sum[3] = {0, 0, 0};  // kFamilies
+  int speedup_count[3] = {0, 0, 0};
 };
 
 int run(const Cli& cli, std::vector<CaseSpec>& cases) {
@@ -285,9 +305,11 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
     for (std::size_t index = 0; index < cases.size(); ++index) {
       const CaseSpec& spec = cases[index];
       progress.begin(static_cast<int>(index) + 1, spec.id());
-      const std::string& unavailable = spec.family == "fft" ? libraries.fft_unavailable : gtsv_unavailable;
+      const std::string& unavailable = spec.family == "fft"       ? libraries.fft_unavailable
+                                       : spec.family == "poisson" ? libraries.poisson_unavailable
+                                                                  : gtsv_unavailable;
       auto fail = [&](const std::string& why) {
-        std::fprintf(out, "%-6s %-32s FAILED: %s\n", spec.family.c_str(), spec.name.c_str(), why.c_str());
+        std::fprintf(out, "%-7s %-32s FAILED: %s\n", spec.family.c_str(), spec.name.c_str(), why.c_str());
         std::fflush(out);
         std::fprintf(stderr, "idgpu-bench: case %s failed: %s\n", spec.id().c_str(), why.c_str());
         Row row;
@@ -327,7 +349,7 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
             }
           }
         }
-        std::fprintf(out, "%-6s %-32s %11.4f %11.4f %7.3fx %10.1f %6.1f%% %6.1f%%  %-12s %s\n", spec.family.c_str(),
+        std::fprintf(out, "%-7s %-32s %11.4f %11.4f %7.3fx %10.1f %6.1f%% %6.1f%%  %-12s %s\n", spec.family.c_str(),
                      spec.name.c_str(), result.vendor_ms, result.idgpu_ms, speedup, result.bytes / 1e6,
                      100 * frac_vendor, 100 * frac_idgpu, check.c_str(), spec.params.c_str());
         Row row;
@@ -350,7 +372,7 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
         }
         row.status = status;
         record(row);
-        const int family = spec.family == "fft" ? 0 : 1;
+        const int family = family_index(spec.family);
         if (speedup > 0 && std::isfinite(speedup)) {
           summary.log_speedup_sum[family] += std::log(speedup);
           ++summary.speedup_count[family];
@@ -421,13 +443,12 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
 
     std::fprintf(out, "\n%d cases: %d ran, %d failed, %d with differing outputs\n", static_cast<int>(cases.size()),
                  summary.ok, summary.failed, summary.mismatched);
-    const char* family_names[] = {"fft", "gtsv"};
     std::vector<std::pair<std::string, double>> geomeans;
-    for (int family = 0; family < 2; ++family) {
+    for (int family = 0; family < 3; ++family) {
       if (summary.speedup_count[family] == 0) continue;
       const double geomean = std::exp(summary.log_speedup_sum[family] / summary.speedup_count[family]);
-      geomeans.emplace_back(family_names[family], geomean);
-      std::fprintf(out, "geometric-mean speedup %-4s: %.3fx over %d cases\n", family_names[family], geomean,
+      geomeans.emplace_back(kFamilies[family], geomean);
+      std::fprintf(out, "geometric-mean speedup %-7s: %.3fx over %d cases\n", kFamilies[family], geomean,
                    summary.speedup_count[family]);
     }
     if (!overhead_lines.empty()) {
