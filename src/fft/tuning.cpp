@@ -184,11 +184,14 @@ constexpr LayoutRow kLayoutRows[] = {
     // kRealInverse), H100, three runs, 2^26 (fp32) / 2^25 (fp64) reals a call: 0.49-0.60 of copy
     // against the vendor's 0.44-0.47; 3D 256^3 (the outermost axis a pass of its own) 0.32-0.36
     // against 0.28-0.31. 128^2, 512^2 and 1024^2 lost fused (0.67-0.85x: their fused kernels
-    // spill, see planner.h) and unfused (0.43-0.67x). Not measured on an H200.
-    {kH100, Kind::kR2C, Precision::kSingle, 2, 256, 1LL << 26, "H100: R2C 256^2 fused, 1.11-1.13x"},
-    {kH100, Kind::kC2R, Precision::kSingle, 2, 256, 1LL << 26, "H100: C2R 256^2 fused, 1.11-1.12x"},
-    {kH100, Kind::kR2C, Precision::kDouble, 2, 256, 1LL << 25, "H100: D2Z 256^2 fused, 1.27-1.28x"},
-    {kH100, Kind::kC2R, Precision::kDouble, 2, 256, 1LL << 25, "H100: Z2D 256^2 fused, 1.10-1.11x"},
+    // spill, see planner.h) and unfused (0.43-0.67x). Not measured on an H200. Also at a quarter of
+    // those calls (2^24 fp32 reals: 256 planes, the Poisson solver's 256^3 FFTs; 2^23 fp64), three
+    // runs: R2C 1.06-1.08x, C2R 1.08-1.09x, D2Z 1.20-1.21x, Z2D 1.08x (0.43 / 0.45-0.51 of copy);
+    // 128^2 at 2^24 lost (0.92-0.97x).
+    {kH100, Kind::kR2C, Precision::kSingle, 2, 256, 1LL << 24, "H100: R2C 256^2 fused, 1.11-1.13x (2^24: 1.06-1.08x)"},
+    {kH100, Kind::kC2R, Precision::kSingle, 2, 256, 1LL << 24, "H100: C2R 256^2 fused, 1.11-1.12x (2^24: 1.08x)"},
+    {kH100, Kind::kR2C, Precision::kDouble, 2, 256, 1LL << 23, "H100: D2Z 256^2 fused, 1.27-1.28x (2^23: 1.20x)"},
+    {kH100, Kind::kC2R, Precision::kDouble, 2, 256, 1LL << 23, "H100: Z2D 256^2 fused, 1.10-1.11x (2^23: 1.08x)"},
     {kH100, Kind::kR2C, Precision::kSingle, 3, 256, 1LL << 26, "H100: R2C 256^3 x 4, 1.14x"},
     {kH100, Kind::kC2R, Precision::kSingle, 3, 256, 1LL << 26, "H100: C2R 256^3 x 4, 1.13-1.14x"},
     {kH100, Kind::kR2C, Precision::kDouble, 3, 256, 1LL << 25, "H100: D2Z 256^3 x 2, 1.17x"},

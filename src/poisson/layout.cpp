@@ -108,10 +108,11 @@ Layout layout_of(const Problem& p) {
 std::vector<double> eigenvalues(long long n, double h, long long count) {
   std::vector<double> values(static_cast<std::size_t>(count));
   for (long long k = 0; k < count; ++k) {
-    // The angle reduced to [0, pi] first, as k and n - k have the same eigenvalue.
+    // k folded into [0, n / 2] first, as k and n - k have the same eigenvalue.
     const long long folded = std::min(k % n, n - k % n);
-    values[static_cast<std::size_t>(k)] =
-        (2.0 * std::cos(2.0 * kPi * static_cast<double>(folded) / static_cast<double>(n)) - 2.0) / (h * h);
+    // 2 cos(2 theta) - 2 = -4 sin^2(theta): no cancellation at small k.
+    const double s = std::sin(kPi * static_cast<double>(folded) / static_cast<double>(n));
+    values[static_cast<std::size_t>(k)] = -4.0 * s * s / (h * h);
   }
   return values;
 }

@@ -34,7 +34,8 @@ struct Layout {
 };
 Layout layout_of(const Problem& problem);
 
-// (2 cos(2 pi k / n) - 2) / h^2 for k < count: the periodic second difference's eigenvalues.
+// (2 cos(2 pi k / n) - 2) / h^2 = -4 sin^2(pi k / n) / h^2 for k < count: the eigenvalues of
+// the periodic second difference.
 std::vector<double> eigenvalues(long long n, double h, long long count);
 
 // The tables the solver uploads (in the precision), as the kernels read them:

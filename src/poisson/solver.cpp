@@ -166,6 +166,7 @@ bool Solver::solve(const void* f, void* u, std::string* error) const {
       launch.log_n = layout_.log_outer;
       launch.columns = layout_.columns;
       launch.per_block = per_block_;
+      while ((1 << launch.log_per_block) < per_block_) ++launch.log_per_block;
       launch.stride = smem_stride_;
       launch.shift = smem_shift_;
       launch.shared_bytes = shared_bytes_;

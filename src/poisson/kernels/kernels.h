@@ -19,7 +19,8 @@ namespace idgpu::poisson::kernels {
 struct PeriodicColumns {
   int log_n = 0;
   long long columns = 0;
-  int per_block = 0;
+  int per_block = 0;      // a power of two
+  int log_per_block = 0;
   int stride = 0;  // shared-memory elements per column, padded (one padding element every 2^shift)
   int shift = 0;
   unsigned shared_bytes = 0;

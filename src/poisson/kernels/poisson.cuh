@@ -37,12 +37,27 @@ __global__ void __maxnreg__(fk::kPow2Registers<Real>) periodic_columns(const __g
   const int shift = p.shift;
   const auto padded = [shift](int e) { return e + (e >> shift); };
 
-  // Rows of per_block consecutive columns: consecutive threads, consecutive addresses.
-  const int count = per_block * kN;
-  for (int q = thread; q < count; q += static_cast<int>(blockDim.x)) {
-    const int e = q / per_block;
-    const int column = q - e * per_block;
-    if (column < valid) sm[column * p.stride + padded(e)] = data[static_cast<long long>(e) * p.columns + column];
+  // Rows of per_block consecutive columns: consecutive threads, consecutive addresses. The block
+  // has per_block N / E threads, so each moves E elements: all E loads are issued before the first
+  // shared-memory store (a loop of dependent load-store steps left the kernel latency-bound).
+  const int log_per_block = p.log_per_block;
+  const int block_threads = per_block * kThreads;
+  {
+    C staged[kE];
+#pragma unroll
+    for (int i = 0; i < kE; ++i) {
+      const int q = thread + i * block_threads;
+      const int e = q >> log_per_block;
+      const int column = q & (per_block - 1);
+      if (column < valid) staged[i] = data[static_cast<long long>(e) * p.columns + column];
+    }
+#pragma unroll
+    for (int i = 0; i < kE; ++i) {
+      const int q = thread + i * block_threads;
+      const int e = q >> log_per_block;
+      const int column = q & (per_block - 1);
+      if (column < valid) sm[column * p.stride + padded(e)] = staged[i];
+    }
   }
   __syncthreads();
   C v[kE];
@@ -75,10 +90,17 @@ __global__ void __maxnreg__(fk::kPow2Registers<Real>) periodic_columns(const __g
   back.stages(v, std::make_integer_sequence<int, Back::kStages>());
   __syncthreads();
 
-  for (int q = thread; q < count; q += static_cast<int>(blockDim.x)) {
-    const int e = q / per_block;
-    const int column = q - e * per_block;
-    if (column < valid) data[static_cast<long long>(e) * p.columns + column] = sm[column * p.stride + padded(e)];
+  C staged[kE];
+#pragma unroll
+  for (int i = 0; i < kE; ++i) {
+    const int q = thread + i * block_threads;
+    staged[i] = sm[(q & (per_block - 1)) * p.stride + padded(q >> log_per_block)];
+  }
+#pragma unroll
+  for (int i = 0; i < kE; ++i) {
+    const int q = thread + i * block_threads;
+    const int column = q & (per_block - 1);
+    if (column < valid) data[static_cast<long long>(q >> log_per_block) * p.columns + column] = staged[i];
   }
 }
 

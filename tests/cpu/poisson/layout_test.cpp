@@ -297,6 +297,7 @@ TEST_CASE("the periodic kernel's blocks fit the device and load rows without ban
       const poisson::ColumnBlock block = poisson::column_block(log, fp64 != 0);
       const long long n = 1LL << log;
       const int threads = idgpu::poisson::kernels::periodic_column_threads(log);
+      CHECK((block.per_block & (block.per_block - 1)) == 0);  // the kernel indexes rows by shifts
       CHECK(block.per_block * threads <= 512);
       CHECK(block.per_block * threads >= 128);
       CHECK(block.stride >= n + ((n - 1) >> block.shift) + 1);  // every padded point of a column
