@@ -14,8 +14,9 @@
 #   BENCH           0 skips idgpu-bench
 #   SANITIZE        0 skips compute-sanitizer (memcheck and racecheck over the native tridiagonal
 #                   kernels, on a grid capped at 70000 unknowns per call, over the native FFT
-#                   test capped at 40000 points per call, every 50th length of its sweeps, and
-#                   over the layouts test (2D/3D, real, strided) capped at 40000 points per call)
+#                   test capped at 40000 points per call, every 50th length of its sweeps, over
+#                   the layouts test (2D/3D, real, strided) and the Poisson solver's test (but its
+#                   [stream] case) capped at 40000 points per call)
 #
 # Every step runs even when an earlier one failed (steps that need a build that is not there
 # fail at once); the exit status is 1 when any step failed.
@@ -118,6 +119,7 @@ fi
 native_test="$build/tests/gpu/idgpu_gpu_tridiag_native"
 fft_test="$build/tests/gpu/idgpu_gpu_fft_native"
 layouts_test="$build/tests/gpu/idgpu_gpu_fft_layouts"
+poisson_test="$build/tests/gpu/idgpu_gpu_poisson"
 if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
@@ -129,6 +131,12 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
     if [ -x "$layouts_test" ]; then
       step "sanitizer-layouts-$tool" env IDGPU_TEST_MAX_POINTS=40000 \
         compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$layouts_test"
+    fi
+    # Not [stream]: the sanitizer serialises the streams, so a solve on a non-blocking stream
+    # waits for the legacy stream that test holds on purpose.
+    if [ -x "$poisson_test" ]; then
+      step "sanitizer-poisson-$tool" env IDGPU_TEST_MAX_POINTS=40000 \
+        compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$poisson_test" "~[stream]"
     fi
   done
 fi
