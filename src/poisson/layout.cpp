@@ -28,16 +28,10 @@ ColumnBlock column_block(int log_n, bool fp64) {
   const long long n = 1LL << log_n;
   block.per_block = kernels::periodic_per_block(log_n, fp64);
   block.shift = fft::smem_shift(element);
-  const int threads = kernels::periodic_column_threads(log_n);
-  const int wavefront = static_cast<int>(128 / element);
-  if (threads >= wavefront) {
-    // A wavefront's lanes are consecutive points of one column in the FFT's stages (any stride
-    // serves them); in the row loads they are consecutive columns: an odd multiple apart.
-    block.stride = fft::smem_stride(n, block.shift);
-    while (block.stride % wavefront != 1) ++block.stride;
-  } else {
-    block.stride = fft::pass_smem_stride(n, block.shift, element, block.per_block, threads, false);
-  }
+  // The stages' lanes run across the columns first, as a column pass's (lane = column + per_block
+  // tid): the planner's padding for that layout puts them on distinct banks.
+  block.stride = fft::pass_smem_stride(n, block.shift, element, block.per_block,
+                                       kernels::periodic_column_threads(log_n), true);
   block.shared_bytes = static_cast<std::size_t>(block.per_block) * static_cast<std::size_t>(block.stride) * element;
   return block;
 }

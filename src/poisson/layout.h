@@ -57,7 +57,8 @@ Tables tables_of(const Problem& problem, const Layout& layout);
 
 // The periodic outer-axis kernel's block for 2^log_n points (poisson/kernels/kernels.h): columns
 // per block, each padded as the power-of-two passes pad (fft/stockham_index.h), the stride made
-// to put the columns of one row (the block's loads and stores) on distinct shared-memory banks.
+// to put the lanes of a stage's shared-memory accesses (across the columns first) on distinct
+// banks.
 struct ColumnBlock {
   int per_block = 0;
   int stride = 0;

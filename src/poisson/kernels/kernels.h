@@ -11,7 +11,8 @@ namespace idgpu::poisson::kernels {
 // Periodic along the outer axis (z, or y on a 2D grid) of N = 2^log_n points: the half spectrum
 // the forward real-to-complex FFTs of the inner axes left, [N][columns] complex values (column c
 // = the inner axes' mode (ky, kx)), in place. A block takes `per_block` adjacent columns: it
-// reads their N rows (rows of per_block consecutive elements), runs the forward FFT along the
+// reads their N rows (rows of per_block consecutive elements, each thread's points straight into
+// its registers), runs the forward FFT along the
 // outer axis, multiplies mode (c, k) by scale / (column_eigenvalues[c] + outer_eigenvalues[k])
 // (the zero mode, both 0, set to `mean`), runs the inverse FFT and writes the rows back: one read
 // and one write. The FFTs are the native power-of-two Stockham single pass's (fft/kernels/

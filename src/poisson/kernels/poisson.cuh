@@ -15,12 +15,16 @@ namespace idgpu::poisson::kernels {
 
 namespace fk = ::idgpu::fft::kernels;
 
+// Threads run across the block's columns first (thread = tid per_block + column), so that for
+// each of its E points a warp reads and writes rows of adjacent columns: every thread takes its
+// points straight from device memory into registers (E loads in flight), the FFTs' stages
+// exchange through shared memory as a column pass's do, and the inverse FFT's last stage writes
+// its points straight back.
 template <class Real, int LogN>
 __global__ void __maxnreg__(fk::kPow2Registers<Real>) periodic_columns(const __grid_constant__ PeriodicColumns p) {
   using Ahead = fk::Pow2Pass<Real, false, LogN, fk::kSingle>;  // the last stage's outputs stay in v[]
-  using Back = fk::Pow2Pass<Real, true, LogN, fk::kStaged>;    // the last stage's outputs to shared memory
+  using Back = fk::Pow2Pass<Real, true, LogN, fk::kSingle>;
   using C = typename Ahead::C;
-  constexpr int kN = Ahead::kN;
   constexpr int kE = Ahead::kE;
   constexpr int kThreads = Ahead::kThreads;
   extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -29,45 +33,19 @@ __global__ void __maxnreg__(fk::kPow2Registers<Real>) periodic_columns(const __g
   const int thread = static_cast<int>(threadIdx.x);
   const long long c0 = static_cast<long long>(blockIdx.x) * per_block;
   const int valid = static_cast<int>(min(static_cast<long long>(per_block), p.columns - c0));
-  C* data = static_cast<C*>(p.data) + c0;
-  const int tr = thread >> Ahead::kLogThreads;
-  const int tid = thread & (kThreads - 1);
+  const int tr = thread & (per_block - 1);
+  const int tid = thread >> p.log_per_block;
   const bool active = tr < valid;
+  C* data = static_cast<C*>(p.data) + c0 + tr;
   C* mine = sm + tr * p.stride;
-  const int shift = p.shift;
-  const auto padded = [shift](int e) { return e + (e >> shift); };
 
-  // Rows of per_block consecutive columns: consecutive threads, consecutive addresses. The block
-  // has per_block N / E threads, so each moves E elements: all E loads are issued before the first
-  // shared-memory store (a loop of dependent load-store steps left the kernel latency-bound).
-  const int log_per_block = p.log_per_block;
-  const int block_threads = per_block * kThreads;
-  {
-    C staged[kE];
-#pragma unroll
-    for (int i = 0; i < kE; ++i) {
-      const int q = thread + i * block_threads;
-      const int e = q >> log_per_block;
-      const int column = q & (per_block - 1);
-      if (column < valid) staged[i] = data[static_cast<long long>(e) * p.columns + column];
-    }
-#pragma unroll
-    for (int i = 0; i < kE; ++i) {
-      const int q = thread + i * block_threads;
-      const int e = q >> log_per_block;
-      const int column = q & (per_block - 1);
-      if (column < valid) sm[column * p.stride + padded(e)] = staged[i];
-    }
-  }
-  __syncthreads();
+  // Point tid + k N / E of the column in v[k], as a pass's first stage takes them.
   C v[kE];
   if (active) {
 #pragma unroll
-    for (int k = 0; k < kE; ++k) v[k] = mine[padded(tid + k * kThreads)];
+    for (int k = 0; k < kE; ++k) v[k] = data[static_cast<long long>(tid + k * kThreads) * p.columns];
   }
-  __syncthreads();  // the first stage writes where others read
-
-  const Ahead ahead{p.stage_twiddles, mine, shift, tid, active};
+  const Ahead ahead{p.stage_twiddles, mine, p.shift, tid, active};
   ahead.stages(v, std::make_integer_sequence<int, Ahead::kStages>());
   if (active) {
     // The forward FFT's last stage leaves mode tid + k N / E in v[k].
@@ -86,21 +64,12 @@ __global__ void __maxnreg__(fk::kPow2Registers<Real>) periodic_columns(const __g
     }
   }
   __syncthreads();  // every thread read its last-stage inputs before the inverse's first stage writes
-  const Back back{p.stage_twiddles, mine, shift, tid, active};
+  const Back back{p.stage_twiddles, mine, p.shift, tid, active};
   back.stages(v, std::make_integer_sequence<int, Back::kStages>());
-  __syncthreads();
-
-  C staged[kE];
+  if (active) {
+    // The inverse FFT's last stage leaves point tid + k N / E in v[k].
 #pragma unroll
-  for (int i = 0; i < kE; ++i) {
-    const int q = thread + i * block_threads;
-    staged[i] = sm[(q & (per_block - 1)) * p.stride + padded(q >> log_per_block)];
-  }
-#pragma unroll
-  for (int i = 0; i < kE; ++i) {
-    const int q = thread + i * block_threads;
-    const int column = q & (per_block - 1);
-    if (column < valid) data[static_cast<long long>(q >> log_per_block) * p.columns + column] = staged[i];
+    for (int k = 0; k < kE; ++k) data[static_cast<long long>(tid + k * kThreads) * p.columns] = v[k];
   }
 }
 

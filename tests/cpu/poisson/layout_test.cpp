@@ -10,6 +10,7 @@
 #endif
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <random>
@@ -306,8 +307,18 @@ TEST_CASE("the periodic kernel's blocks fit the device and load rows without ban
       // 32-byte sector (512 threads a block hold fewer columns of the longer axes).
       const int row_bytes = block.per_block * (fp64 ? 16 : 8);
       CHECK(row_bytes >= (log <= (fp64 ? 8 : 9) ? 128 : 32));
+      // The lanes of one shared-memory wavefront (128 bytes: W = 16 fp32 / 8 fp64 complex lanes),
+      // lane = column + per_block tid, reading point tid of their column (a stage's first access):
+      // distinct banks, i.e. distinct addresses modulo W.
       const int wavefront = fp64 ? 8 : 16;
-      if (threads >= wavefront) CHECK(block.stride % wavefront == 1);
+      std::vector<int> seen(static_cast<std::size_t>(wavefront), 0);
+      for (int lane = 0; lane < std::min(wavefront, block.per_block * threads); ++lane) {
+        const int column = lane % block.per_block;
+        const int point = lane / block.per_block;
+        const long long address = static_cast<long long>(column) * block.stride + point + (point >> block.shift);
+        ++seen[static_cast<std::size_t>(address % wavefront)];
+      }
+      for (int bank = 0; bank < wavefront; ++bank) CHECK(seen[static_cast<std::size_t>(bank)] <= 1);
     }
   }
 }
