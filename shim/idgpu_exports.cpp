@@ -14,6 +14,8 @@
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/vendor.h"
+#include "ooc/executor.h"
+#include "ooc/plan.h"
 #include "poisson/solver.h"
 #include "stub/stub_abi.h"
 #include "tridiag/kernels/kernels.h"
@@ -296,6 +298,145 @@ IDGPU_EXPORT idgpuStatus_t idgpuPoissonExecS(idgpuPoissonPlan_t plan, const floa
 
 IDGPU_EXPORT idgpuStatus_t idgpuPoissonExecD(idgpuPoissonPlan_t plan, const double* f, double* u) {
   return poisson_exec<true>("idgpuPoissonExecD", plan, f, u);
+}
+
+// The out-of-core FFT (ooc/executor.h).
+struct idgpuOocPlan {
+  std::unique_ptr<idgpu::ooc::Executor> executor;
+};
+
+namespace {
+
+// The body of an idgpuOoc* entry point, every exception mapped to IDGPU_STATUS_EXECUTION_FAILED.
+template <class Body>
+idgpuStatus_t ooc_boundary(const char* name, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& error) {
+    idgpu::log::api().error("{}: {}", name, error.what());
+  } catch (...) {
+    idgpu::log::api().error("{}: unknown exception", name);
+  }
+  return IDGPU_STATUS_EXECUTION_FAILED;
+}
+
+// idgpuOocPlan3d and idgpuOocPlanMany1d once their problem is built; `call` names the call and
+// its arguments for the log.
+idgpuStatus_t ooc_plan(const std::string& call, idgpuOocPlan_t* plan, const idgpu::ooc::Problem& problem,
+                       size_t device_bytes) {
+  if (const std::string why = idgpu::ooc::problem_refusal(problem); !why.empty()) {
+    idgpu::log::api().error("{}: {}", call, why);
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  size_t free_bytes = 0;
+  if (device_bytes == 0 && idgpu::config().ooc_device_bytes == 0) {
+    size_t total_bytes = 0;
+    if (const cudaError_t status = cudaMemGetInfo(&free_bytes, &total_bytes); status != cudaSuccess) {
+      cudaGetLastError();
+      idgpu::log::api().error("{}: the free device memory is unknown: {}", call, cudaGetErrorString(status));
+      return IDGPU_STATUS_EXECUTION_FAILED;
+    }
+  }
+  const long long budget =
+      idgpu::ooc::resolve_device_bytes(device_bytes, idgpu::config().ooc_device_bytes, free_bytes);
+  idgpu::ooc::Executor::Status status = idgpu::ooc::Executor::Status::kFailed;
+  std::string why;
+  std::unique_ptr<idgpu::ooc::Executor> executor = idgpu::ooc::Executor::make(problem, budget, &status, &why);
+  if (executor == nullptr) {
+    idgpu::log::api().error("{}, budget {} bytes: {}", call, budget, why);
+    return status == idgpu::ooc::Executor::Status::kBudget ? IDGPU_STATUS_INVALID_VALUE
+                                                            : IDGPU_STATUS_EXECUTION_FAILED;
+  }
+  idgpu::log::plan().info("{}, budget {} bytes: {}; {} FFT plans, {} bytes of device memory, {} pinned", call,
+                          budget, executor->schedule().to_string(), executor->plan_count(),
+                          executor->device_bytes_held(), executor->pinned_bytes());
+  auto made = std::make_unique<idgpuOocPlan>();
+  made->executor = std::move(executor);
+  *plan = made.release();
+  return IDGPU_STATUS_SUCCESS;
+}
+
+bool ooc_precision(const char* name, idgpuPrecision_t precision) {
+  if (precision == IDGPU_PRECISION_SINGLE || precision == IDGPU_PRECISION_DOUBLE) return true;
+  idgpu::log::api().error("{}: unknown precision {}", name, static_cast<int>(precision));
+  return false;
+}
+
+int ooc_element_bytes(idgpuPrecision_t precision) { return precision == IDGPU_PRECISION_DOUBLE ? 16 : 8; }
+
+}  // namespace
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPlan3d(idgpuOocPlan_t* plan, long long n0, long long n1, long long n2,
+                                          idgpuPrecision_t precision, size_t deviceBytes) {
+  constexpr const char* kName = "idgpuOocPlan3d";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr) {
+      idgpu::log::api().error("{}: null plan pointer", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
+    const std::string call = std::string(kName) + "(n0=" + std::to_string(n0) + ", n1=" + std::to_string(n1) +
+                             ", n2=" + std::to_string(n2) + ", " +
+                             (precision == IDGPU_PRECISION_DOUBLE ? "double" : "single") + ")";
+    return ooc_plan(call, plan, idgpu::ooc::three_d(n0, n1, n2, ooc_element_bytes(precision)), deviceBytes);
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPlanMany1d(idgpuOocPlan_t* plan, long long n, long long batch,
+                                              idgpuPrecision_t precision, size_t deviceBytes) {
+  constexpr const char* kName = "idgpuOocPlanMany1d";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr) {
+      idgpu::log::api().error("{}: null plan pointer", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
+    const std::string call = std::string(kName) + "(n=" + std::to_string(n) + ", batch=" + std::to_string(batch) +
+                             ", " + (precision == IDGPU_PRECISION_DOUBLE ? "double" : "single") + ")";
+    return ooc_plan(call, plan, idgpu::ooc::batched_1d(batch, n, ooc_element_bytes(precision)), deviceBytes);
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocGetSchedule(idgpuOocPlan_t plan, int* roundTrips, long long* chunks) {
+  if (plan == nullptr || plan->executor == nullptr || roundTrips == nullptr || chunks == nullptr) {
+    idgpu::log::api().error("idgpuOocGetSchedule: null plan or pointer");
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  const idgpu::ooc::Schedule& schedule = plan->executor->schedule();
+  *roundTrips = schedule.round_trips;
+  *chunks = static_cast<long long>(schedule.chunks.size());
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocExec(idgpuOocPlan_t plan, void* data, int direction) {
+  constexpr const char* kName = "idgpuOocExec";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr || plan->executor == nullptr || data == nullptr) {
+      idgpu::log::api().error("{}: null plan or data", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (direction != IDGPU_OOC_FORWARD && direction != IDGPU_OOC_INVERSE) {
+      idgpu::log::api().error("{}: direction {} is neither IDGPU_OOC_FORWARD (-1) nor IDGPU_OOC_INVERSE (+1)", kName,
+                              direction);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (idgpu::ooc::Executor::is_device_memory(data)) {
+      idgpu::log::api().error("{}: data is device memory; the out-of-core FFT transforms host memory", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    std::string why;
+    if (!plan->executor->execute(data, direction, &why)) {
+      idgpu::log::api().error("{}: {}", kName, why);
+      return IDGPU_STATUS_EXECUTION_FAILED;
+    }
+    return IDGPU_STATUS_SUCCESS;
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocDestroy(idgpuOocPlan_t plan) {
+  if (plan == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  delete plan;
+  return IDGPU_STATUS_SUCCESS;
 }
 
 IDGPU_EXPORT int idgpuStubBind(const char* soname, const char* const* names, void** slots, int count) {

@@ -182,6 +182,40 @@ idgpuStatus_t idgpuPoissonGetWorkSize(idgpuPoissonPlan_t plan, size_t *bytes);
 idgpuStatus_t idgpuPoissonExecS(idgpuPoissonPlan_t plan, const float *f, float *u);
 idgpuStatus_t idgpuPoissonExecD(idgpuPoissonPlan_t plan, const double *f, double *u);
 
+/* Out-of-core FFT: a complex-to-complex transform of data in host memory, which may be far larger
+ * than the device's memory, in place. The data cross the bus in chunks through pinned staging
+ * buffers, the copies in both directions overlapped with the transforms on several streams (J.
+ * Wu's pipeline, "Optimization Techniques for Mapping Algorithms and Applications onto CUDA GPU
+ * Platforms and CPU-GPU Heterogeneous Platforms", PhD thesis, University of Maryland, 2014,
+ * chapter 4). A 3D array [n0][n1][n2] (n2 contiguous; n0 = 1 for a 2D one) moves once each way
+ * where the whole array fits one staging slot (a budget of about six times its bytes: three slots,
+ * each with an FFT work area as large), otherwise twice: slabs of whole n1 x n2 planes (axes 1
+ * and 2), then pencils of n0 x W elements (axis 0). `batch` 1D transforms of n points move once, in
+ * chunks of whole transforms. The budget does not count cuFFT's own plan memory (twiddle tables).
+ *
+ * deviceBytes is the device memory the plan may use (staging slots and the FFTs' work areas): 0
+ * takes IDGPU_OOC_DEVICE_BYTES where set, else 80% of the free device memory. The sign and the
+ * scaling are cuFFT's (IDGPU_OOC_FORWARD = -1, IDGPU_OOC_INVERSE = +1, unnormalised). Elements are
+ * cuComplex (single) or cuDoubleComplex (double). idgpuOocExec returns when the result is in
+ * `data` (synchronous), which may be pageable or pinned host memory (device memory is refused).
+ * Device and pinned buffers are allocated when the plan is made; execs of one plan are serialised.
+ * IDGPU_STATUS_INVALID_VALUE for bad arguments or a budget too small for the least chunk (the
+ * log line says the least budget); IDGPU_STATUS_EXECUTION_FAILED when device memory, pinned memory
+ * or a launch fails (the data may then be partly transformed). */
+typedef struct idgpuOocPlan *idgpuOocPlan_t;
+#define IDGPU_OOC_FORWARD (-1)
+#define IDGPU_OOC_INVERSE 1
+
+idgpuStatus_t idgpuOocPlan3d(idgpuOocPlan_t *plan, long long n0, long long n1, long long n2,
+                             idgpuPrecision_t precision, size_t deviceBytes);
+idgpuStatus_t idgpuOocPlanMany1d(idgpuOocPlan_t *plan, long long n, long long batch, idgpuPrecision_t precision,
+                                 size_t deviceBytes);
+/* How the plan moves the data: round trips over the bus (1 or 2; 0 when every axis has one point)
+ * and chunks in all. IDGPU_STATUS_INVALID_VALUE for a null argument. */
+idgpuStatus_t idgpuOocGetSchedule(idgpuOocPlan_t plan, int *roundTrips, long long *chunks);
+idgpuStatus_t idgpuOocExec(idgpuOocPlan_t plan, void *data, int direction);
+idgpuStatus_t idgpuOocDestroy(idgpuOocPlan_t plan);
+
 #ifdef __cplusplus
 }
 #endif

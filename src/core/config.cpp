@@ -216,6 +216,34 @@ bool parse_fault_inject(const char* value, Config* config) {
   return true;
 }
 
+// Bytes, with an optional binary suffix (K, M, G, T: 1024^1..4; a trailing B or iB allowed), in
+// 1..2^62.
+bool parse_ooc_device_bytes(const char* value, Config* config) {
+  std::string text = value;
+  long long unit = 1;
+  const auto strip = [&](const char* suffix) {
+    const std::size_t length = std::strlen(suffix);
+    if (text.size() <= length || strcasecmp(text.c_str() + text.size() - length, suffix) != 0) return false;
+    text.resize(text.size() - length);
+    return true;
+  };
+  if (!strip("iB")) strip("B");
+  const char* const units = "KMGT";
+  for (int power = 0; power < 4; ++power) {
+    const char upper = units[power], lower = static_cast<char>(upper - 'A' + 'a');
+    if (!text.empty() && (text.back() == upper || text.back() == lower)) {
+      text.pop_back();
+      unit = 1LL << (10 * (power + 1));
+      break;
+    }
+  }
+  constexpr long long kMost = 1LL << 62;
+  long long count = 0;
+  if (text.empty() || !parse_integer(text.c_str(), 1, kMost / unit, &count)) return false;
+  config->ooc_device_bytes = count * unit;
+  return true;
+}
+
 struct Variable {
   const char* name;
   bool (*parse)(const char* value, Config* config);

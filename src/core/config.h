@@ -54,6 +54,8 @@ struct Config {
   int pivot_refine = 1;                   // IDGPU_PIVOT_REFINE: 0 never refine gtsv2, 1 where a pivot
                                           // was small, 2 always
   FaultInject fault_inject = FaultInject::kOff;  // IDGPU_FAULT_INJECT=off|launch|second-launch
+  long long ooc_device_bytes = 0;         // IDGPU_OOC_DEVICE_BYTES: an out-of-core FFT plan's budget where
+                                          // its call gives none (0: 80% of the free device memory)
 };
 
 // Looks one variable up by name: its value, or nullptr where it is unset.

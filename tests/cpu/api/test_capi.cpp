@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -152,6 +153,36 @@ TEST_CASE("the gtsv2_nopivot algorithm can be set, read back and refuses unknown
 }
 
 // CTest entry cpu.api.policy_env runs this with IDGPU_POLICY=vendor.
+TEST_CASE("the out-of-core FFT refuses bad arguments before it touches a device", "[cpu][capi][ooc]") {
+  // Sizes, precision and a budget below the least chunk are judged on the host: INVALID_VALUE and
+  // *plan untouched, with or without a GPU (a budget is given, so no free-memory query either).
+  const idgpuOocPlan_t sentinel = reinterpret_cast<idgpuOocPlan_t>(static_cast<std::uintptr_t>(0x00c));
+  idgpuOocPlan_t plan = sentinel;
+  CHECK(idgpuOocPlan3d(&plan, 0, 8, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlan3d(&plan, 8, -8, 8, IDGPU_PRECISION_DOUBLE, 0) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlan3d(&plan, 1LL << 40, 1LL << 40, 8, IDGPU_PRECISION_SINGLE, 1 << 20) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlan3d(&plan, 8, 8, 8, static_cast<idgpuPrecision_t>(2), 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlan3d(&plan, 8, 512, 512, IDGPU_PRECISION_DOUBLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanMany1d(&plan, 0, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanMany1d(&plan, 64, -1, IDGPU_PRECISION_SINGLE, 0) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanMany1d(&plan, 64, 8, static_cast<idgpuPrecision_t>(-1), 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanMany1d(&plan, 1 << 20, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(plan == sentinel);
+  CHECK(idgpuOocPlan3d(nullptr, 8, 8, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanMany1d(nullptr, 64, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  int round_trips = -1;
+  long long chunks = -1;
+  float data[2] = {1, 2};
+  CHECK(idgpuOocGetSchedule(nullptr, &round_trips, &chunks) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExec(nullptr, data, IDGPU_OOC_FORWARD) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocDestroy(nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(round_trips == -1);
+  CHECK(chunks == -1);
+  CHECK(data[0] == 1);
+  CHECK(data[1] == 2);
+}
+
 TEST_CASE("IDGPU_POLICY sets the initial policy", "[cpu][.policy-env]") {
   idgpuPolicy_t policy = IDGPU_POLICY_AUTO;
   REQUIRE(idgpuGetPolicy(&policy) == IDGPU_STATUS_SUCCESS);

@@ -63,6 +63,7 @@ void check_defaults(const Config& config) {
   CHECK(config.pivot_block_rows == 0);
   CHECK(config.pivot_refine == 1);
   CHECK(config.fault_inject == FaultInject::kOff);
+  CHECK(config.ooc_device_bytes == 0);
 }
 
 bool is_path(const std::string& name) {
@@ -90,7 +91,8 @@ TEST_CASE("the variable list", "[cpu][config]") {
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
-        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_FAULT_INJECT"}) {
+        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_FAULT_INJECT",
+        "IDGPU_OOC_DEVICE_BYTES"}) {
     CAPTURE(name);
     CHECK(unique.count(name) == 1);
   }
@@ -401,6 +403,49 @@ TEST_CASE("IDGPU_FAULT_INJECT", "[cpu][config]") {
   CHECK(unknown.config.fault_inject == FaultInject::kOff);
   CHECK(unknown.warnings ==
         std::vector<std::string>{"idgpu: IDGPU_FAULT_INJECT=1 is not one of off, launch, second-launch; using off"});
+}
+
+TEST_CASE("IDGPU_OOC_DEVICE_BYTES", "[cpu][config]") {
+  struct Row {
+    const char* value;
+    long long bytes;  // 0: refused
+  };
+  const Row rows[] = {
+      {"1", 1},
+      {"123456789", 123456789},
+      {"4611686018427387904", 1LL << 62},
+      {"512K", 512LL << 10},
+      {"512k", 512LL << 10},
+      {"64M", 64LL << 20},
+      {"16G", 16LL << 30},
+      {"16g", 16LL << 30},
+      {"16GB", 16LL << 30},
+      {"16GiB", 16LL << 30},
+      {"2T", 2LL << 40},
+      {"1000B", 1000},
+      {"4194304T", 1LL << 62},
+      {"0", 0},
+      {"-1", 0},
+      {"4611686018427387905", 0},
+      {"4194305T", 0},
+      {"1.5G", 0},
+      {"G", 0},
+      {"B", 0},
+      {"16 G", 0},
+      {" 16G", 0},
+      {"16P", 0},
+      {"16GG", 0},
+      {"lots", 0},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.value);
+    const Parsed parsed = parse("IDGPU_OOC_DEVICE_BYTES", row.value);
+    CHECK(parsed.config.ooc_device_bytes == row.bytes);
+    CHECK(parsed.warnings.size() == (row.bytes == 0 ? 1u : 0u));
+  }
+  CHECK(parse("IDGPU_OOC_DEVICE_BYTES", "0").warnings ==
+        std::vector<std::string>{"idgpu: IDGPU_OOC_DEVICE_BYTES=0 is not a byte count in 1..2^62 (suffix K, M, G or "
+                                 "T: x 1024^k); using 80% of the free device memory"});
 }
 
 TEST_CASE("every variable warns once for an unknown value and keeps its default", "[cpu][config]") {
