@@ -16,7 +16,8 @@
 #                   kernels, on a grid capped at 70000 unknowns per call, over the native FFT
 #                   test capped at 40000 points per call, every 50th length of its sweeps, over
 #                   the layouts test (2D/3D, real, strided) and the Poisson solver's test (but its
-#                   [stream] case) capped at 40000 points per call)
+#                   [stream] case) capped at 40000 points per call, and the out-of-core FFT's
+#                   transforms and argument checks capped at 300000 points)
 #
 # Every step runs even when an earlier one failed (steps that need a build that is not there
 # fail at once); the exit status is 1 when any step failed.
@@ -120,6 +121,7 @@ native_test="$build/tests/gpu/idgpu_gpu_tridiag_native"
 fft_test="$build/tests/gpu/idgpu_gpu_fft_native"
 layouts_test="$build/tests/gpu/idgpu_gpu_fft_layouts"
 poisson_test="$build/tests/gpu/idgpu_gpu_poisson"
+ooc_test="$build/tests/gpu/idgpu_gpu_ooc"
 if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
@@ -137,6 +139,10 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
     if [ -x "$poisson_test" ]; then
       step "sanitizer-poisson-$tool" env IDGPU_TEST_MAX_POINTS=40000 \
         compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$poisson_test" "~[stream]"
+    fi
+    if [ -x "$ooc_test" ]; then
+      step "sanitizer-ooc-$tool" env IDGPU_TEST_MAX_POINTS=300000 \
+        compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$ooc_test" "[3d],[1d],[minimum],[bad-input]"
     fi
   done
 fi
