@@ -134,7 +134,8 @@ idgpuStatus_t idgpuZgtsvInterleavedVarBatch(cudaStream_t stream, int maxM, const
  *  - IDGPU_POISSON_NEUMANN: nz >= 2 points z_k = k hz on [0, (nz - 1) hz], du/dz = 0 at both ends
  *    (mirrored ghost points u[-1] = u[1], u[nz] = u[nz-2]);
  *  - IDGPU_POISSON_DIRICHLET: nz interior points z_k = (k + 1) hz of [0, (nz + 1) hz], u = 0 at
- *    both ends.
+ *    both ends (nz = 1 too: one plane between two zero walls, its -2 u / hz^2 term kept).
+ * A 2D grid is nz = 1 with periodic z (the x-y plane), or ny = 1 (an x-z plane, any z boundary).
  * The algorithm: real-to-complex FFTs along x and y; periodic z: the FFT along z, the division by
  * the operator's eigenvalues and the inverse FFT along z in one kernel (the eigenvalues computed
  * from the indices, the normalisation folded in); Neumann or Dirichlet z: one tridiagonal system
