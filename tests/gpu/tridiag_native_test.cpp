@@ -26,6 +26,7 @@
 #include <thread>
 #include <type_traits>
 #include <utility>
+#include <iterator>
 #include <vector>
 
 #include "idgpu/idgpu.h"
@@ -334,7 +335,11 @@ template <class T>
 void run_grid(int algo, long long unknowns, bool dominant) {
   unknowns = std::min(unknowns, unknowns_cap());
   std::uint64_t seed = 0x9d2c5680u + static_cast<std::uint64_t>(algo) * 7919u + sizeof(T);
-  for (const int m : kSizes) {
+  // Algos 1 and 2 also at 64 and 256, around where their solver changes from one thread a system to
+  // the gathered batch's chunked pivoting.
+  std::vector<int> sizes(std::begin(kSizes), std::end(kSizes));
+  if (algo != 0) sizes.insert(sizes.end(), {64, 256});
+  for (const int m : sizes) {
     const long long full = std::max<long long>(1, unknowns / m);
     for (const long long batch : {1LL, 33LL, full}) {
       if (batch > full || static_cast<long long>(m) * batch > unknowns_cap()) continue;
@@ -1163,13 +1168,13 @@ TEST_CASE("interleaved algo 0, complex types", "[gpu][gtsv][interleaved]") {
   run_grid<cuDoubleComplex>(0, 1LL << 22, true);
 }
 
-TEST_CASE("interleaved algos 1 and 2, dominant and non-dominant systems", "[gpu][gtsv][interleaved]") {
+TEST_CASE("interleaved algos 1 and 2, dominant and non-dominant systems", "[gpu][gtsv][interleaved][algos12]") {
   for (const int algo : {1, 2}) {
     for (const bool dominant : {true, false}) {
-      run_grid<float>(algo, 1LL << 22, dominant);
-      run_grid<double>(algo, 1LL << 22, dominant);
-      run_grid<cuComplex>(algo, 1LL << 20, dominant);
-      run_grid<cuDoubleComplex>(algo, 1LL << 20, dominant);
+      run_grid<float>(algo, 1LL << 24, dominant);
+      run_grid<double>(algo, 1LL << 24, dominant);
+      run_grid<cuComplex>(algo, 1LL << 22, dominant);
+      run_grid<cuDoubleComplex>(algo, 1LL << 22, dominant);
     }
   }
 }

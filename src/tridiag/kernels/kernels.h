@@ -119,6 +119,16 @@ cudaError_t partition_solve_shifted(const ShiftedSystems& systems, T* x, void* b
 template <class T>
 cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream);
 
+// algos 1 and 2 on long systems (interleaved_pivoting.cu): the batch gathered into one
+// block-diagonal system of m*batch rows (at most INT_MAX: interleaved_pivoting_fits) and solved by
+// pivoting_solve, x scattered back; dl, d and du are not written. buffer:
+// interleaved_pivoting_buffer_bytes (the gathered arrays and the pivoting solve's buffer).
+bool interleaved_pivoting_fits(int m, int batch);
+std::size_t interleaved_pivoting_buffer_bytes(int m, int batch, int element_bytes);
+template <class T>
+cudaError_t interleaved_pivoting_solve(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+                                       cudaStream_t stream);
+
 // algo 2: QR by Givens rotations per system; R stored as for algo 1.
 template <class T>
 cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream);

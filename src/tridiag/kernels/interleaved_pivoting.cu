@@ -1,0 +1,141 @@
+// gtsvInterleavedBatch algos 1 and 2 on long systems (element i of system j at i*batch + j): the
+// batch gathered into one block-diagonal system of batch*m rows, system j's rows contiguous from
+// row j*m with its first lower and last upper entries zero (cuSPARSE asks them to be zero; zeroing
+// them here keeps the systems apart whatever the caller left there), solved by gtsv2's chunked
+// diagonal pivoting with its refinement step (pivoting.cu), and the solution scattered back.
+//
+// A system of the batch is solved with the same stability as a gtsv2 call: chunks of 8 rows by
+// diagonal pivoting (1 x 1 / 2 x 2 blocks, Erway and Marcia's rule), separators reduced level by
+// level, one step of iterative refinement with the residual in twice the working precision where
+// a pivot was small. The vendor's algos factor each system by LU with partial pivoting (1) or
+// Givens QR (2), one thread a system, a serial chain of m steps: at m = 4096 and more, the
+// partitioned solve of the whole batch at once is an order of magnitude faster (perf rows in
+// src/tridiag/tuning.cpp). The gather and scatter move five arrays in and one out, through 32 x 32
+// tiles in shared memory so that both sides are coalesced.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+#include "core/launch.h"
+#include "tridiag/kernels/kernels.h"
+#include "tridiag/kernels/scalar.cuh"
+
+namespace idgpu::tridiag::kernels {
+namespace {
+
+constexpr int kTile = 32;
+constexpr int kRowsPerPass = 8;  // blockDim.y: each thread moves kTile / kRowsPerPass elements
+constexpr std::size_t kAlign = 256;
+
+std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// The gathered arrays: dl, d, du and x, batch*m elements each, then the pivoting solve's buffer.
+struct Gathered {
+  std::size_t array_bytes;
+  std::size_t pivoting_offset;
+  std::size_t total;
+};
+
+Gathered gathered_layout(int m, int batch, int element_bytes) {
+  Gathered g{};
+  const long long rows = static_cast<long long>(m) * batch;
+  g.array_bytes = aligned(static_cast<std::size_t>(rows) * static_cast<std::size_t>(element_bytes));
+  g.pivoting_offset = 4 * g.array_bytes;
+  g.total = g.pivoting_offset + pivoting_buffer_bytes(static_cast<int>(rows), 1, element_bytes);
+  return g;
+}
+
+// Interleaved (row i of system j at i*batch + j) to contiguous (at j*m + i), for the four arrays
+// at once (blockIdx.z: dl, d, du, x). Rows of dl at i = 0 and of du at i = m - 1 become zero.
+template <class T>
+__global__ void __launch_bounds__(kTile* kRowsPerPass)
+    gather_kernel(int m, int batch, const T* dl, const T* d, const T* du, const T* x, T* out_dl, T* out_d,
+                  T* out_du, T* out_x) {
+  __shared__ T tile[kTile][kTile + 1];
+  const int which = blockIdx.z;
+  const T* in = which == 0 ? dl : which == 1 ? d : which == 2 ? du : x;
+  T* out = which == 0 ? out_dl : which == 1 ? out_d : which == 2 ? out_du : out_x;
+  const long long system0 = static_cast<long long>(blockIdx.x) * kTile;
+  for (long long row0 = static_cast<long long>(blockIdx.y) * kTile; row0 < m; row0 += gridDim.y * kTile) {
+    // Load: consecutive threads along the systems (consecutive addresses).
+    for (int r = threadIdx.y; r < kTile; r += kRowsPerPass) {
+      const long long row = row0 + r, system = system0 + threadIdx.x;
+      if (row < m && system < batch) {
+        const bool outside = (which == 0 && row == 0) || (which == 2 && row == m - 1);
+        tile[r][threadIdx.x] = outside ? zero<T>() : in[row * batch + system];
+      }
+    }
+    __syncthreads();
+    // Store: consecutive threads along the rows of one system.
+    for (int s = threadIdx.y; s < kTile; s += kRowsPerPass) {
+      const long long row = row0 + threadIdx.x, system = system0 + s;
+      if (row < m && system < batch) out[system * m + row] = tile[threadIdx.x][s];
+    }
+    __syncthreads();
+  }
+}
+
+// Contiguous back to interleaved, for x.
+template <class T>
+__global__ void __launch_bounds__(kTile* kRowsPerPass) scatter_kernel(int m, int batch, const T* in, T* out) {
+  __shared__ T tile[kTile][kTile + 1];
+  const long long system0 = static_cast<long long>(blockIdx.x) * kTile;
+  for (long long row0 = static_cast<long long>(blockIdx.y) * kTile; row0 < m; row0 += gridDim.y * kTile) {
+    for (int s = threadIdx.y; s < kTile; s += kRowsPerPass) {
+      const long long row = row0 + threadIdx.x, system = system0 + s;
+      if (row < m && system < batch) tile[threadIdx.x][s] = in[system * m + row];
+    }
+    __syncthreads();
+    for (int r = threadIdx.y; r < kTile; r += kRowsPerPass) {
+      const long long row = row0 + r, system = system0 + threadIdx.x;
+      if (row < m && system < batch) out[row * batch + system] = tile[r][threadIdx.x];
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace
+
+bool interleaved_pivoting_fits(int m, int batch) {
+  return m >= 1 && batch >= 1 && static_cast<long long>(m) * batch <= INT_MAX;
+}
+
+std::size_t interleaved_pivoting_buffer_bytes(int m, int batch, int element_bytes) {
+  if (!interleaved_pivoting_fits(m, batch)) return 0;
+  return gathered_layout(m, batch, element_bytes).total;
+}
+
+template <class T>
+cudaError_t interleaved_pivoting_solve(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+                                       cudaStream_t stream) {
+  if (!interleaved_pivoting_fits(m, batch)) return cudaErrorInvalidValue;
+  const Gathered g = gathered_layout(m, batch, sizeof(T));
+  unsigned char* base = static_cast<unsigned char*>(buffer);
+  T* gdl = reinterpret_cast<T*>(base);
+  T* gd = reinterpret_cast<T*>(base + g.array_bytes);
+  T* gdu = reinterpret_cast<T*>(base + 2 * g.array_bytes);
+  T* gx = reinterpret_cast<T*>(base + 3 * g.array_bytes);
+  const dim3 block(kTile, kRowsPerPass);
+  const dim3 grid(static_cast<unsigned>((batch + kTile - 1) / kTile),
+                  static_cast<unsigned>(std::min(65535, (m + kTile - 1) / kTile)));
+  // Each launch checked before the next (launch::counted): a failure stops the sequence.
+  cudaError_t status = launch::counted([&] {
+    gather_kernel<T><<<dim3(grid.x, grid.y, 4), block, 0, stream>>>(m, batch, dl, d, du, x, gdl, gd, gdu, gx);
+  });
+  if (status != cudaSuccess) return status;
+  const int rows = m * batch;
+  status = pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
+  if (status != cudaSuccess) return status;
+  return launch::counted([&] { scatter_kernel<T><<<grid, block, 0, stream>>>(m, batch, gx, x); });
+}
+
+#define IDGPU_INSTANTIATE_(T)                                                                                  \
+  template cudaError_t interleaved_pivoting_solve<T>(int, int, const T*, const T*, const T*, T*, void*, \
+                                                     cudaStream_t);
+IDGPU_INSTANTIATE_(float)
+IDGPU_INSTANTIATE_(double)
+IDGPU_INSTANTIATE_(cuComplex)
+IDGPU_INSTANTIATE_(cuDoubleComplex)
+#undef IDGPU_INSTANTIATE_
+
+}  // namespace idgpu::tridiag::kernels
