@@ -51,6 +51,17 @@
 // pass (f32 128, f64 213, complex 236-255), which leaves one or two blocks a multiprocessor for
 // level 0, and a grid barrier over a mostly idle grid costs about what a launch does: the time
 // is in each chunk's serial chain of divisions and loads, 5-8 us a level, not in the launches.
+// Also slower: tiles of 2048 rows (1024 for c64), one block each, reducing their 256 chunks into
+// shared memory and solving the tile's interior there level by level (for the right-hand sides
+// and the two couplings to the neighbouring tiles), so that only two rows a tile went to the
+// level-by-level kernels and the finish pass needed no reduced level but those: f32 m = 2^14
+// 0.063 -> 0.065 ms, 2^20 0.127 -> 0.151, 2^24 0.519 -> 1.382; f64 2^20 0.188 -> 0.337. Each
+// tile's in-block levels are seven chunk solves one after another with a quarter of the block or
+// less busy, and the tile holds its multiprocessor share the while (126 registers a thread, two
+// 256-thread tiles a multiprocessor): what a launch a level spreads over the whole GPU becomes a
+// serial chain per tile, waves of them. Block rows (IDGPU_PIVOT_BLOCK_ROWS) 64 / 256 / 4096 /
+// 16384 instead of 1024: f32 m = 2^14 0.075 / 0.070 / 0.065 / 0.089 ms, 2^20 0.137 / 0.135 /
+// 0.129 / 0.178 (1024: 0.063, 0.127).
 //
 // Bytes moved at level 0, n = 1: dl, d, du and b read twice (reduce, finish) and x written once;
 // when refining, read twice more (residual, correction), x1 written once and read twice, plus
