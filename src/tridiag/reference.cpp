@@ -1892,6 +1892,23 @@ double relative_error(int m, const T* x, const T* y) {
 // ---------------------------------------------------------------------------------------------
 // Explicit instantiations
 // ---------------------------------------------------------------------------------------------
+template <class T>
+Gathered<T> gather_interleaved(int m, int batch, const T* dl, const T* d, const T* du, const T* b) {
+  const std::size_t rows = static_cast<std::size_t>(m) * static_cast<std::size_t>(batch);
+  Gathered<T> g{std::vector<T>(rows), std::vector<T>(rows), std::vector<T>(rows), std::vector<T>(rows)};
+  for (int j = 0; j < batch; ++j) {
+    for (int i = 0; i < m; ++i) {
+      const std::size_t from = static_cast<std::size_t>(i) * batch + j;
+      const std::size_t to = static_cast<std::size_t>(j) * m + i;
+      g.dl[to] = i == 0 ? T(0) : dl[from];
+      g.d[to] = d[from];
+      g.du[to] = i + 1 == m ? T(0) : du[from];
+      g.b[to] = b[from];
+    }
+  }
+  return g;
+}
+
 #define IDGPU_REFERENCE_INSTANTIATE(T)                                                                           \
   template int thomas<T>(int, const T*, const T*, const T*, T*);                                                 \
   template int thomas_strided<T>(int, int, int, const T*, const T*, const T*, T*);                               \
@@ -1910,6 +1927,7 @@ double relative_error(int m, const T* x, const T* y) {
   template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \
   template int chunk_pivoting<T>(int, int, int, int, const T*, const T*, const T*, T*, ChunkPivotingStats*,        \
                                  ChunkSeparators);                                                               \
+  template Gathered<T> gather_interleaved<T>(int, int, const T*, const T*, const T*, const T*);                  \
   template int dense_solve<T>(int, const T*, const T*, const T*, T*);                                            \
   template int dense_solve_full<T>(int, const T*, const T*, const T*, T*);                                       \
   template double condition_number_inf<T>(int, const T*, const T*, const T*);                                    \

@@ -305,6 +305,19 @@ int spike_diagonal_pivoting(int m, int partitions, const T* dl, const T* d, cons
 //               with zeros), kTwoChosen in all 600, at most 1.0 eta(LU) + eps. Without refinement
 //               kOne missed it in 29 of the 590 it solved (up to 236x), kTwoChosen in 2 of 600
 //               (up to 43x).
+// gtsvInterleavedBatch algos 1 and 2 on long systems (kernels/interleaved_pivoting.cu) solve the
+// batch as one block-diagonal system: gather_interleaved builds it from the interleaved arrays
+// (element i of system j at i*batch + j) with system j's rows from row j*m and its first lower and
+// last upper entries zero, whatever the caller left there (the systems never couple); the solve
+// is chunk_pivoting's (kTwoChosen) plus one refinement step, and x of system j is rows
+// [j*m, (j+1)*m). Returns m*batch rows (dl[0] and du[last] zero too).
+template <class T>
+struct Gathered {
+  std::vector<T> dl, d, du, b;
+};
+template <class T>
+Gathered<T> gather_interleaved(int m, int batch, const T* dl, const T* d, const T* du, const T* b);
+
 struct ChunkPivotingStats {
   int levels = 0;               // reduced levels (0: the system is one chunk)
   std::vector<int> level_rows;  // rows of each reduced level, level 1 first

@@ -1445,3 +1445,78 @@ TEMPLATE_TEST_CASE("variable-size batches ignore their padding, NaN included", "
     }
   }
 }
+
+TEMPLATE_TEST_CASE("algos 1 and 2 on long systems: the gathered batch by chunked diagonal pivoting",
+                   "[cpu][tridiag][pivoting][gathered]", double, std::complex<double>) {
+  // The host mirror of kernels/interleaved_pivoting.cu: an interleaved batch (element i of system j
+  // at i*batch + j) gathered into one block-diagonal system, solved by chunked diagonal pivoting
+  // with two separators a chunk and one refinement step, and each system's rows read back. The
+  // caller's dl[0] and du[m-1] hold large values that must not couple the systems; m not a
+  // multiple of the chunk puts chunks across the systems' boundaries. Each system is judged on its
+  // own against LU with partial pivoting (the vendor's algo 1): the backward error within twice
+  // LU's plus 16 eps, as gtsv2's; on dominant systems the forward error against the oracle too.
+  using T = TestType;
+  const std::uint64_t seed = case_seed("gathered-batch" + type_name<T>());
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  constexpr int kRowsPerChunk = 8;
+  int systems = 0;
+  for (const bool dominant : {true, false}) {
+    for (const auto& [m, batch] : std::vector<std::pair<int, int>>{{33, 7}, {100, 5}, {257, 9}, {1000, 3}}) {
+      CAPTURE(dominant, m, batch);
+      std::vector<ref::System<T>> batch_systems;
+      const std::size_t count = static_cast<std::size_t>(m) * batch;
+      std::vector<T> dl(count), d(count), du(count), b(count);
+      for (int j = 0; j < batch; ++j) {
+        batch_systems.push_back(dominant ? ref::random_dominant_system<T>(m, rng)
+                                         : nonsingular_nondominant<T>(m, rng, 0.1, 0.0, 1e-9));
+        const ref::System<T>& s = batch_systems.back();
+        for (int i = 0; i < m; ++i) {
+          const std::size_t at = static_cast<std::size_t>(i) * batch + j;
+          // What the caller may leave outside the matrix: large, so that a coupling shows.
+          dl[at] = i == 0 ? T(1e3) * ref::random_value<T>(rng) : s.dl[i];
+          du[at] = i + 1 == m ? T(1e3) * ref::random_value<T>(rng) : s.du[i];
+          d[at] = s.d[i];
+          b[at] = s.b[i];
+        }
+      }
+      const ref::Gathered<T> g = ref::gather_interleaved(m, batch, dl.data(), d.data(), du.data(), b.data());
+      const int rows = m * batch;
+      REQUIRE(g.d.size() == static_cast<std::size_t>(rows));
+      for (int j = 0; j < batch; ++j) {
+        CHECK(g.dl[static_cast<std::size_t>(j) * m] == T(0));
+        CHECK(g.du[static_cast<std::size_t>(j) * m + m - 1] == T(0));
+        CHECK(g.d[static_cast<std::size_t>(j) * m + m / 2] == batch_systems[j].d[m / 2]);
+      }
+      const auto solve = [&](T* x) {
+        return ref::chunk_pivoting<T>(rows, kRowsPerChunk, 1, rows, g.dl.data(), g.d.data(), g.du.data(), x, nullptr,
+                                      ref::ChunkSeparators::kTwoChosen);
+      };
+      std::vector<T> x = g.b;
+      REQUIRE(solve(x.data()) == 0);
+      // One refinement step, as the kernel takes where a pivot was small.
+      std::vector<T> r(static_cast<std::size_t>(rows));
+      for (int i = 0; i < rows; ++i) {
+        T ax = g.d[i] * x[i];
+        if (i > 0) ax += g.dl[i] * x[i - 1];
+        if (i + 1 < rows) ax += g.du[i] * x[i + 1];
+        r[static_cast<std::size_t>(i)] = g.b[i] - ax;
+      }
+      REQUIRE(solve(r.data()) == 0);
+      for (int i = 0; i < rows; ++i) x[i] += r[static_cast<std::size_t>(i)];
+      for (int j = 0; j < batch; ++j) {
+        CAPTURE(j);
+        const ref::System<T>& s = batch_systems[j];
+        const std::vector<T> xj(x.begin() + static_cast<std::ptrdiff_t>(j) * m,
+                                x.begin() + static_cast<std::ptrdiff_t>(j + 1) * m);
+        int info = -1;
+        const std::vector<T> lu = run(s, ref::lu_partial_pivot<T>, &info);
+        REQUIRE(info == 0);
+        CHECK(eta(s, xj) <= 2 * eta(s, lu) + kOnePassTol);
+        if (dominant) CHECK(ref::relative_error(m, xj.data(), oracle(s).data()) <= 1e3 * kEps);
+        ++systems;
+      }
+    }
+  }
+  CHECK(systems == 2 * (7 + 5 + 9 + 3));
+}
