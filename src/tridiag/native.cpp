@@ -49,7 +49,8 @@ std::size_t interleaved_pivoting_buffer(const Problem& problem) {
 }
 
 // Algos 1 and 2 from this many rows a system go to the chunked diagonal pivoting of the gathered
-// batch (kernels/interleaved_pivoting.cu), below it to one thread a system. H100, f32, batch
+// batch (kernels/interleaved_pivoting.cu), below it to one thread a system; no tuning row sends
+// either there under auto yet (tuning.cpp says why), IDGPU_POLICY=native does. H100, f32, batch
 // 1000: the gathered batch 0.107 ms at m = 256 where one thread a system took 0.177 (the vendor
 // 0.149), 0.086 ms at m = 64 against 0.042 (the vendor 0.038).
 constexpr int kLongSystemRows = 256;

@@ -9,9 +9,16 @@
 // level, one step of iterative refinement with the residual in twice the working precision where
 // a pivot was small. The vendor's algos factor each system by LU with partial pivoting (1) or
 // Givens QR (2), one thread a system, a serial chain of m steps: at m = 4096 and more, the
-// partitioned solve of the whole batch at once is an order of magnitude faster (perf rows in
+// partitioned solve of the whole batch at once is an order of magnitude faster (measurements in
 // src/tridiag/tuning.cpp). The gather and scatter move five arrays in and one out, through 32 x 32
 // tiles in shared memory so that both sides are coalesced.
+//
+// Not yet fit for the default dispatch: the systems meet only through exact zeros, and 0 x NaN is
+// NaN, so a system with a NaN or Inf in its data, or an exactly singular one, makes every system
+// of the batch non-finite (the vendor's per-system factorisations keep it in that system); and the
+// buffer holds the four gathered arrays and the pivoting solve's levels and x1, about 7 m batch
+// elements. Next: scratch allocated on the stream (a failed allocation leaves the call to the
+// vendor), and a check for non-finite values that falls back to one thread a system.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
