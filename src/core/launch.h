@@ -16,7 +16,8 @@
 namespace idgpu::launch {
 
 // True for the errors that mean "this kernel could not be launched" and leave the context usable
-// (no image or PTX for this device, a shape or resources it refuses, a launch attribute it lacks).
+// (no image or PTX for this device, a shape or resources it refuses, a launch attribute it lacks;
+// or the call's stream-ordered scratch could not be allocated).
 // Errors a kernel raises while it runs (cudaErrorIllegalAddress, cudaErrorLaunchFailure, ...)
 // poison the context: they are never on this list, and a call that meets one fails.
 inline bool not_launched(cudaError_t status) {
@@ -35,6 +36,7 @@ inline bool not_launched(cudaError_t status) {
     case cudaErrorCooperativeLaunchTooLarge:
     case cudaErrorNotSupported:
     case cudaErrorInvalidValue:
+    case cudaErrorMemoryAllocation:
       return true;
     default:
       return false;

@@ -43,10 +43,9 @@ std::size_t pivoting_buffer(const Problem& problem) {
   return kernels::pivoting_buffer_bytes(problem.m, problem.n, problem.element_bytes);
 }
 
-std::size_t interleaved_pivoting_buffer(const Problem& problem) {
-  return kernels::interleaved_pivoting_buffer_bytes(problem.m, problem.batch,
-                                                    problem.element_bytes);
-}
+// The gathered batch allocates its scratch on the stream (kernels/interleaved_pivoting.cu): pBuffer
+// is the vendor's size and unused.
+std::size_t no_buffer(const Problem&) { return 0; }
 
 // Algos 1 and 2 from this many rows a system go to the chunked diagonal pivoting of the gathered
 // batch (kernels/interleaved_pivoting.cu), below it to one thread a system; no tuning row sends
@@ -63,8 +62,7 @@ const NativeSolver kPartition{"partition solver (chunks in registers, separators
                               partition_buffer};
 const NativeSolver kInterleavedLu{"interleaved LU with partial pivoting (thread per system)", fill_buffer};
 const NativeSolver kInterleavedQr{"interleaved Givens QR (thread per system)", fill_buffer};
-const NativeSolver kInterleavedPivoting{"interleaved batch gathered, chunks by diagonal pivoting",
-                                        interleaved_pivoting_buffer};
+const NativeSolver kInterleavedPivoting{"interleaved batch gathered, chunks by diagonal pivoting", no_buffer};
 
 // A solve's status as the vendor's: synchronised and checked first under IDGPU_SYNC_CHECK. A
 // failure before any launch of the solve ran (launch::not_launched, launch::launches_ran() == 0:
@@ -133,8 +131,7 @@ cusparseStatus_t run_interleaved(const NativeSolver& solver, const Problem& prob
   if (&solver == &kPartition) {
     launched = kernels::partition_solve<T>(problem.m, problem.batch, problem.m, true, dl, d, du, x, buffer, stream);
   } else if (&solver == &kInterleavedPivoting) {
-    launched =
-        kernels::interleaved_pivoting_solve<T>(problem.m, problem.batch, dl, d, du, x, buffer, stream);
+    launched = kernels::interleaved_pivoting_solve<T>(problem.algo, problem.m, problem.batch, dl, d, du, x, stream);
   } else {
     T* fill = static_cast<T*>(buffer);
     if (&solver == &kInterleavedLu) {

@@ -130,15 +130,14 @@ constexpr TuningRow kRows[] = {
     {kH200, Layout::kInterleaved, 1, 4, false, 32, 32, 1 << 19, 0, "H200: algo 1 f32 m=32 1.08x"},
     {kH200, Layout::kInterleaved, 2, 4, false, 32, 32, 1 << 19, 0, "H200: algo 2 f32 m=32 1.08x"},
     // Algos 1 and 2 from m = 256 by the batch gathered into one block-diagonal system and solved by
-    // gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu): measured faster, but not
-    // dispatched under auto until two faults are fixed. (1) Isolation: the systems meet only
-    // through exact zeros, and 0 x NaN is NaN, so one system with a NaN or Inf (or an exactly
-    // singular one) makes every system of the batch non-finite, where the vendor's per-system LU /
-    // QR keeps the damage in that system. (2) Memory: the buffer is about 7 m batch elements (the
-    // gathered arrays and the pivoting solve's levels and x1) against the vendor's about 1, and
-    // since a larger batch would go back to the vendor, a buffer sized once for the largest batch
-    // can be too small for a smaller one. H100, idgpu-bench (IDGPU_POLICY=native), medians of 5,
-    // algo 1 / algo 2:
+    // gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu): measured faster, not yet
+    // dispatched under auto. Two faults of the first version, fixed since and to be measured again
+    // before rows go here: (1) isolation: the systems meet only through exact zeros, and 0 x NaN is
+    // NaN, so one system with a NaN or Inf (or an exactly singular one) made every system of the
+    // batch non-finite (now a non-finite check hands such a batch to one thread a system); (2)
+    // memory: the buffer was about 7 m batch elements against the vendor's about 1, and a buffer
+    // sized once for a larger batch (the vendor's) could be too small (now scratch on the stream).
+    // The first version on an H100, idgpu-bench (IDGPU_POLICY=native), medians of 5, algo 1 / 2:
     //   batch 1000: f32 m=256 1.40/1.48x, 512 2.29/2.38x, 1024 3.73/3.95x, 4096 9.00/9.41x,
     //     65536 15.6/16.3x; f64 m=256 1.18/1.31x, 1024 3.40/3.74x, 4096 7.30x, 65536 11.2x;
     //     c32 256 1.17/1.30x, 1024 3.43/3.75x, 4096 7.38x, 65536 11.6x; c64 256 0.98/1.11x,

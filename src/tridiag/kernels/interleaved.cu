@@ -122,7 +122,8 @@ struct GivensStep {
 template <class T, class Step>
 __global__ void __launch_bounds__(kThreads) factor_kernel(int m, int batch, const T* __restrict__ dl,
                                                          T* __restrict__ d, T* __restrict__ du, T* __restrict__ x,
-                                                         T* __restrict__ fill) {
+                                                         T* __restrict__ fill, const int* only_if) {
+  if (only_if != nullptr && *only_if == 0) return;
   const int system = blockIdx.x * kThreads + threadIdx.x;
   if (system >= batch) return;
   const size_t stride = static_cast<size_t>(batch);
@@ -153,7 +154,8 @@ int blocks_for(int batch) { return (batch + kThreads - 1) / kThreads; }
 // current step runs, so its loads overlap the step's arithmetic.
 template <class T, class Step>
 __global__ void factor_on_chip_kernel(int m, int batch, const T* __restrict__ dl, const T* __restrict__ d,
-                                      const T* __restrict__ du, T* __restrict__ x) {
+                                      const T* __restrict__ du, T* __restrict__ x, const int* only_if) {
+  if (only_if != nullptr && *only_if == 0) return;
   extern __shared__ __align__(16) unsigned char shared_raw[];
   T* rows = reinterpret_cast<T*>(shared_raw);
   const int threads = static_cast<int>(blockDim.x);
@@ -220,33 +222,36 @@ int on_chip_threads(int m, std::size_t element_bytes) {
 }
 
 template <class T, class Step>
-cudaError_t launch_factor(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
+cudaError_t launch_factor(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, const int* only_if,
+                          cudaStream_t stream) {
   const int threads = on_chip_threads(m, sizeof(T));
   if (threads > 0) {
     const std::size_t bytes = 4 * static_cast<std::size_t>(m > 1 ? m - 1 : 1) * sizeof(T) * threads;
     const int blocks = (batch + threads - 1) / threads;
     return launch::counted(
-        [&] { factor_on_chip_kernel<T, Step><<<blocks, threads, bytes, stream>>>(m, batch, dl, d, du, x); });
+        [&] { factor_on_chip_kernel<T, Step><<<blocks, threads, bytes, stream>>>(m, batch, dl, d, du, x, only_if); });
   }
   return launch::counted(
-      [&] { factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill); });
+      [&] { factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill, only_if); });
 }
 
 }  // namespace
 
 template <class T>
-cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
-  return launch_factor<T, PartialPivotStep>(m, batch, dl, d, du, x, fill, stream);
+cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream,
+                           const int* only_if) {
+  return launch_factor<T, PartialPivotStep>(m, batch, dl, d, du, x, fill, only_if, stream);
 }
 
 template <class T>
-cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream) {
-  return launch_factor<T, GivensStep>(m, batch, dl, d, du, x, fill, stream);
+cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream,
+                           const int* only_if) {
+  return launch_factor<T, GivensStep>(m, batch, dl, d, du, x, fill, only_if, stream);
 }
 
 #define IDGPU_INSTANTIATE_(T)                                                                                   \
-  template cudaError_t interleaved_lu<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);                    \
-  template cudaError_t interleaved_qr<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t);
+  template cudaError_t interleaved_lu<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t, const int*);        \
+  template cudaError_t interleaved_qr<T>(int, int, const T*, T*, T*, T*, T*, cudaStream_t, const int*);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)
 IDGPU_INSTANTIATE_(cuComplex)

@@ -13,12 +13,16 @@
 // src/tridiag/tuning.cpp). The gather and scatter move five arrays in and one out, through 32 x 32
 // tiles in shared memory so that both sides are coalesced.
 //
-// Not yet fit for the default dispatch: the systems meet only through exact zeros, and 0 x NaN is
-// NaN, so a system with a NaN or Inf in its data, or an exactly singular one, makes every system
-// of the batch non-finite (the vendor's per-system factorisations keep it in that system); and the
-// buffer holds the four gathered arrays and the pivoting solve's levels and x1, about 7 m batch
-// elements. Next: scratch allocated on the stream (a failed allocation leaves the call to the
-// vendor), and a check for non-finite values that falls back to one thread a system.
+// The systems meet only through exact zeros, and 0 x NaN is NaN: a system with a NaN or Inf in its
+// data, or an exactly singular one, makes every system of the batch non-finite (finite values
+// never cross: a product with an exact zero is an exact zero). So the solution is checked for
+// non-finite values before it is scattered; where there is one, x is left as it came and the
+// algo's own thread-per-system solver (interleaved.cu) solves the batch, as the vendor's would,
+// keeping the damage in the bad system. The scratch (the four gathered arrays, the fallback's
+// fill-in, the flag, the pivoting solve's levels and x1: about 7 m batch elements) is allocated on
+// the stream, not taken from pBuffer: a buffer sized once for a larger batch (which the dispatch
+// may leave with the vendor, whose buffer is about m batch elements) must not be too small for a
+// smaller one, and where the device has no room the call is the vendor's.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -36,9 +40,11 @@ constexpr std::size_t kAlign = 256;
 
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
-// The gathered arrays: dl, d, du and x, batch*m elements each, then the pivoting solve's buffer.
+// The scratch: the gathered dl, d, du and x and the fallback's fill-in (batch*m elements each),
+// the non-finite flag, then the pivoting solve's buffer.
 struct Gathered {
   std::size_t array_bytes;
+  std::size_t flag_offset;
   std::size_t pivoting_offset;
   std::size_t total;
 };
@@ -47,9 +53,26 @@ Gathered gathered_layout(int m, int batch, int element_bytes) {
   Gathered g{};
   const long long rows = static_cast<long long>(m) * batch;
   g.array_bytes = aligned(static_cast<std::size_t>(rows) * static_cast<std::size_t>(element_bytes));
-  g.pivoting_offset = 4 * g.array_bytes;
+  g.flag_offset = 5 * g.array_bytes;
+  g.pivoting_offset = g.flag_offset + kAlign;
   g.total = g.pivoting_offset + pivoting_buffer_bytes(static_cast<int>(rows), 1, element_bytes);
   return g;
+}
+
+__device__ __forceinline__ bool finite(float v) { return isfinite(v); }
+__device__ __forceinline__ bool finite(double v) { return isfinite(v); }
+__device__ __forceinline__ bool finite(cuComplex v) { return isfinite(v.x) && isfinite(v.y); }
+__device__ __forceinline__ bool finite(cuDoubleComplex v) { return isfinite(v.x) && isfinite(v.y); }
+
+// Sets *flag where any of the n values is not finite.
+template <class T>
+__global__ void __launch_bounds__(256) finite_check_kernel(long long n, const T* x, int* flag) {
+  bool bad = false;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    bad = bad || !finite(x[i]);
+  }
+  if (__syncthreads_or(bad) && threadIdx.x == 0) *flag = 1;
 }
 
 // Interleaved (row i of system j at i*batch + j) to contiguous (at j*m + i), for the four arrays
@@ -82,9 +105,11 @@ __global__ void __launch_bounds__(kTile* kRowsPerPass)
   }
 }
 
-// Contiguous back to interleaved, for x.
+// Contiguous back to interleaved, for x; nothing where *skip (a non-finite value) is set.
 template <class T>
-__global__ void __launch_bounds__(kTile* kRowsPerPass) scatter_kernel(int m, int batch, const T* in, T* out) {
+__global__ void __launch_bounds__(kTile* kRowsPerPass)
+    scatter_kernel(int m, int batch, const T* in, T* out, const int* skip) {
+  if (*skip != 0) return;
   __shared__ T tile[kTile][kTile + 1];
   const long long system0 = static_cast<long long>(blockIdx.x) * kTile;
   for (long long row0 = static_cast<long long>(blockIdx.y) * kTile; row0 < m; row0 += gridDim.y * kTile) {
@@ -107,38 +132,52 @@ bool interleaved_pivoting_fits(int m, int batch) {
   return m >= 1 && batch >= 1 && static_cast<long long>(m) * batch <= INT_MAX;
 }
 
-std::size_t interleaved_pivoting_buffer_bytes(int m, int batch, int element_bytes) {
-  if (!interleaved_pivoting_fits(m, batch)) return 0;
-  return gathered_layout(m, batch, element_bytes).total;
-}
-
 template <class T>
-cudaError_t interleaved_pivoting_solve(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, T* d, T* du, T* x,
                                        cudaStream_t stream) {
   if (!interleaved_pivoting_fits(m, batch)) return cudaErrorInvalidValue;
   const Gathered g = gathered_layout(m, batch, sizeof(T));
-  unsigned char* base = static_cast<unsigned char*>(buffer);
+  void* scratch = nullptr;
+  // Stream-ordered, so that the call stays asynchronous and capturable.
+  if (const cudaError_t status = cudaMallocAsync(&scratch, g.total, stream); status != cudaSuccess) return status;
+  unsigned char* base = static_cast<unsigned char*>(scratch);
   T* gdl = reinterpret_cast<T*>(base);
   T* gd = reinterpret_cast<T*>(base + g.array_bytes);
   T* gdu = reinterpret_cast<T*>(base + 2 * g.array_bytes);
   T* gx = reinterpret_cast<T*>(base + 3 * g.array_bytes);
+  T* fill = reinterpret_cast<T*>(base + 4 * g.array_bytes);
+  int* flag = reinterpret_cast<int*>(base + g.flag_offset);
+  const int rows = m * batch;
   const dim3 block(kTile, kRowsPerPass);
   const dim3 grid(static_cast<unsigned>((batch + kTile - 1) / kTile),
                   static_cast<unsigned>(std::min(65535, (m + kTile - 1) / kTile)));
   // Each launch checked before the next (launch::counted): a failure stops the sequence.
-  cudaError_t status = launch::counted([&] {
-    gather_kernel<T><<<dim3(grid.x, grid.y, 4), block, 0, stream>>>(m, batch, dl, d, du, x, gdl, gd, gdu, gx);
-  });
-  if (status != cudaSuccess) return status;
-  const int rows = m * batch;
-  status = pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
-  if (status != cudaSuccess) return status;
-  return launch::counted([&] { scatter_kernel<T><<<grid, block, 0, stream>>>(m, batch, gx, x); });
+  cudaError_t status = cudaMemsetAsync(flag, 0, sizeof(int), stream);
+  if (status == cudaSuccess) {
+    status = launch::counted([&] {
+      gather_kernel<T><<<dim3(grid.x, grid.y, 4), block, 0, stream>>>(m, batch, dl, d, du, x, gdl, gd, gdu, gx);
+    });
+  }
+  if (status == cudaSuccess) {
+    status = pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
+  }
+  if (status == cudaSuccess) {
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>((rows + 255) / 256, 4096));
+    status = launch::counted([&] { finite_check_kernel<T><<<blocks, 256, 0, stream>>>(rows, gx, flag); });
+  }
+  if (status == cudaSuccess) {
+    status = launch::counted([&] { scatter_kernel<T><<<grid, block, 0, stream>>>(m, batch, gx, x, flag); });
+  }
+  if (status == cudaSuccess) {
+    status = algo == 2 ? interleaved_qr<T>(m, batch, dl, d, du, x, fill, stream, flag)
+                       : interleaved_lu<T>(m, batch, dl, d, du, x, fill, stream, flag);
+  }
+  const cudaError_t freed = cudaFreeAsync(scratch, stream);
+  return status != cudaSuccess ? status : freed;
 }
 
 #define IDGPU_INSTANTIATE_(T)                                                                                  \
-  template cudaError_t interleaved_pivoting_solve<T>(int, int, const T*, const T*, const T*, T*, void*, \
-                                                     cudaStream_t);
+  template cudaError_t interleaved_pivoting_solve<T>(int, int, int, const T*, T*, T*, T*, cudaStream_t);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)
 IDGPU_INSTANTIATE_(cuComplex)

@@ -115,22 +115,27 @@ cudaError_t partition_solve_shifted(const ShiftedSystems& systems, T* x, void* b
 // CABS1 for complex). Systems of m <= 32 rows whose 4 (m - 1) elements per thread fit a 32-thread
 // block's 48 KB keep U in shared memory and write x only (d and du untouched). Longer ones send U's diagonal to d, its first
 // superdiagonal to du, the fill-in second superdiagonal to `fill` (batch*m elements of scratch)
-// and the transformed right-hand side to x, and read them back.
+// and the transformed right-hand side to x, and read them back. only_if (device memory, or null):
+// the kernels return at once where it holds 0 (a fallback decided on the device).
 template <class T>
-cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream);
+cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream,
+                           const int* only_if = nullptr);
 
 // algos 1 and 2 on long systems (interleaved_pivoting.cu): the batch gathered into one
 // block-diagonal system of m*batch rows (at most INT_MAX: interleaved_pivoting_fits) and solved by
-// pivoting_solve, x scattered back; dl, d and du are not written. buffer:
-// interleaved_pivoting_buffer_bytes (the gathered arrays and the pivoting solve's buffer).
+// pivoting_solve, x scattered back where the solution is finite everywhere; otherwise (a system
+// with a NaN, an Inf or an exact singularity, which the gathered solve spreads to every system)
+// x is left as it came and algo's thread-per-system solver (interleaved_lu / interleaved_qr)
+// solves the batch, writing d and du as they do. Scratch (about 7 m batch elements) is allocated
+// on the stream: cudaErrorMemoryAllocation, before any launch, where there is none.
 bool interleaved_pivoting_fits(int m, int batch);
-std::size_t interleaved_pivoting_buffer_bytes(int m, int batch, int element_bytes);
 template <class T>
-cudaError_t interleaved_pivoting_solve(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, T* d, T* du, T* x,
                                        cudaStream_t stream);
 
 // algo 2: QR by Givens rotations per system; R stored as for algo 1.
 template <class T>
-cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream);
+cudaError_t interleaved_qr(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream,
+                           const int* only_if = nullptr);
 
 }  // namespace idgpu::tridiag::kernels
