@@ -399,7 +399,7 @@ TridiagCase<T> strided_case(int m, int batch) {
 }
 
 template <class T>
-TridiagCase<T> interleaved_case(int algo, int m, int batch) {
+TridiagCase<T> interleaved_case(int algo, int m, int batch, bool several_launches = false) {
   using G = Gtsv<T>;
   TridiagCase<T> c;
   c.api = std::string("cusparse") + G::kLetter + "gtsvInterleavedBatch";
@@ -412,7 +412,7 @@ TridiagCase<T> interleaved_case(int algo, int m, int batch) {
   c.solve = [algo, m, batch](const Arrays<T>& a, void* buffer) {
     return G::interleaved(handle(), algo, m, a.dl, a.d, a.du, a.x, batch, buffer);
   };
-  c.several_launches = false;
+  c.several_launches = several_launches;
   return c;
 }
 
@@ -449,6 +449,9 @@ void check_tridiag_calls() {
   check_tridiag(interleaved_case<T>(0, 1024, 1024));
   check_tridiag(interleaved_case<T>(1, 32, 4096));
   check_tridiag(interleaved_case<T>(2, 32, 4096));
+  // algos 1 and 2 on long systems: the batch gathered, then the pivoting solve (several launches).
+  check_tridiag(interleaved_case<T>(1, 4096, 64, true));
+  check_tridiag(interleaved_case<T>(2, 4096, 64, true));
   // gtsv2_nopivot: the columns kernel, and one long system.
   check_tridiag(columns_case<T>(false, 1000, 4, false));
   check_tridiag(columns_case<T>(false, 1 << 20, 1, false));

@@ -231,8 +231,9 @@ cudaError_t launch_factor(int m, int batch, const T* dl, T* d, T* du, T* x, T* f
     return launch::counted(
         [&] { factor_on_chip_kernel<T, Step><<<blocks, threads, bytes, stream>>>(m, batch, dl, d, du, x, only_if); });
   }
-  return launch::counted(
-      [&] { factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill, only_if); });
+  return launch::counted([&] {
+    factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill, only_if);
+  });
 }
 
 }  // namespace

@@ -162,7 +162,8 @@ cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, 
     status = pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
   }
   if (status == cudaSuccess) {
-    const unsigned blocks = static_cast<unsigned>(std::min<long long>((rows + 255) / 256, 4096));
+    const long long wanted = (static_cast<long long>(rows) + 255) / 256;
+    const unsigned blocks = static_cast<unsigned>(std::min<long long>(wanted, 4096));
     status = launch::counted([&] { finite_check_kernel<T><<<blocks, 256, 0, stream>>>(rows, gx, flag); });
   }
   if (status == cudaSuccess) {
