@@ -1298,6 +1298,26 @@ TEMPLATE_TEST_CASE("chunked diagonal pivoting with two separators a chunk, chose
     }
     std::cout << "chunk pivoting, two separators " << type_name<T>() << ", one refinement step: " << refined
               << " systems, worst eta / (eta(LU) + eps) " << worst << "\n";
+  }  SECTION("chunks of 32 and 64 rows: fewer levels, the same accuracy after one refinement step") {
+    // The candidates for a gtsv2 of fewer levels (each level is a launch and a serial chain; larger
+    // chunks, staged through shared memory, take 2-3 levels at 2^20 rows where chunks of 8 take
+    // 6 and more): one refinement step meets partial pivoting's backward error as with P = 8.
+    for (const int rows_per_chunk : {32, 64}) {
+      for (const double zero_fraction : {0.0, 0.05}) {
+        for (const int m : {1000, 4099}) {
+          for (int rep = 0; rep < 4; ++rep) {
+            CAPTURE(rows_per_chunk, zero_fraction, m, rep);
+            const ref::System<T> s = nonsingular_nondominant<T>(m, rng, zero_fraction, 0.0, 1e-9);
+            const std::vector<T> lu = run(s, ref::lu_partial_pivot<T>, &info);
+            REQUIRE(info == 0);
+            std::vector<T> x = run(s, two(rows_per_chunk), &info);
+            REQUIRE(info == 0);
+            refine(s, two(rows_per_chunk), x);
+            CHECK(eta(s, x) <= 2 * eta(s, lu) + 8 * kEps);
+          }
+        }
+      }
+    }
   }
 }
 
