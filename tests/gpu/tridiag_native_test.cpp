@@ -214,6 +214,54 @@ double worst_error(int m, int batch, bool dominant, const std::vector<T>& x,
   return *std::max_element(worst.begin(), worst.end());
 }
 
+// Solves an interleaved batch (the host arrays as the device sees them) with the vendor (unless
+// native_side_only) and natively, each side from the same inputs; results[side] is its x (0: the
+// vendor). The native side must really run our kernels, the vendor side not.
+template <class T>
+void solve_both_sides(int algo, int m, int batch, const std::vector<T>& in_dl, const std::vector<T>& in_d,
+                      const std::vector<T>& in_du, const std::vector<T>& in_b, bool native_side_only,
+                      std::vector<T> (&results)[2]) {
+  const std::size_t count = static_cast<std::size_t>(m) * batch;
+  T *g_dl = nullptr, *g_d = nullptr, *g_du = nullptr, *g_x = nullptr;
+  const std::size_t bytes = count * sizeof(T);
+  // Four rows of slack past each array: the vendor's algo 1 for m = 3 works on blocks of four rows
+  // and touches the row past the end of x (see native_only). With a large batch that row lies past
+  // the allocation's granule, and the vendor's solve then faults (cudaErrorIllegalAddress, seen on an
+  // H100 at batch 1398101) instead of scribbling on slack.
+  const std::size_t allocated = bytes + 4 * static_cast<std::size_t>(batch) * sizeof(T);
+  REQUIRE(cudaMalloc(&g_dl, allocated) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_d, allocated) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_du, allocated) == cudaSuccess);
+  REQUIRE(cudaMalloc(&g_x, allocated) == cudaSuccess);
+  const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
+  for (int side = native_side_only ? 1 : 0; side < 2; ++side) {
+    CAPTURE(side == 1 ? "native" : "vendor");
+    REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
+    REQUIRE(cudaMemcpy(g_dl, in_dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(g_d, in_d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(g_du, in_du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(g_x, in_b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    size_t size = 0;
+    REQUIRE(buffer_size<T>(device().handle, algo, m, batch, &size) == CUSPARSE_STATUS_SUCCESS);
+    void* buffer = nullptr;
+    REQUIRE(cudaMalloc(&buffer, std::max<size_t>(size, 1)) == cudaSuccess);
+    const unsigned long long before = native_calls(api_name(Host<T>::name()));
+    REQUIRE(solve(device().handle, algo, m, g_dl, g_d, g_du, g_x, batch, buffer) == CUSPARSE_STATUS_SUCCESS);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const unsigned long long after = native_calls(api_name(Host<T>::name()));
+    // The native side really ran our kernels; the vendor side did not.
+    REQUIRE(after - before == (side == 1 ? 1u : 0u));
+    cudaFree(buffer);
+    results[side].resize(count);
+    REQUIRE(cudaMemcpy(results[side].data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  }
+  idgpuSetPolicy(IDGPU_POLICY_AUTO);
+  cudaFree(g_dl);
+  cudaFree(g_d);
+  cudaFree(g_du);
+  cudaFree(g_x);
+}
+
 // Solves the same systems with the vendor and natively and compares their errors.
 template <class T>
 void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
@@ -260,45 +308,8 @@ void check_case(int algo, int m, int batch, bool dominant, std::uint64_t seed) {
     }
   });
 
-  T *g_dl = nullptr, *g_d = nullptr, *g_du = nullptr, *g_x = nullptr;
-  const std::size_t bytes = count * sizeof(T);
-  // Four rows of slack past each array: the vendor's algo 1 for m = 3 works on blocks of four rows
-  // and touches the row past the end of x (see native_only). With a large batch that row lies past
-  // the allocation's granule, and the vendor's solve then faults (cudaErrorIllegalAddress, seen on an
-  // H100 at batch 1398101) instead of scribbling on slack.
-  const std::size_t allocated = bytes + 4 * static_cast<std::size_t>(batch) * sizeof(T);
-  REQUIRE(cudaMalloc(&g_dl, allocated) == cudaSuccess);
-  REQUIRE(cudaMalloc(&g_d, allocated) == cudaSuccess);
-  REQUIRE(cudaMalloc(&g_du, allocated) == cudaSuccess);
-  REQUIRE(cudaMalloc(&g_x, allocated) == cudaSuccess);
   std::vector<T> results[2];
-  const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
-  for (int side = native_only() ? 1 : 0; side < 2; ++side) {
-    CAPTURE(side == 1 ? "native" : "vendor");
-    REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
-    REQUIRE(cudaMemcpy(g_dl, in_dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(g_d, in_d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(g_du, in_du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(g_x, in_b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    size_t size = 0;
-    REQUIRE(buffer_size<T>(device().handle, algo, m, batch, &size) == CUSPARSE_STATUS_SUCCESS);
-    void* buffer = nullptr;
-    REQUIRE(cudaMalloc(&buffer, std::max<size_t>(size, 1)) == cudaSuccess);
-    const unsigned long long before = native_calls(api_name(Host<T>::name()));
-    REQUIRE(solve(device().handle, algo, m, g_dl, g_d, g_du, g_x, batch, buffer) == CUSPARSE_STATUS_SUCCESS);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const unsigned long long after = native_calls(api_name(Host<T>::name()));
-    // The native side really ran our kernels; the vendor side did not.
-    REQUIRE(after - before == (side == 1 ? 1u : 0u));
-    cudaFree(buffer);
-    results[side].resize(count);
-    REQUIRE(cudaMemcpy(results[side].data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
-  }
-  idgpuSetPolicy(IDGPU_POLICY_AUTO);
-  cudaFree(g_dl);
-  cudaFree(g_d);
-  cudaFree(g_du);
-  cudaFree(g_x);
+  solve_both_sides<T>(algo, m, batch, in_dl, in_d, in_du, in_b, native_only(), results);
 
   // Without the vendor side, its error is replaced by a fixed allowance of rounding units.
   const double vendor_error = native_only() ? 512.0 * Host<T>::kEps
@@ -1204,38 +1215,8 @@ void check_bad_systems(int algo, int m, int batch) {
   in_b[static_cast<std::size_t>(100) * batch + nan_system] = narrow<T>(Wide(std::nan("")));
   const std::size_t zero_row = static_cast<std::size_t>(50) * batch + singular_system;
   in_dl[zero_row] = in_d[zero_row] = in_du[zero_row] = narrow<T>(Wide(0));
-  const std::size_t bytes = count * sizeof(T);
-  T *g_dl = nullptr, *g_d = nullptr, *g_du = nullptr, *g_x = nullptr;
-  REQUIRE(cudaMalloc(&g_dl, bytes) == cudaSuccess);
-  REQUIRE(cudaMalloc(&g_d, bytes) == cudaSuccess);
-  REQUIRE(cudaMalloc(&g_du, bytes) == cudaSuccess);
-  REQUIRE(cudaMalloc(&g_x, bytes) == cudaSuccess);
   std::vector<T> results[2];
-  const idgpuPolicy_t sides[2] = {IDGPU_POLICY_VENDOR, IDGPU_POLICY_NATIVE};
-  for (int side = 0; side < 2; ++side) {
-    CAPTURE(side);
-    REQUIRE(idgpuSetPolicy(sides[side]) == IDGPU_STATUS_SUCCESS);
-    REQUIRE(cudaMemcpy(g_dl, in_dl.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(g_d, in_d.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(g_du, in_du.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemcpy(g_x, in_b.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    size_t size = 0;
-    REQUIRE(buffer_size<T>(device().handle, algo, m, batch, &size) == CUSPARSE_STATUS_SUCCESS);
-    void* buffer = nullptr;
-    REQUIRE(cudaMalloc(&buffer, std::max<size_t>(size, 1)) == cudaSuccess);
-    const unsigned long long before = native_calls(api_name(Host<T>::name()));
-    REQUIRE(solve(device().handle, algo, m, g_dl, g_d, g_du, g_x, batch, buffer) == CUSPARSE_STATUS_SUCCESS);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    REQUIRE(native_calls(api_name(Host<T>::name())) - before == (side == 1 ? 1u : 0u));
-    cudaFree(buffer);
-    results[side].resize(count);
-    REQUIRE(cudaMemcpy(results[side].data(), g_x, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
-  }
-  idgpuSetPolicy(IDGPU_POLICY_AUTO);
-  cudaFree(g_dl);
-  cudaFree(g_d);
-  cudaFree(g_du);
-  cudaFree(g_x);
+  solve_both_sides<T>(algo, m, batch, in_dl, in_d, in_du, in_b, false, results);
   for (int system = 0; system < batch; ++system) {
     if (system == nan_system || system == singular_system) continue;
     CAPTURE(system);
