@@ -908,10 +908,11 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
 
   constexpr int kPer = Vector16<T>::kCount;
   // Vectors where every full chunk starts on a 16-byte boundary: the padding in front is a whole
-  // number of vectors, and so is ldb.
+  // number of vectors, and so is ldb. The refinement's x1 (in pBuffer, which the dispatch asks
+  // only to be aligned for the element) takes the same accesses, so pBuffer must be aligned too.
   const long long padding = plan.count > 1 ? plan.rows[1] / 2 * P - m : 0;
-  const bool vectors =
-      padding % kPer == 0 && aligned16(dl) && aligned16(d) && aligned16(du) && aligned16(B) && ldb % kPer == 0;
+  const bool vectors = padding % kPer == 0 && aligned16(dl) && aligned16(d) && aligned16(du) && aligned16(B) &&
+                       ldb % kPer == 0 && (plan.count == 1 || aligned16(buffer));
   levels.ins[0] = LevelIn<T>{dl, d, nullptr, du, B, nullptr, ldb, 0, m, vectors};
   levels.xs[0] = B;
   levels.lds[0] = ldb;
