@@ -217,8 +217,8 @@ bool parse_fault_inject(const char* value, Config* config) {
 }
 
 // Bytes, with an optional binary suffix (K, M, G, T: 1024^1..4; a trailing B or iB allowed), in
-// 1..2^62.
-bool parse_ooc_device_bytes(const char* value, Config* config) {
+// low..2^62.
+bool parse_bytes(const char* value, long long low, long long* bytes) {
   std::string text = value;
   long long unit = 1;
   const auto strip = [&](const char* suffix) {
@@ -239,9 +239,17 @@ bool parse_ooc_device_bytes(const char* value, Config* config) {
   }
   constexpr long long kMost = 1LL << 62;
   long long count = 0;
-  if (text.empty() || !parse_integer(text.c_str(), 1, kMost / unit, &count)) return false;
-  config->ooc_device_bytes = count * unit;
+  if (text.empty() || !parse_integer(text.c_str(), low, kMost / unit, &count)) return false;
+  *bytes = count * unit;
   return true;
+}
+
+bool parse_ooc_device_bytes(const char* value, Config* config) {
+  return parse_bytes(value, 1, &config->ooc_device_bytes);
+}
+
+bool parse_scratch_keep(const char* value, Config* config) {
+  return parse_bytes(value, 0, &config->scratch_keep_bytes);
 }
 
 struct Variable {

@@ -56,6 +56,8 @@ struct Config {
   FaultInject fault_inject = FaultInject::kOff;  // IDGPU_FAULT_INJECT=off|launch|second-launch
   long long ooc_device_bytes = 0;         // IDGPU_OOC_DEVICE_BYTES: an out-of-core FFT plan's budget where
                                           // its call gives none (0: 80% of the free device memory)
+  long long scratch_keep_bytes = -1;      // IDGPU_SCRATCH_KEEP: freed scratch the native paths' pool keeps
+                                          // mapped for the next call (-1: 1/16 of the device memory)
 };
 
 // Looks one variable up by name: its value, or nullptr where it is unset.

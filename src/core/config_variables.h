@@ -30,5 +30,7 @@
   X(IDGPU_PIVOT_REFINE, parse_pivot_refine, "one of 0, 1, 2", "1")                                                    \
   X(IDGPU_FAULT_INJECT, parse_fault_inject, "one of off, launch, second-launch", "off")                               \
   X(IDGPU_OOC_DEVICE_BYTES, parse_ooc_device_bytes, "a byte count in 1..2^62 (suffix K, M, G or T: x 1024^k)",        \
-    "80% of the free device memory")
+    "80% of the free device memory")                                                                                  \
+  X(IDGPU_SCRATCH_KEEP, parse_scratch_keep, "a byte count in 0..2^62 (suffix K, M, G or T: x 1024^k)",                \
+    "1/16 of the device memory")
 // clang-format on

@@ -16,6 +16,7 @@
 #include "core/device.h"
 #include "core/launch.h"
 #include "core/log.h"
+#include "core/scratch.h"
 #include "core/vendor.h"
 #include "fft/kernels/stockham.h"
 #include "fft/convolution.h"
@@ -94,7 +95,7 @@ class StockhamPlan final : public NativePlan {
       // An in-place two-pass transform: the plan asks for no work area (as the vendor's), so the
       // array it needs comes from the stream-ordered pool for the call.
       const std::size_t bytes = static_cast<std::size_t>(plan_.n * plan_.batch) * plan_.element_bytes;
-      if (cudaMallocAsync(&temporary, bytes, args.stream) != cudaSuccess) {
+      if (scratch_allocate(&temporary, bytes, args.stream) != cudaSuccess) {
         cudaGetLastError();
         log::api().info("{}: no {} B for an in-place execution; the vendor plan serves it", name_, bytes);
         return kNotServed;
@@ -134,12 +135,12 @@ class StockhamPlan final : public NativePlan {
       const bool one_launch = fused && launches_.size() == 2;
       if (const cufftResult status = finish_launch(launched, args, one_launch ? 0 : static_cast<int>(i) + 1);
           status != CUFFT_SUCCESS) {
-        if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
+        scratch_free(temporary, args.stream);
         return status;
       }
       if (i == fused_first) ++i;
     }
-    if (temporary != nullptr) cudaFreeAsync(temporary, args.stream);
+    scratch_free(temporary, args.stream);
     return CUFFT_SUCCESS;
   }
 

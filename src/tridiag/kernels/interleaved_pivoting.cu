@@ -28,6 +28,7 @@
 #include <cstdint>
 
 #include "core/launch.h"
+#include "core/scratch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 
@@ -139,7 +140,7 @@ cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, 
   const Gathered g = gathered_layout(m, batch, sizeof(T));
   void* scratch = nullptr;
   // Stream-ordered, so that the call stays asynchronous and capturable.
-  if (const cudaError_t status = cudaMallocAsync(&scratch, g.total, stream); status != cudaSuccess) return status;
+  if (const cudaError_t status = scratch_allocate(&scratch, g.total, stream); status != cudaSuccess) return status;
   unsigned char* base = static_cast<unsigned char*>(scratch);
   T* gdl = reinterpret_cast<T*>(base);
   T* gd = reinterpret_cast<T*>(base + g.array_bytes);
@@ -173,7 +174,7 @@ cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, 
     status = algo == 2 ? interleaved_qr<T>(m, batch, dl, d, du, x, fill, stream, flag)
                        : interleaved_lu<T>(m, batch, dl, d, du, x, fill, stream, flag);
   }
-  const cudaError_t freed = cudaFreeAsync(scratch, stream);
+  const cudaError_t freed = scratch_free(scratch, stream);
   return status != cudaSuccess ? status : freed;
 }
 

@@ -45,6 +45,7 @@
 #include "core/config.h"
 #include "core/device.h"
 #include "core/launch.h"
+#include "core/scratch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
 #include "tridiag/kernels/vector16.cuh"
@@ -1686,7 +1687,7 @@ cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T*
   void* scratch = nullptr;
   if (bytes > 0) {
     // Stream-ordered, so that the call stays asynchronous and capturable.
-    if (const cudaError_t status = cudaMallocAsync(&scratch, bytes, stream); status != cudaSuccess) return status;
+    if (const cudaError_t status = scratch_allocate(&scratch, bytes, stream); status != cudaSuccess) return status;
   }
   // One system is contiguous: the strided path, as partition_buffer_bytes sized it.
   const bool interleaved = batch != 1;
@@ -1694,7 +1695,7 @@ cudaError_t partition_solve_var(int max_m, int batch, const int* sizes, const T*
   const cudaError_t solved =
       solve_rows<T>(max_m, batch, Layouts{interleaved, index, index}, sizes, dl, d, du, x, scratch, stream);
   if (scratch != nullptr) {
-    const cudaError_t freed = cudaFreeAsync(scratch, stream);
+    const cudaError_t freed = scratch_free(scratch, stream);
     if (solved == cudaSuccess) return freed;
   }
   return solved;

@@ -64,6 +64,7 @@ void check_defaults(const Config& config) {
   CHECK(config.pivot_refine == 1);
   CHECK(config.fault_inject == FaultInject::kOff);
   CHECK(config.ooc_device_bytes == 0);
+  CHECK(config.scratch_keep_bytes == -1);
 }
 
 bool is_path(const std::string& name) {
@@ -92,7 +93,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
         "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_FAULT_INJECT",
-        "IDGPU_OOC_DEVICE_BYTES"}) {
+        "IDGPU_OOC_DEVICE_BYTES", "IDGPU_SCRATCH_KEEP"}) {
     CAPTURE(name);
     CHECK(unique.count(name) == 1);
   }
@@ -446,6 +447,22 @@ TEST_CASE("IDGPU_OOC_DEVICE_BYTES", "[cpu][config]") {
   CHECK(parse("IDGPU_OOC_DEVICE_BYTES", "0").warnings ==
         std::vector<std::string>{"idgpu: IDGPU_OOC_DEVICE_BYTES=0 is not a byte count in 1..2^62 (suffix K, M, G or "
                                  "T: x 1024^k); using 80% of the free device memory"});
+}
+
+TEST_CASE("IDGPU_SCRATCH_KEEP: the byte count of IDGPU_OOC_DEVICE_BYTES, 0 allowed", "[cpu][config]") {
+  CHECK(parse("IDGPU_SCRATCH_KEEP", "0").config.scratch_keep_bytes == 0);
+  CHECK(parse("IDGPU_SCRATCH_KEEP", "0").warnings.empty());
+  CHECK(parse("IDGPU_SCRATCH_KEEP", "2G").config.scratch_keep_bytes == 2LL << 30);
+  CHECK(parse("IDGPU_SCRATCH_KEEP", "4611686018427387904").config.scratch_keep_bytes == 1LL << 62);
+  for (const char* refused : {"-1", "4611686018427387905", "1.5G", "16P", "lots"}) {
+    CAPTURE(refused);
+    const Parsed parsed = parse("IDGPU_SCRATCH_KEEP", refused);
+    CHECK(parsed.config.scratch_keep_bytes == -1);
+    CHECK(parsed.warnings.size() == 1u);
+  }
+  CHECK(parse("IDGPU_SCRATCH_KEEP", "-1").warnings ==
+        std::vector<std::string>{"idgpu: IDGPU_SCRATCH_KEEP=-1 is not a byte count in 0..2^62 (suffix K, M, G or "
+                                 "T: x 1024^k); using 1/16 of the device memory"});
 }
 
 TEST_CASE("every variable warns once for an unknown value and keeps its default", "[cpu][config]") {
