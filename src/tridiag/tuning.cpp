@@ -5,7 +5,7 @@ namespace {
 
 // One row: on devices of the classes it was measured on (core/device_class.h), for this layout and
 // algorithm, with an element of `element_bytes` (real or complex), the native solver wins for m
-// in [min_m, max_m] when batch >= min_batch.
+// in [min_m, max_m] when min_batch <= batch <= max_batch.
 struct TuningRow {
   MeasuredClasses measured_on;
   Layout layout;
@@ -17,6 +17,7 @@ struct TuningRow {
   long long min_batch;  // batched layouts; gtsv2 / gtsv2_nopivot rows (batch 0) use max_n instead
   int max_n;            // gtsv2 / gtsv2_nopivot: the most right-hand sides measured (0: any)
   const char* evidence;  // the measurement that chose this row
+  long long max_batch = 0;  // batched layouts: the largest batch measured to win (0: any)
 };
 // Rows that hold on both sm_90 classes measured (H100 SXM 3352 GB/s, H200 4814 GB/s); rows where
 // the two disagree name the one device.
@@ -129,15 +130,17 @@ constexpr TuningRow kRows[] = {
     {kH100, Layout::kInterleaved, 2, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x"},
     {kH200, Layout::kInterleaved, 1, 4, false, 32, 32, 1 << 19, 0, "H200: algo 1 f32 m=32 1.08x"},
     {kH200, Layout::kInterleaved, 2, 4, false, 32, 32, 1 << 19, 0, "H200: algo 2 f32 m=32 1.08x"},
-    // Algos 1 and 2 from m = 256 by the batch gathered into one block-diagonal system and solved by
-    // gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu): measured faster, not yet
-    // dispatched under auto. Two faults of the first version, fixed since and to be measured again
-    // before rows go here: (1) isolation: the systems meet only through exact zeros, and 0 x NaN is
-    // NaN, so one system with a NaN or Inf (or an exactly singular one) made every system of the
-    // batch non-finite (now a non-finite check hands such a batch to one thread a system); (2)
-    // memory: the buffer was about 7 m batch elements against the vendor's about 1, and a buffer
-    // sized once for a larger batch (the vendor's) could be too small (now scratch on the stream).
-    // The first version on an H100, idgpu-bench (IDGPU_POLICY=native), medians of 5, algo 1 / 2:
+    // Algos 1 and 2 from m = 256: the batch gathered into one block-diagonal system and solved by
+    // gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu), a non-finite check after
+    // it (a batch with a NaN, Inf or singular system goes to one thread a system, so no system
+    // spoils another), scratch from idgpu's own pool (core/scratch.h). The vendor's time is a
+    // serial chain of m steps whatever the batch; ours grows with the unknowns, so each row stops
+    // at the largest batch measured to win. H100, idgpu-bench, IDGPU_POLICY=native, medians of 7,
+    // algo 1 / algo 2, this version:
+    //   batch 1000: f32 m=256 1.33x, 1024 3.49x, 4096 8.72/9.10x, 65536 15.1x; f64 / c32 / c64
+    //     m=4096 7.04 / 7.14 / 4.77x. f32 m=65536 batch 256 49.9x.
+    //   f32 batch 4096: m=256 0.90x, 1024 2.26x, 4096 3.35x; batch 16384: m=1024 0.95x, 4096 1.09x.
+    // The first version (no check, scratch in pBuffer), medians of 5:
     //   batch 1000: f32 m=256 1.40/1.48x, 512 2.29/2.38x, 1024 3.73/3.95x, 4096 9.00/9.41x,
     //     65536 15.6/16.3x; f64 m=256 1.18/1.31x, 1024 3.40/3.74x, 4096 7.30x, 65536 11.2x;
     //     c32 256 1.17/1.30x, 1024 3.43/3.75x, 4096 7.38x, 65536 11.6x; c64 256 0.98/1.11x,
@@ -145,8 +148,22 @@ constexpr TuningRow kRows[] = {
     //   f32 batch 4096: m=256 0.96x, 1024 2.41x, 4096 3.50x; batch 16384: m=256 0.69x, 1024
     //     1.01x, 4096 1.15x; batch 65536: m=64 0.29x, m=256 0.39x. m=65536 batch 256: f32 51.8x,
     //     c64 (algo 2) 26.4x.
-    //   The vendor's time is a serial chain of m steps whatever the batch; the gathered solve's
-    //   grows with the unknowns, so rows, once the faults are fixed, need a largest batch too.
+    {kH100, Layout::kInterleaved, 1, 4, false, 256, 1023, 1, 0, "H100: algo 1 f32 gathered m=256..1023 1.4-3.7x",
+     1000},
+    {kH100, Layout::kInterleaved, 2, 4, false, 256, 1023, 1, 0, "H100: algo 2 f32 gathered m=256..1023 1.5-4.0x",
+     1000},
+    {kH100, Layout::kInterleaved, 1, 4, false, 1024, 4095, 1, 0, "H100: algo 1 f32 gathered m=1024 2.4-3.7x", 4096},
+    {kH100, Layout::kInterleaved, 2, 4, false, 1024, 4095, 1, 0, "H100: algo 2 f32 gathered m=1024 4.0x", 4096},
+    {kH100, Layout::kInterleaved, 1, 4, false, 4096, kMaxRows, 1, 0, "H100: algo 1 f32 gathered m>=4096 1.15-52x",
+     16384},
+    {kH100, Layout::kInterleaved, 2, 4, false, 4096, kMaxRows, 1, 0, "H100: algo 2 f32 gathered m>=4096 9.4-16x",
+     16384},
+    {kH100, Layout::kInterleaved, 1, 8, false, 256, kMaxRows, 1, 0, "H100: algo 1 f64 gathered 1.2-11x", 1000},
+    {kH100, Layout::kInterleaved, 2, 8, false, 256, kMaxRows, 1, 0, "H100: algo 2 f64 gathered 1.3-3.7x", 1000},
+    {kH100, Layout::kInterleaved, 1, 8, true, 256, kMaxRows, 1, 0, "H100: algo 1 c32 gathered 1.2-12x", 1000},
+    {kH100, Layout::kInterleaved, 2, 8, true, 256, kMaxRows, 1, 0, "H100: algo 2 c32 gathered 1.3-3.7x", 1000},
+    {kH100, Layout::kInterleaved, 1, 16, true, 1024, kMaxRows, 1, 0, "H100: algo 1 c64 gathered 2.8-6.7x", 1000},
+    {kH100, Layout::kInterleaved, 2, 16, true, 256, kMaxRows, 1, 0, "H100: algo 2 c64 gathered 1.1-26x", 1000},
 };
 
 }  // namespace
@@ -162,6 +179,7 @@ bool native_wins(const Problem& problem, DeviceClass device, const char** reason
         (row.algo >= 0 && row.algo != problem.algo) ||
         (row.element_bytes != 0 && row.element_bytes != problem.element_bytes) || row.complex != problem.complex ||
         problem.m < row.min_m || problem.m > row.max_m || problem.batch < row.min_batch ||
+        (row.max_batch > 0 && problem.batch > row.max_batch) ||
         (row.max_n > 0 && problem.n > row.max_n)) {
       continue;
     }

@@ -62,13 +62,27 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
     // The host's pre-check (before any device query) says the native side could win.
     CHECK(wins(interleaved(algo, 4, false, 32, batch), idgpu::kAnyArch, idgpu::kAnyBandwidth));
   }
-  // Long systems stay with the vendor under auto: the gathered batch's path is measured faster
-  // but not dispatched (tuning.cpp says why).
+  // Long systems (the gathered batch's chunked pivoting), H100 only, up to the largest batch
+  // measured to win: f32 m = 256..1023 to batch 1000, 1024..4095 to 4096, from 4096 to 16384.
   for (int algo : {1, 2}) {
     CAPTURE(algo);
-    CHECK_FALSE(wins(interleaved(algo, 4, false, 4096, 1000), 90, kH100Gbs));
-    CHECK_FALSE(wins(interleaved(algo, 8, true, 65536, 256), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 256, 1000), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 256, 1001), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 255, 1000), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 1024, 4096), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 1024, 4097), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 4096, 16384), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 65536, 1000), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 4096, 16385), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 8, false, 4096, 1000), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 8, true, 256, 1000), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 8, true, 4096, 1001), 90, kH100Gbs));
+    CHECK(wins(interleaved(algo, 16, true, 1024, 1000), 90, kH100Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 4096, 1000), 90, kH200Gbs));
   }
+  // c64 at m = 256: algo 1 lost (0.98x), algo 2 won (1.11x).
+  CHECK_FALSE(wins(interleaved(1, 16, true, 256, 1000), 90, kH100Gbs));
+  CHECK(wins(interleaved(2, 16, true, 256, 1000), 90, kH100Gbs));
   // Algo 0 rows hold on both sm_90 classes measured, and on no other device (a bandwidth the
   // device does not report included).
   CHECK(wins(interleaved(0, 4, false, 1024, 16384), 90, kH100Gbs));
