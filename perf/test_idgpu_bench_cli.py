@@ -112,6 +112,9 @@ class UsageTest(unittest.TestCase):
             ("c2c,n=64,", "empty item"),
             ("z2z,n=64,precision=f32", "contradicts"),
             ("c2c,n=64,precision=f16", "expected f32 or f64"),
+            ("c2c,n=64x64,layout=rows", "expected lines or lines-to-contiguous"),
+            ("r2c,n=64x64,layout=lines", "C2C and Z2Z only"),
+            ("c2c,n=64x64,layout=lines-to-contiguous,inplace", "cannot run in place"),
         ]:
             with self.subTest(text=text):
                 self.assert_usage_error(["--list", "--fft", text], message)
@@ -162,6 +165,10 @@ class UserCaseTest(unittest.TestCase):
             ["fft/r2c_f32_n4096_b1000", "fft/z2z2d_f64_1024x1024_b4_inplace",
              # Without a batch: 2^25 points per call in f64, 2^26 in f32 (as the grids).
              "fft/d2z_f64_n4096_b8192", "fft/c2r3d_f32_128^3_b2", "fft/c2c_f32_n1000_b67109"])
+        self.assertEqual(
+            self.list_ids("--fft", "c2c,n=256x256,batch=129,layout=lines-to-contiguous",
+                          "--fft", "z2z,n=64x64x64,batch=8,layout=lines,inplace"),
+            ["fft/c2c2d_f32_256x256_b129_lines_to_contiguous", "fft/z2z3d_f64_64^3_b8_lines_inplace"])
 
     def test_gtsv_cases(self):
         self.assertEqual(

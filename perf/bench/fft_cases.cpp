@@ -27,6 +27,11 @@ struct FftShape {
   int n[3] = {1, 1, 1};
   long long batch = 1;
   bool in_place = false;
+  // The advanced layout (C2C/Z2Z): kLines lays the batch's transforms out as the lines of a
+  // [n][batch] array (inembed = onembed = n, stride = batch, distance 1: PyTorch's fftn over
+  // leading dimensions); kLinesToContiguous writes each transform contiguously (stride 1,
+  // distance the transform's points), as PyTorch's rfftn asks of its C2C.
+  enum class Layout { kDefault, kLines, kLinesToContiguous } layout = Layout::kDefault;
 };
 
 bool is_double(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z || type == CUFFT_Z2D; }
@@ -58,9 +63,19 @@ class PlanHandle {
   void make(const CufftApi& api, Side side, const FftShape& shape, cudaStream_t stream) {
     int n[3] = {shape.n[0], shape.n[1], shape.n[2]};
     cufftHandle handle = 0;
-    check_cufft(api.cufftPlanMany(&handle, shape.rank, n, nullptr, 1, 0, nullptr, 1, 0, shape.type,
-                                  static_cast<int>(shape.batch)),
-                side, "cufftPlanMany");
+    if (shape.layout == FftShape::Layout::kDefault) {
+      check_cufft(api.cufftPlanMany(&handle, shape.rank, n, nullptr, 1, 0, nullptr, 1, 0, shape.type,
+                                    static_cast<int>(shape.batch)),
+                  side, "cufftPlanMany");
+    } else {
+      int points = 1;
+      for (int axis = 0; axis < shape.rank; ++axis) points *= n[axis];
+      const int lines = static_cast<int>(shape.batch);
+      const bool contiguous = shape.layout == FftShape::Layout::kLinesToContiguous;
+      check_cufft(api.cufftPlanMany(&handle, shape.rank, n, n, lines, 1, n, contiguous ? 1 : lines,
+                                    contiguous ? points : 1, shape.type, lines),
+                  side, "cufftPlanMany");
+    }
     api_ = &api;
     handle_ = handle;
     check_cufft(api.cufftSetStream(handle_, stream), side, "cufftSetStream");
@@ -283,10 +298,17 @@ CaseSpec make_spec(const FftShape& shape, bool overhead = false, bool name_batch
   }
   CaseSpec spec;
   spec.family = "fft";
+  const char* layout = shape.layout == FftShape::Layout::kLines               ? "_lines"
+                       : shape.layout == FftShape::Layout::kLinesToContiguous ? "_lines_to_contiguous"
+                                                                               : "";
   spec.name = prefix + tag + "_" + name_dims + (overhead || name_batch ? "_b" + std::to_string(shape.batch) : "") +
-              (shape.in_place ? "_inplace" : "");
+              layout + (shape.in_place ? "_inplace" : "");
   spec.params =
       "n=" + dims + " batch=" + std::to_string(shape.batch) + (shape.in_place ? " in-place" : " out-of-place");
+  if (shape.layout != FftShape::Layout::kDefault) {
+    spec.params += shape.layout == FftShape::Layout::kLines ? " stride=batch dist=1"
+                                                            : " stride=batch dist=1 to contiguous";
+  }
   if (shape.type == CUFFT_C2C || shape.type == CUFFT_Z2Z) spec.params += " forward";
   spec.overhead = overhead;
   const std::string id = spec.id();
@@ -441,9 +463,10 @@ std::vector<CaseSpec> fft_full_cases() {
   return cases;
 }
 
-// KIND,n=N[xM[xK]][,batch=B][,inplace][,precision=f32|f64]: KIND one of c2c, r2c, c2r (single
-// precision unless precision=f64) or z2z, d2z, z2d; dimensions outermost first, as cufftPlanMany
-// takes them, each a number or 2^K; without a batch, about as many points per call as the grids.
+// KIND,n=N[xM[xK]][,batch=B][,inplace][,precision=f32|f64][,layout=L]: KIND one of c2c, r2c,
+// c2r (single precision unless precision=f64) or z2z, d2z, z2d; dimensions outermost first, as
+// cufftPlanMany takes them, each a number or 2^K; without a batch, about as many points per call
+// as the grids. layout=lines or lines-to-contiguous (C2C/Z2Z): FftShape::Layout.
 CaseSpec fft_user_case(const std::string& text) {
   struct Kind {
     const char* name;
@@ -454,7 +477,8 @@ CaseSpec fft_user_case(const std::string& text) {
       {"c2c", CUFFT_C2C, CUFFT_Z2Z}, {"r2c", CUFFT_R2C, CUFFT_D2Z}, {"c2r", CUFFT_C2R, CUFFT_Z2D},
       {"z2z", CUFFT_C2C, CUFFT_Z2Z}, {"d2z", CUFFT_R2C, CUFFT_D2Z}, {"z2d", CUFFT_C2R, CUFFT_Z2D},
   };
-  constexpr const char* kExpected = "n=N[xM[xK]], batch=B, inplace, precision=f32|f64";
+  constexpr const char* kExpected =
+      "n=N[xM[xK]], batch=B, inplace, precision=f32|f64, layout=lines|lines-to-contiguous";
   CaseText items(text);
   const Kind* kind = nullptr;
   for (const Kind& candidate : kKinds) {
@@ -495,6 +519,22 @@ CaseSpec fft_user_case(const std::string& text) {
       1ll, static_cast<long long>(std::llround(static_cast<double>(points_per_call(shape.type)) / points)));
   shape.batch = items.take_integer("batch", 1, INT_MAX, grid_batch);
   shape.in_place = items.take_flag("inplace");
+  std::string layout;
+  if (items.take("layout", &layout)) {
+    if (layout == "lines") {
+      shape.layout = FftShape::Layout::kLines;
+    } else if (layout == "lines-to-contiguous") {
+      shape.layout = FftShape::Layout::kLinesToContiguous;
+    } else {
+      throw CaseTextError("layout=" + layout + ": expected lines or lines-to-contiguous");
+    }
+    if (shape.type != CUFFT_C2C && shape.type != CUFFT_Z2Z) {
+      throw CaseTextError("layout=" + layout + ": C2C and Z2Z only");
+    }
+    if (shape.in_place && shape.layout == FftShape::Layout::kLinesToContiguous) {
+      throw CaseTextError("layout=lines-to-contiguous cannot run in place (the two sides differ)");
+    }
+  }
   items.finish(kExpected);
   return make_spec(shape, /*overhead=*/false, /*name_batch=*/true);
 }

@@ -640,11 +640,12 @@ class StockhamSolver final : public Solver {
       *reason = "native FFT: rank 1 to 3";
       return nullptr;
     }
-    // A 1D C2C/Z2Z in another layout: plan_c2c_strided's layouts, under IDGPU_POLICY=native
-    // until the tuning table has rows for them.
+    // A C2C/Z2Z in another layout: plan_c2c_layout's (plan_c2c_strided's 1D layouts, the lines
+    // of a [dims][S] array in 2D and 3D), under IDGPU_POLICY=native until the tuning table has
+    // rows for them.
     const bool strided = !has_default_strides(d);
-    if (strided && (real || d.rank != 1)) {
-      *reason = "native FFT: multi-dimensional and real transforms in the default layout only";
+    if (strided && real) {
+      *reason = "native FFT: real transforms in the default layout only";
       return nullptr;
     }
     long long dims[3] = {};
@@ -669,10 +670,19 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     if (current != Policy::kNative && strided) {
-      *reason = "native FFT: strided and embedded layouts are not measured yet (IDGPU_POLICY=native runs them)";
-      return nullptr;
+      // The lines of a [dims][S] array in 2D and 3D have rows; the other layouts are native
+      // under IDGPU_POLICY=native only.
+      bool contiguous_out = false;
+      if (d.rank == 1 || !lines_layout(d, &contiguous_out)) {
+        *reason = "native FFT: this strided or embedded layout is not measured yet (IDGPU_POLICY=native runs it)";
+        return nullptr;
+      }
+      if (!native_lines_wins(d.precision, d.rank, batch, contiguous_out, total * batch,
+                             {arch, current_device_memory_gbs()}, reason)) {
+        return nullptr;
+      }
     }
-    if (current != Policy::kNative &&
+    if (current != Policy::kNative && !strided &&
         !native_layout_wins(d.kind, d.precision, d.rank, dims, batch, {arch, current_device_memory_gbs()}, reason)) {
       return nullptr;
     }
@@ -687,8 +697,7 @@ class StockhamSolver final : public Solver {
     limits.fused = !strided;
     FftPlanResult planned =
         real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
-        : strided ? plan_c2c_strided(dims[0], batch, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,
-                                     d.batch.out_stride, d.precision, limits)
+        : strided ? plan_c2c_layout(d, limits)
                   : plan_c2c(d.rank, dims, batch, d.precision, limits);
     const std::string grid = planned.plan ? grid_refusal(*planned.plan) : std::string();
     if (!planned.plan || !grid.empty()) {
@@ -713,9 +722,9 @@ class StockhamSolver final : public Solver {
     log::plan().debug("native FFT plan: {}", planned.plan->to_string());
     // In place, a real plan serves cuFFT's padded layout (NULL embeds only); a strided one, a
     // layout whose input and output are the same.
-    const bool in_place_served = real ? d.default_layout
-                                      : !strided || (d.dims[0].in_stride == d.dims[0].out_stride &&
-                                                     (batch == 1 || d.batch.in_stride == d.batch.out_stride));
+    bool same_layout = batch == 1 || d.batch.in_stride == d.batch.out_stride;
+    for (int axis = 0; axis < d.rank; ++axis) same_layout = same_layout && d.dims[axis].in_stride == d.dims[axis].out_stride;
+    const bool in_place_served = real ? d.default_layout : !strided || same_layout;
     return std::make_unique<StockhamPlan>(std::move(*planned.plan), tables, std::move(launches), fused,
                                           in_place_served);
   }

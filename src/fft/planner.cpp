@@ -132,6 +132,7 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass) {
   shape.twiddled = pass.twiddled;
   shape.in_dist = pass.in_dist;
   shape.out_dist = pass.out_dist;
+  shape.out_group = pass.out_group;
   shape.sub = pass.sub_transforms;
   shape.span = pass.span_before;
   shape.size = static_cast<int>(pass.size);
@@ -603,28 +604,122 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
     result.reason = "layout (" + text() + ") is neither contiguous transforms nor the lines of an [n][S] array";
     return result;
   }
+  return plan_c2c_lines(1, &n, lines, contiguous_out, contiguous_out ? odist : 0, precision, limits);
+}
+
+FftPlanResult plan_c2c_lines(int rank, const long long* dims, long long lines, bool contiguous_out, long long odist,
+                             Precision precision, const DeviceLimits& limits) {
+  FftPlanResult result;
+  if (rank < 1 || rank > 3 || dims == nullptr) {
+    result.reason = "rank " + std::to_string(rank) + " outside 1..3";
+    return result;
+  }
+  DeviceLimits single = limits;  // ordinary passes: no cluster or fused kernel
+  single.clusters = false;
+  single.fused = false;
+  long long total = 1;
+  for (int axis = 0; axis < rank; ++axis) {
+    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, single);
+    if (!axis_plan.plan) {
+      result.reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
+      return result;
+    }
+    if (axis_plan.plan->passes.size() != 1) {
+      result.reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
+                      " takes more than one pass (strided layouts in one pass an axis only)";
+      return result;
+    }
+    total *= dims[axis];
+  }
+  // Both sides within 2^31 elements (the kernels index a pass's side in 32 bits); total < 2^31
+  // here (each axis one pass), so the products below do not overflow before they are compared.
+  constexpr long long kLimit = 1LL << 31;
+  const std::string text = std::to_string(lines) + " lines of stride " + std::to_string(lines);
+  if (lines < 2 || lines > kLimit / total) {
+    result.reason = text + ": outside the kernels' index range (at most 2^31 elements a side)";
+    return result;
+  }
+  if (contiguous_out && (odist < total || (rank > 1 && odist != total) || odist > (kLimit - total) / (lines - 1))) {
+    result.reason = text + ", written contiguously " + std::to_string(odist) + " apart: " +
+                    (odist < total ? "overlapping" : rank > 1 ? "the distance must be the transform's size" : "outside the kernels' index range");
+    return result;
+  }
   const std::size_t element = complex_element_bytes(precision);
   const long long max_threads =
       std::min<long long>(std::max(limits.max_threads_per_block, 0), kernel_max_threads(element));
   FftPlan plan;
-  plan.n = n;
-  plan.batch = batch;
+  plan.n = total;
+  plan.batch = lines;
   plan.precision = precision;
   plan.element_bytes = element;
-  plan.dims = {n};
-  FftPass pass = axis_pass(n, lines, 1, element, limits, max_threads);
-  if (contiguous_out) {
-    // Sub-transform k written contiguously at k odist: the first pass of a multi-pass plan.
-    pass.span_before = 1;
-    pass.out_stride = 1;
-    pass.out_dist = odist;
-    size_pass(&pass, pass.transforms, element, limits, max_threads);
+  plan.dims.assign(dims, dims + rank);
+  plan.passes_in_place = rank > 1;
+  // Innermost axis first. In the input's layout every axis is an axis pass over the lines: its
+  // elements are S x (the inner axes' product) apart. Written contiguously, the first pass stores
+  // each line's transform along that axis as a run (line s of row t at s odist + t n), and the
+  // other axes run on the output as plan_c2c's do on a batch of S transforms.
+  long long inner = 1;  // the product of the transform's axes inside this one
+  for (int axis = rank - 1; axis >= 0; --axis) {
+    const long long size = dims[axis];
+    const long long outer = total / (size * inner);
+    const bool first = axis == rank - 1;
+    if (!contiguous_out) {
+      plan.passes.push_back(axis_pass(size, inner * lines, outer, element, limits, max_threads));
+    } else if (first) {
+      FftPass pass = axis_pass(size, lines, outer, element, limits, max_threads);
+      pass.span_before = 1;
+      pass.out_stride = 1;
+      pass.out_dist = odist;
+      pass.out_group = size;
+      size_pass(&pass, pass.transforms, element, limits, max_threads);
+      plan.passes.push_back(std::move(pass));
+    } else {
+      plan.passes.push_back(axis_pass(size, inner, outer * lines, element, limits, max_threads));
+    }
+    inner *= size;
   }
-  plan.passes.push_back(std::move(pass));
   result.plan = std::move(plan);
-  result.reason = std::to_string(lines) + " lines of stride " + std::to_string(lines) +
-                  (same ? ", written in place of their input's layout" : ", written contiguously");
+  result.reason = text + (contiguous_out ? ", written contiguously" : ", written in place of their input's layout");
   return result;
+}
+
+FftPlanResult plan_c2c_layout(const Descriptor& d, const DeviceLimits& limits) {
+  FftPlanResult result;
+  if (d.kind != Kind::kC2C || d.rank < 1 || d.rank > 3) {
+    result.reason = "strided layouts: C2C/Z2Z of rank 1..3 only";
+    return result;
+  }
+  if (d.rank == 1) {
+    return plan_c2c_strided(d.dims[0].n, d.batch.n, d.dims[0].in_stride, d.batch.in_stride, d.dims[0].out_stride,
+                            d.batch.out_stride, d.precision, limits);
+  }
+  long long dims[3] = {};
+  for (int axis = 0; axis < d.rank; ++axis) dims[axis] = d.dims[axis].n;
+  bool contiguous_out = false;
+  if (!lines_layout(d, &contiguous_out)) {
+    result.reason = "layout: not the lines of a [dims][S] array (S transforms at distance 1, strides S x the inner "
+                    "axes' product), written in that layout or each transform contiguous";
+    return result;
+  }
+  return plan_c2c_lines(d.rank, dims, d.batch.n, contiguous_out, contiguous_out ? d.batch.out_stride : 0, d.precision,
+                        limits);
+}
+
+bool lines_layout(const Descriptor& d, bool* contiguous_out) {
+  if (d.rank < 1 || d.rank > 3) return false;
+  const long long lines = d.batch.n;
+  const auto strides_of = [&](long long innermost, bool input) {
+    long long stride = innermost;
+    for (int axis = d.rank - 1; axis >= 0; --axis) {
+      if ((input ? d.dims[axis].in_stride : d.dims[axis].out_stride) != stride) return false;
+      stride *= d.dims[axis].n;
+    }
+    return true;
+  };
+  const bool lines_in = d.batch.in_stride == 1 && strides_of(lines, true);
+  const bool same_out = d.batch.out_stride == 1 && strides_of(lines, false);
+  *contiguous_out = !same_out;
+  return lines >= 2 && lines_in && (same_out || strides_of(1, false));
 }
 
 FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,

@@ -168,6 +168,10 @@ struct FftPass {
   bool twiddled = true;
   long long in_dist = 0;
   long long out_dist = 0;
+  // A first pass over lines (sub_transforms > 1, span_before = 1) that writes each sub-transform
+  // as a run out_dist apart: the elements between consecutive transforms' runs (0: the runs of
+  // every transform follow on, sub_transforms x out_dist).
+  long long out_group = 0;
   RealStep real_step = RealStep::kNone;
   // Prime factors above 13 (ConvolutionStep, BluesteinStep above): the pass's convolution, its
   // length (`radices` factor it instead of `size`) and Rader's generator of (Z/N)^*; its part in a
@@ -365,6 +369,29 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
 // side whose extent passes 2^31 elements.
 FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, long long idist, long long ostride,
                                long long odist, Precision precision, const DeviceLimits& limits);
+
+// Plans the S = `lines` transforms of rank 1..3 (dims outermost first) along the outer axes of an
+// [dims][S] array: element i of transform s at s + S i (i the element's row-major index), as
+// PyTorch's fftn over leading dimensions and CuPy's axes= pass them (cuFFT's advanced layout with
+// stride S and distance 1). Every axis is an axis pass over adjacent lines, rows of T lines a
+// block, no transposition, each pass one read and one write; passes after the first run in place
+// on the output. The output either in the same layout, or (contiguous_out) each transform
+// contiguous, `odist` apart: the first pass then stores each line's run along the innermost axis
+// there (FftPass::out_group), and the outer axes run as plan_c2c's on a batch of S; for rank 2
+// and 3 odist must be the transform's size. No plan (with the reason) where an axis takes more
+// than one pass or a side passes 2^31 elements.
+FftPlanResult plan_c2c_lines(int rank, const long long* dims, long long lines, bool contiguous_out, long long odist,
+                             Precision precision, const DeviceLimits& limits);
+
+// The C2C/Z2Z advanced layouts the native passes serve, from a descriptor: rank 1 as
+// plan_c2c_strided, rank 2 and 3 as plan_c2c_lines (the input [dims][S] with S transforms at
+// distance 1; the output the same, or each transform contiguous). No plan (with the reason)
+// for any other layout.
+FftPlanResult plan_c2c_layout(const Descriptor& descriptor, const DeviceLimits& limits);
+// Whether the descriptor's layout is such lines (the batch S >= 2 transforms at distance 1 of a
+// [dims][S] input), and whether the output is each transform contiguous rather than the same
+// layout. The output's distance is not checked here (plan_c2c_lines does).
+bool lines_layout(const Descriptor& descriptor, bool* contiguous_out);
 
 // Plans `batch` real-to-complex (kind R2C) or complex-to-real (C2R) transforms of rank 1..3 in
 // cuFFT's default layout (dims outermost first; the innermost, of length n, the real one):

@@ -133,6 +133,8 @@ struct PassShape {
   bool twiddled = true;     // a later pass (span > 1) applies w_{L N}^{e j} on load; not an axis pass
   long long in_dist = 0;    // sub == 1: elements between consecutive transforms' inputs (n when 0)
   long long out_dist = 0;   // span == 1: between consecutive sub-transforms' outputs (N when 0)
+  long long out_group = 0;  // span == 1 < sub: between consecutive transforms' first outputs
+                            // (0: sub x the distance above, the runs following on)
 };
 
 IDGPU_HD long long input_distance(const PassShape& s) { return s.in_dist > 0 ? s.in_dist : s.n; }
@@ -162,7 +164,8 @@ IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
   const long long id0 = g0 % s.sub;
   frame.in_base = batch * s.n + id0;
   if (s.span == 1) {
-    frame.out_base = g0 * output_distance(s);
+    // T divides sub: the block's sub-transforms belong to one transform.
+    frame.out_base = s.out_group > 0 ? batch * s.out_group + id0 * output_distance(s) : g0 * output_distance(s);
   } else {
     frame.j0 = id0 % s.span;
     frame.out_base = batch * s.n + frame.j0 + s.span * s.size * (id0 / s.span);

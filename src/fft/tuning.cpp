@@ -266,6 +266,48 @@ bool native_layout_wins(Kind kind, Precision precision, int rank, const long lon
   return false;
 }
 
+// 2D/3D C2C/Z2Z over the lines of a [dims][S] array (plan_c2c_lines). H100, idgpu-bench
+// (--fft c2c,n=...,batch=S,layout=lines|lines-to-contiguous), IDGPU_POLICY=native, medians of 10:
+//  - the same layout out: the vendor runs these at 0.013-0.14 of copy bandwidth, the axis passes
+//    at 0.14-0.48. fp32 2^26 points a call: 128^2 .. 4096^2 5.0x, 5.7x, 12.9x, 15.8x, 8.9x, 4.3x;
+//    1000^2 5.4x, 1920 x 1080 14.2x; 32^3 .. 256^3 4.9x, 12.0x, 17.3x, 5.6x. fp64 2^25: 2.5-8.7x.
+//    At 2^22 points 3.0-8.1x, at 2^20 (256^2 x 16) 4.1x; S = 129 (odd) 2.8x.
+//  - each transform contiguous out: fp32 1.24-3.14x at 2^26 points (1000^2 1.28x, 1920 x 1080
+//    1.66x), 1.16-1.71x at 2^22, 1.41x at 2^20; fp64 1.15-1.99x. But S = 129 (PyTorch's rfftn of
+//    256^3 makes this call: 256^2 x 129) 0.92x: the first pass's rows are T lines with T dividing
+//    S, 3 here (24-byte rows), where an even S gives 16-128 bytes.
+// Calls below 2^20 points and other devices were not measured.
+struct LinesRow {
+  MeasuredClasses measured_on;
+  bool contiguous_out;
+  long long lines_multiple;  // S a multiple of this
+  long long min_points;
+  const char* evidence;
+};
+constexpr LinesRow kLinesRows[] = {
+    {kH100, false, 1, 1LL << 20, "H100: lines, same layout out, 2.5-17x"},
+    {kH100, true, 2, 1LL << 20, "H100: lines, contiguous out, even S, 1.15-3.1x"},
+};
+
+bool native_lines_wins(Precision precision, int rank, long long lines, bool contiguous_out, long long points,
+                       DeviceClass device, const char** reason) {
+  const MeasuredClasses classes = classes_of(device);
+  if (classes == 0) {
+    *reason = kUnmeasuredDevice;
+    return false;
+  }
+  if ((precision == Precision::kSingle || precision == Precision::kDouble) && (rank == 2 || rank == 3)) {
+    for (const LinesRow& row : kLinesRows) {
+      if ((row.measured_on & classes) != 0 && row.contiguous_out == contiguous_out &&
+          lines % row.lines_multiple == 0 && points >= row.min_points) {
+        return true;
+      }
+    }
+  }
+  *reason = "strided layout: the vendor is faster here on this device class, or it was not measured (tuning table)";
+  return false;
+}
+
 bool native_fft_wins(long long n, long long batch, Precision precision, DeviceClass device, const char** reason) {
   const MeasuredClasses classes = classes_of(device);
   if (classes == 0) {

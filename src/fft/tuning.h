@@ -19,4 +19,10 @@ bool native_fft_wins(long long n, long long batch, Precision precision, DeviceCl
 bool native_layout_wins(Kind kind, Precision precision, int rank, const long long* dims, long long batch,
                         DeviceClass device, const char** reason);
 
+// The same for a 2D or 3D C2C/Z2Z over the lines of a [dims][S] array (plan_c2c_lines: `lines`
+// = S transforms at distance 1), written in that layout or (contiguous_out) each transform
+// contiguous, `points` elements a call.
+bool native_lines_wins(Precision precision, int rank, long long lines, bool contiguous_out, long long points,
+                       DeviceClass device, const char** reason);
+
 }  // namespace idgpu::fft

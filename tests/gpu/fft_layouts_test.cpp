@@ -693,10 +693,18 @@ TEST_CASE("fused planes on eight host threads at once give the bits of each plan
 // ---- 1D C2C / Z2Z in the advanced data layout -------------------------------------------------
 
 // Element e of transform b at in[b idist + e istride], out[b odist + e ostride].
+// cuFFT's advanced layout with inembed = onembed = dims: element i (row-major in dims) of
+// transform b at b dist + i stride on each side.
 struct Strided {
-  long long n, batch, istride, idist, ostride, odist;
+  std::vector<long long> dims;
+  long long batch, istride, idist, ostride, odist;
+  long long total() const {
+    long long product = 1;
+    for (long long d : dims) product *= d;
+    return product;
+  }
   long long extent(bool input) const {
-    return (batch - 1) * (input ? idist : odist) + (n - 1) * (input ? istride : ostride) + 1;
+    return (batch - 1) * (input ? idist : odist) + (total() - 1) * (input ? istride : ostride) + 1;
   }
 };
 
@@ -705,7 +713,9 @@ struct Strided {
 // too: neither side may write there.
 template <class T>
 void run_strided_case(const Strided& l, int direction, bool in_place, bool xt, std::uint64_t seed) {
-  CAPTURE(l.n, l.batch, l.istride, l.idist, l.ostride, l.odist, direction, in_place, xt, sizeof(T));
+  CAPTURE(dims_text(l.dims), l.batch, l.istride, l.idist, l.ostride, l.odist, direction, in_place, xt, sizeof(T));
+  const long long n = l.total();
+  const int rank = static_cast<int>(l.dims.size());
   const long long in_extent = l.extent(true);
   const long long out_extent = in_place ? in_extent : l.extent(false);
   std::vector<T> x(static_cast<std::size_t>(in_extent));
@@ -720,10 +730,9 @@ void run_strided_case(const Strided& l, int direction, bool in_place, bool xt, s
   const std::vector<long long> transforms = checked_transforms(l.batch);
   std::vector<std::vector<Cd>> want;
   for (long long t : transforms) {
-    std::vector<Cd> line(static_cast<std::size_t>(l.n));
-    for (long long e = 0; e < l.n; ++e) line[e] = wide(x[t * l.idist + e * l.istride]);
-    transform_line(line, direction == CUFFT_FORWARD ? -1 : +1);
-    want.push_back(std::move(line));
+    std::vector<Cd> line(static_cast<std::size_t>(n));
+    for (long long e = 0; e < n; ++e) line[e] = wide(x[t * l.idist + e * l.istride]);
+    want.push_back(transform_nd(std::move(line), l.dims, direction == CUFFT_FORWARD ? -1 : +1));
   }
   T* d_in = nullptr;
   T* d_out = nullptr;
@@ -736,18 +745,19 @@ void run_strided_case(const Strided& l, int direction, bool in_place, bool xt, s
   for (int side = 0; side < 2; ++side) {
     REQUIRE(idgpuSetPolicy(policies[side]) == IDGPU_STATUS_SUCCESS);
     cufftHandle handle = 0;
-    long long n64 = l.n, inembed = l.n, onembed = l.n;
+    std::vector<long long> n64 = l.dims;  // the embeds too: no padding
+    std::vector<int> n32(l.dims.begin(), l.dims.end());
     size_t work = 0;
     REQUIRE(cufftCreate(&handle) == CUFFT_SUCCESS);
     if (xt) {
-      REQUIRE(cufftXtMakePlanMany(handle, 1, &n64, &inembed, l.istride, l.idist, Traits<T>::kComplexData, &onembed,
-                                  l.ostride, l.odist, Traits<T>::kComplexData, l.batch, &work,
+      REQUIRE(cufftXtMakePlanMany(handle, rank, n64.data(), n64.data(), l.istride, l.idist, Traits<T>::kComplexData,
+                                  n64.data(), l.ostride, l.odist, Traits<T>::kComplexData, l.batch, &work,
                                   Traits<T>::kComplexData) == CUFFT_SUCCESS);
     } else {
-      int n32 = static_cast<int>(l.n), in32 = n32, on32 = n32;
-      REQUIRE(cufftMakePlanMany(handle, 1, &n32, &in32, static_cast<int>(l.istride), static_cast<int>(l.idist), &on32,
-                                static_cast<int>(l.ostride), static_cast<int>(l.odist), Traits<T>::kC2C,
-                                static_cast<int>(l.batch), &work) == CUFFT_SUCCESS);
+      REQUIRE(cufftMakePlanMany(handle, rank, n32.data(), n32.data(), static_cast<int>(l.istride),
+                                static_cast<int>(l.idist), n32.data(), static_cast<int>(l.ostride),
+                                static_cast<int>(l.odist), Traits<T>::kC2C, static_cast<int>(l.batch),
+                                &work) == CUFFT_SUCCESS);
     }
     REQUIRE(cudaMemcpy(d_in, x.data(), in_extent * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
     if (!in_place) REQUIRE(cudaMemset(d_out, 0xff, out_extent * sizeof(T)) == cudaSuccess);  // NaN
@@ -763,7 +773,7 @@ void run_strided_case(const Strided& l, int direction, bool in_place, bool xt, s
     REQUIRE(cudaMemcpy(results[side].data(), out, out_extent * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
     double diff = 0, norm = 0;
     for (std::size_t t = 0; t < transforms.size(); ++t) {
-      for (long long e = 0; e < l.n; ++e) {
+      for (long long e = 0; e < n; ++e) {
         diff += std::norm(wide(results[side][transforms[t] * l.odist + e * l.ostride]) - want[t][e]);
         norm += std::norm(want[t][e]);
       }
@@ -776,7 +786,7 @@ void run_strided_case(const Strided& l, int direction, bool in_place, bool xt, s
   if (d_out != nullptr) cudaFree(d_out);
   std::vector<char> in_layout(static_cast<std::size_t>(out_extent), 0);
   for (long long b = 0; b < l.batch; ++b) {
-    for (long long e = 0; e < l.n; ++e) in_layout[b * l.odist + e * l.ostride] = 1;
+    for (long long e = 0; e < n; ++e) in_layout[b * l.odist + e * l.ostride] = 1;
   }
   std::size_t not_finite = 0, differs_outside = 0;
   double diff = 0, norm = 0;
@@ -1193,10 +1203,10 @@ TEST_CASE("native 3D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
 // contiguously; both plan entry points, both directions, in place where the layouts agree.
 TEST_CASE("native 1D C2C and Z2Z in strided and embedded layouts", "[fft][strided]") {
   const std::vector<Strided> layouts = {
-      {64, 1000, 1, 70, 1, 80},    {1024, 300, 1, 1040, 1, 1024}, {100, 77, 1, 100, 1, 128},
-      {256, 512, 512, 1, 512, 1},  {1024, 64, 64, 1, 64, 1},      {60, 7, 7, 1, 1, 60},
-      {4096, 96, 96, 1, 1, 4100},  {8, 4096, 4096, 1, 1, 8},      {2187, 40, 40, 1, 40, 1},
-      {1LL << 13, 33, 33, 1, 33, 1}};
+      {{64}, 1000, 1, 70, 1, 80},    {{1024}, 300, 1, 1040, 1, 1024}, {{100}, 77, 1, 100, 1, 128},
+      {{256}, 512, 512, 1, 512, 1},  {{1024}, 64, 64, 1, 64, 1},      {{60}, 7, 7, 1, 1, 60},
+      {{4096}, 96, 96, 1, 1, 4100},  {{8}, 4096, 4096, 1, 1, 8},      {{2187}, 40, 40, 1, 40, 1},
+      {{1LL << 13}, 33, 33, 1, 33, 1}};
   std::uint64_t seed = 7000;
   for (std::size_t i = 0; i < layouts.size(); ++i) {
     const Strided& l = layouts[i];
@@ -1204,9 +1214,42 @@ TEST_CASE("native 1D C2C and Z2Z in strided and embedded layouts", "[fft][stride
     run_strided_case<cufftComplex>(l, CUFFT_FORWARD, false, i % 2 == 0, ++seed);
     run_strided_case<cufftComplex>(l, CUFFT_INVERSE, false, i % 2 == 1, ++seed);
     if (same) run_strided_case<cufftComplex>(l, CUFFT_FORWARD, true, i % 2 == 0, ++seed);
-    if (l.n <= 4096) {
+    if (l.total() <= 4096) {
       run_strided_case<cufftDoubleComplex>(l, CUFFT_INVERSE, false, i % 2 == 0, ++seed);
       if (same) run_strided_case<cufftDoubleComplex>(l, CUFFT_FORWARD, true, i % 2 == 1, ++seed);
     }
+  }
+}
+
+// The lines of a [dims][S] array in 2D and 3D (plan_c2c_lines): PyTorch's fftn over leading
+// dimensions (its rfftn of 256^3: the R2C's 129 lines, written as contiguous planes) and CuPy's
+// axes=; written in the same layout (in place too) or each transform contiguous.
+TEST_CASE("native 2D and 3D C2C and Z2Z over the lines of a strided array", "[fft][strided][lines]") {
+  const long long cap = max_points();
+  const auto lines = [](std::vector<long long> dims, long long s, bool contiguous) {
+    Strided l{std::move(dims), s, s, 1, s, 1};
+    if (contiguous) {
+      l.ostride = 1;
+      l.odist = l.total();
+    }
+    return l;
+  };
+  const std::vector<Strided> layouts = {
+      lines({256, 256}, 129, true),  lines({256, 256}, 129, false), lines({64, 64}, 3, false),
+      lines({128, 96}, 17, true),    lines({1000, 10}, 5, false),   lines({8, 8}, 1000, true),
+      lines({32, 64, 16}, 7, false), lines({64, 64, 64}, 33, true), lines({100, 12, 12}, 2, true),
+      lines({2048, 512}, 4, false),  lines({16, 16, 16}, 4096, false),
+      // Small enough for the sanitizer runs' cap of points a call (both outputs, 2D and 3D).
+      lines({16, 16}, 9, true),      lines({12, 10}, 33, false),    lines({8, 6, 10}, 3, false),
+      lines({4, 8, 6}, 5, true)};
+  std::uint64_t seed = 7500;
+  for (std::size_t i = 0; i < layouts.size(); ++i) {
+    const Strided& l = layouts[i];
+    if (l.total() * l.batch > cap) continue;
+    const bool same = l.istride == l.ostride;
+    run_strided_case<cufftComplex>(l, CUFFT_FORWARD, false, i % 2 == 0, ++seed);
+    run_strided_case<cufftComplex>(l, CUFFT_INVERSE, false, i % 2 == 1, ++seed);
+    if (same) run_strided_case<cufftComplex>(l, CUFFT_INVERSE, true, i % 2 == 0, ++seed);
+    run_strided_case<cufftDoubleComplex>(l, CUFFT_FORWARD, same && i % 3 == 0, i % 2 == 1, ++seed);
   }
 }

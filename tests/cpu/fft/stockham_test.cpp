@@ -1650,6 +1650,36 @@ TEST_CASE("direct sides: contiguous, unstaged and wide enough only", "[fft][plan
   CHECK_FALSE(real_sides(fft::Kind::kC2R, 243).out);
 }
 
+TEST_CASE("tuning table: 2D/3D lines of a strided array native where measured", "[fft][tuning][lines][cpu]") {
+  const fft::DeviceClass h100{90, 3352};
+  const fft::DeviceClass h200{90, 4800};
+  const auto f32 = fft::Precision::kSingle;
+  const auto f64 = fft::Precision::kDouble;
+  const char* reason = nullptr;
+  const auto wins = [&](fft::Precision precision, int rank, long long lines, bool contiguous, long long points,
+                        fft::DeviceClass device) {
+    reason = nullptr;
+    const bool native = fft::native_lines_wins(precision, rank, lines, contiguous, points, device, &reason);
+    if (!native) CHECK(reason != nullptr);
+    return native;
+  };
+  // Same layout out: every measured shape won (2.5-17x), odd S too.
+  CHECK(wins(f32, 2, 1024, false, 1LL << 26, h100));
+  CHECK(wins(f32, 2, 129, false, 256LL * 256 * 129, h100));
+  CHECK(wins(f64, 3, 2, false, 1LL << 25, h100));
+  CHECK(wins(f32, 2, 16, false, 1LL << 20, h100));
+  // Contiguous out: even S only (S = 129 lost, 0.92x).
+  CHECK(wins(f32, 2, 64, true, 1LL << 22, h100));
+  CHECK(wins(f64, 3, 2, true, 1LL << 25, h100));
+  CHECK_FALSE(wins(f32, 2, 129, true, 256LL * 256 * 129, h100));
+  // Not measured: small calls, rank 1, other precisions, other devices.
+  CHECK_FALSE(wins(f32, 2, 1024, false, (1LL << 20) - 1, h100));
+  CHECK_FALSE(wins(f32, 1, 1024, false, 1LL << 26, h100));
+  CHECK_FALSE(wins(fft::Precision::kHalf, 2, 1024, false, 1LL << 26, h100));
+  CHECK_FALSE(wins(f32, 2, 1024, false, 1LL << 26, h200));
+  CHECK_FALSE(wins(f32, 2, 1024, false, 1LL << 26, {80, 2039}));
+}
+
 TEST_CASE("tuning table: multi-dimensional and real transforms native only at the measured shapes",
           "[fft][tuning][cpu]") {
   const fft::DeviceClass h100{90, 3352};
@@ -2539,4 +2569,158 @@ TEST_CASE("planner and executor: strided and embedded 1D layouts against the nai
   refused(64, 3, 1, (1LL << 62) + 64, 1, 64, f32, "index range");
   refused(64, 2, 1, 64, 1LL << 40, 1, f32, "index range");
   CHECK_FALSE(fft::plan_c2c_strided(17, 17, 17, 1, 17, 1, f32, h100).plan.has_value());  // prime: no pass
+}
+
+// --- Multi-dimensional lines: plan_c2c_lines, plan_c2c_layout ------------------------------------
+
+namespace {
+
+// The descriptor cuFFT's advanced layout gives the transforms along the outer axes of a
+// [dims][S] array (inembed = dims, istride = S, idist = 1), written in that layout or (odist > 0)
+// each transform contiguous: as PyTorch's fftn over leading dimensions makes it.
+fft::Descriptor lines_descriptor(const std::vector<long long>& dims, long long lines, long long odist,
+                                 fft::Precision precision) {
+  fft::Descriptor d;
+  d.rank = static_cast<int>(dims.size());
+  d.precision = precision;
+  d.default_layout = false;
+  long long in_stride = lines;
+  long long out_stride = odist > 0 ? 1 : lines;
+  for (int axis = d.rank - 1; axis >= 0; --axis) {
+    d.dims[axis] = {dims[static_cast<std::size_t>(axis)], in_stride, out_stride};
+    in_stride *= dims[static_cast<std::size_t>(axis)];
+    out_stride *= dims[static_cast<std::size_t>(axis)];
+  }
+  d.batch = {lines, 1, odist > 0 ? odist : 1};
+  return d;
+}
+
+// Runs plan_c2c_layout's plan of that descriptor on the host executor (out of place; in place
+// too where both sides share the layout) against the naive DFT of each transform gathered from
+// the input; output elements outside the layout keep their poison.
+void check_lines(const std::vector<long long>& dims, long long lines, long long odist, fft::Precision precision,
+                 std::uint64_t salt) {
+  CAPTURE(dims, lines, odist, static_cast<int>(precision));
+  const fft::Descriptor d = lines_descriptor(dims, lines, odist, precision);
+  const fft::FftPlanResult result = fft::plan_c2c_layout(d, fft::DeviceLimits::h100());
+  INFO("reason: " << result.reason);
+  REQUIRE(result.plan.has_value());
+  const fft::FftPlan& plan = *result.plan;
+  INFO(plan.to_string());
+  REQUIRE(plan.passes.size() == dims.size());
+  long long total = 1;
+  for (long long n : dims) total *= n;
+  const std::vector<Complex> x = random_input(static_cast<std::size_t>(total * lines), salt);
+  std::vector<Complex> gathered;  // transform s contiguous
+  for (long long line = 0; line < lines; ++line) {
+    for (long long i = 0; i < total; ++i) gathered.push_back(x[static_cast<std::size_t>(line + lines * i)]);
+  }
+  const auto out_at = [&](long long line, long long i) {
+    return static_cast<std::size_t>(odist > 0 ? line * odist + i : line + lines * i);
+  };
+  const std::size_t out_extent = odist > 0 ? static_cast<std::size_t>((lines - 1) * odist + total) : x.size();
+  for (int sign : {-1, +1}) {
+    CAPTURE(sign);
+    const std::vector<ComplexL> want = naive_dft_nd(gathered, dims, lines, sign);
+    for (const bool in_place : {false, true}) {
+      if (in_place && odist > 0) continue;
+      CAPTURE(in_place);
+      std::vector<Complex> y = in_place ? x : poisoned(out_extent);
+      fft::reference::execute(plan, sign, in_place ? y.data() : x.data(), y.data());
+      std::vector<Complex> got;
+      std::vector<bool> in_layout(y.size(), false);
+      for (long long line = 0; line < lines; ++line) {
+        for (long long i = 0; i < total; ++i) {
+          got.push_back(y[out_at(line, i)]);
+          in_layout[out_at(line, i)] = true;
+        }
+      }
+      CHECK(relative_error(got, want) < kTolerance);
+      std::size_t touched = 0;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        if (!in_layout[i] && !std::isnan(y[i].real())) ++touched;
+      }
+      CHECK(touched == 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("planner and executor: 2D/3D transforms over the lines of a [dims][S] array against the naive DFT",
+          "[fft][strided][lines][cpu]") {
+  const auto f32 = fft::Precision::kSingle;
+  const auto f64 = fft::Precision::kDouble;
+  std::uint64_t salt = 14000;
+  // Same layout out (in place too); powers of two, mixed radices, odd line counts.
+  check_lines({16, 32}, 5, 0, f32, ++salt);
+  check_lines({12, 10}, 33, 0, f64, ++salt);
+  check_lines({8, 6, 10}, 3, 0, f32, ++salt);
+  check_lines({64, 64}, 2, 0, f64, ++salt);
+  // Each transform contiguous (PyTorch's rfftn: the R2C's [n0][n1][n2 / 2 + 1] output, then the
+  // outer axes' C2C over 129 lines written as contiguous planes).
+  check_lines({16, 16}, 9, 256, f32, ++salt);
+  check_lines({20, 12}, 7, 240, f64, ++salt);
+  check_lines({4, 8, 6}, 5, 192, f32, ++salt);
+  check_lines({32, 32}, 17, 1024, f32, ++salt);
+
+  // The passes: every axis a pass over adjacent lines; written contiguously, the first stores
+  // runs (span 1, out_group = the innermost axis) and the others run on S contiguous transforms.
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  {
+    const fft::FftPlanResult r = fft::plan_c2c_layout(lines_descriptor({256, 256}, 129, 65536, f32), h100);
+    REQUIRE(r.plan.has_value());
+    const fft::FftPlan& plan = *r.plan;
+    REQUIRE(plan.passes.size() == 2);
+    CHECK(plan.passes_in_place);
+    CHECK(plan.passes[0].sub_transforms == 129);
+    CHECK(plan.passes[0].span_before == 1);
+    CHECK(plan.passes[0].out_dist == 65536);
+    CHECK(plan.passes[0].out_group == 256);
+    CHECK(plan.passes[0].transforms == 256);
+    CHECK(plan.passes[1].sub_transforms == 256);
+    CHECK(plan.passes[1].transforms == 129);
+    CHECK(plan.passes[1].transform_n == 65536);
+  }
+  {
+    const fft::FftPlanResult r = fft::plan_c2c_layout(lines_descriptor({64, 32, 16}, 3, 0, f64), h100);
+    REQUIRE(r.plan.has_value());
+    const fft::FftPlan& plan = *r.plan;
+    REQUIRE(plan.passes.size() == 3);
+    CHECK(plan.passes[0].sub_transforms == 3);
+    CHECK(plan.passes[1].sub_transforms == 3 * 16);
+    CHECK(plan.passes[2].sub_transforms == 3 * 16 * 32);
+    CHECK(plan.passes[2].transforms == 1);
+  }
+
+  // Layouts of another shape: no plan, with the reason.
+  const auto refused = [&](fft::Descriptor d, const char* why) {
+    const fft::FftPlanResult r = fft::plan_c2c_layout(d, h100);
+    CHECK_FALSE(r.plan.has_value());
+    CHECK_THAT(r.reason, Catch::Matchers::Contains(why));
+  };
+  fft::Descriptor padded = lines_descriptor({16, 16}, 4, 0, f32);
+  padded.dims[0].in_stride = 4 * 20;  // inembed[1] = 20 > 16
+  refused(padded, "not the lines");
+  fft::Descriptor spaced = lines_descriptor({16, 16}, 4, 0, f32);
+  spaced.batch.in_stride = 2;
+  refused(spaced, "not the lines");
+  refused(lines_descriptor({16, 16}, 4, 300, f32), "the transform's size");  // padded planes out
+  refused(lines_descriptor({16, 16}, 1, 0, f32), "not the lines");
+  refused(lines_descriptor({1LL << 15, 4}, 4, 0, f32), "more than one pass");
+  refused(lines_descriptor({1024, 1024}, 4096, 0, f32), "index range");
+  refused(lines_descriptor({17, 19}, 4, 0, f32), "axis 0");  // primes above 13: no pass
+  fft::Descriptor real = lines_descriptor({16, 16}, 4, 0, f32);
+  real.kind = fft::Kind::kR2C;
+  refused(real, "C2C/Z2Z");
+
+  // What the dispatch reads of a layout (lines_layout).
+  bool contiguous = true;
+  CHECK(fft::lines_layout(lines_descriptor({256, 256}, 129, 0, f32), &contiguous));
+  CHECK_FALSE(contiguous);
+  CHECK(fft::lines_layout(lines_descriptor({256, 256}, 129, 65536, f32), &contiguous));
+  CHECK(contiguous);
+  CHECK_FALSE(fft::lines_layout(padded, &contiguous));
+  CHECK_FALSE(fft::lines_layout(spaced, &contiguous));
+  CHECK_FALSE(fft::lines_layout(lines_descriptor({16, 16}, 1, 0, f32), &contiguous));
 }
