@@ -45,7 +45,9 @@
 //    threads. Other passes read (and, after the first, write) rows of T consecutive elements, so
 //    T divides S (and L): the largest such T with at most 512 threads, half the shared memory
 //    (two blocks per SM) and 128-byte rows; where that leaves rows shorter than one 32-byte
-//    sector, the largest T up to the full block and shared memory that reaches one.
+//    sector, the largest T up to one sector within the full block and shared memory, and where
+//    no divisor of S reaches a sector that way (an odd S such as a real plan's n / 2 + 1
+//    columns), the smallest T above one that fits the block (S = 129: 43 lines, 344 bytes).
 //  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 are planned as two
 //    passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
 //    intermediate through distributed shared memory. Device memory then sees one read and one

@@ -1408,14 +1408,17 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
   CHECK(declined.reason.find("more than one pass") != std::string::npos);
   const long long four[4] = {2, 2, 2, 4};
   CHECK(!fft::plan_real(fft::Kind::kR2C, 4, four, 1, single, h100).plan);
-  // A plan whose axis pass takes one line a block (257 lines) over a large batch needs more blocks
-  // than a grid holds: grid_refusal says so (the native plan is then declined); a batch of 2^20
-  // fits.
-  const long long narrow[2] = {2, 512};
-  fft::FftPlanResult huge = fft::plan_real(fft::Kind::kR2C, 2, narrow, 8355968, single, h100);
+  // A plan whose axis pass takes one line a block (1153 lines, a prime above the 1024 a block
+  // holds) over a large batch needs more blocks than a grid holds: grid_refusal says so (the
+  // native plan is then declined); a batch of 2^20 fits.
+  const long long narrow[2] = {2, 2304};
+  fft::FftPlanResult huge = fft::plan_real(fft::Kind::kR2C, 2, narrow, 1LL << 21, single, h100);
   REQUIRE(huge.plan.has_value());
   CHECK(huge.plan->passes[1].transforms_per_block == 1);
   CHECK(fft::grid_refusal(*huge.plan).find("beyond a grid") != std::string::npos);
+  // 257 lines (512 / 2 + 1, prime) of one thread each: a block of all 257, rows of 2 KB.
+  const long long prime_lines[2] = {2, 512};
+  CHECK(fft::plan_real(fft::Kind::kR2C, 2, prime_lines, 4, single, h100).plan->passes[1].transforms_per_block == 257);
   fft::FftPlanResult fits = fft::plan_real(fft::Kind::kR2C, 2, narrow, 1LL << 20, single, h100);
   REQUIRE(fits.plan.has_value());
   CHECK(fft::grid_refusal(*fits.plan).empty());
