@@ -113,9 +113,13 @@ class Client:
 def fft_cases(client):
     """(name, op, input array on the host, keyword arguments): the transform list of every client.
 
-    op is one of fft, ifft, fft2, fftn (all axes), fftn3 (last three axes of a batched array), rfft,
-    rfft2, rfftn3, irfft (n), irfft2 (s), irfftn3 (s). The inputs of the inverse real transforms are
-    the spectra of real signals (computed on the host with numpy), so they are Hermitian.
+    op is one of fft, ifft, fft2, fftn (all axes), fftn3 (last three axes of a batched array), fft0
+    (along the first axis), fftn01 (the first two axes of a 3D array), rfft, rfft2, rfftn (all axes),
+    rfftn3, irfft (n), irfft2 (s), irfftn (s, all axes), irfftn3 (s). fft0 and fftn01 are strided
+    layouts in cuFFT's terms (the transforms are the lines of the array, stride S, distance 1), as
+    is the complex-to-complex half of PyTorch's rfftn / irfftn of one 3D array. The inputs of the
+    inverse real transforms are the spectra of real signals (computed on the host with numpy), so
+    they are Hermitian.
     """
     np = client.np
     cases = []
@@ -127,6 +131,8 @@ def fft_cases(client):
             (f"fft2_{dtype}_3x24x30", "fft2", client.random(f"fft2_{dtype}", (3, 24, 30), dtype), {}),
             (f"fftn_{dtype}_8x12x10", "fftn", client.random(f"fftn_{dtype}", (8, 12, 10), dtype), {}),
             (f"fftn3_{dtype}_2x8x12x10", "fftn3", client.random(f"fftn3_{dtype}", (2, 8, 12, 10), dtype), {}),
+            (f"fft0_{dtype}_64x6", "fft0", client.random(f"fft0_{dtype}", (64, 6), dtype), {}),
+            (f"fftn01_{dtype}_16x12x5", "fftn01", client.random(f"fftn01_{dtype}", (16, 12, 5), dtype), {}),
         ]
     for dtype in REAL_DTYPES:
         complex_dtype = COMPLEX_OF[dtype]
@@ -135,6 +141,7 @@ def fft_cases(client):
             (f"rfft_{dtype}_3x45", "rfft", client.random(f"rfft45_{dtype}", (3, 45), dtype), {}),
             (f"rfft2_{dtype}_3x16x20", "rfft2", client.random(f"rfft2_{dtype}", (3, 16, 20), dtype), {}),
             (f"rfftn3_{dtype}_2x8x12x10", "rfftn3", client.random(f"rfftn3_{dtype}", (2, 8, 12, 10), dtype), {}),
+            (f"rfftn_{dtype}_16x12x10", "rfftn", client.random(f"rfftn_{dtype}", (16, 12, 10), dtype), {}),
         ]
         signal = client.random(f"irfft_{dtype}", (4, 128), "float64")
         cases.append((f"irfft_{complex_dtype}_4x65_n128", "irfft",
@@ -145,6 +152,9 @@ def fft_cases(client):
         signal = client.random(f"irfft2_{dtype}", (3, 16, 20), "float64")
         cases.append((f"irfft2_{complex_dtype}_3x16x11", "irfft2",
                       np.fft.rfft2(signal).astype(complex_dtype), {"s": (16, 20)}))
+        signal = client.random(f"irfftn_{dtype}", (16, 12, 10), "float64")
+        cases.append((f"irfftn_{complex_dtype}_16x12x6", "irfftn",
+                      np.fft.rfftn(signal).astype(complex_dtype), {"s": (16, 12, 10)}))
         signal = client.random(f"irfftn3_{dtype}", (2, 8, 12, 10), "float64")
         cases.append((f"irfftn3_{complex_dtype}_2x8x12x6", "irfftn3",
                       np.fft.rfftn(signal, axes=(-3, -2, -1)).astype(complex_dtype), {"s": (8, 12, 10)}))

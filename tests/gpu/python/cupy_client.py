@@ -115,6 +115,10 @@ def body(client):
         "irfft": lambda a, kw: fft.irfft(a, n=kw["n"], axis=-1),
         "irfft2": lambda a, kw: fft.irfft2(a, s=kw["s"]),
         "irfftn3": lambda a, kw: fft.irfftn(a, s=kw["s"], axes=(-3, -2, -1)),
+        "fft0": lambda a, kw: fft.fft(a, axis=0),
+        "fftn01": lambda a, kw: fft.fftn(a, axes=(0, 1)),
+        "rfftn": lambda a, kw: fft.rfftn(a),
+        "irfftn": lambda a, kw: fft.irfftn(a, s=kw["s"]),
     }
     for name, op, host, kwargs in common.fft_cases(client):
         result = operations[op](cupy.asarray(host), kwargs)

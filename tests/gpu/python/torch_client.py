@@ -31,6 +31,10 @@ def body(client):
         "irfft": lambda t, kw: fft.irfft(t, n=kw["n"], dim=-1),
         "irfft2": lambda t, kw: fft.irfft2(t, s=kw["s"]),
         "irfftn3": lambda t, kw: fft.irfftn(t, s=kw["s"], dim=(-3, -2, -1)),
+        "fft0": lambda t, kw: fft.fft(t, dim=0),
+        "fftn01": lambda t, kw: fft.fftn(t, dim=(0, 1)),
+        "rfftn": lambda t, kw: fft.rfftn(t),
+        "irfftn": lambda t, kw: fft.irfftn(t, s=kw["s"]),
     }
     for name, op, host, kwargs in common.fft_cases(client):
         tensor = torch.from_numpy(np.ascontiguousarray(host)).to(device)
