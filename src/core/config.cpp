@@ -203,6 +203,17 @@ bool parse_pivot_refine(const char* value, Config* config) {
   return true;
 }
 
+bool parse_pivot_one_block(const char* value, Config* config) {
+  if (equals(value, "auto")) {
+    config->pivot_one_block = -1;
+    return true;
+  }
+  long long mode = 0;
+  if (!parse_integer(value, 0, 1, &mode)) return false;
+  config->pivot_one_block = static_cast<int>(mode);
+  return true;
+}
+
 bool parse_fault_inject(const char* value, Config* config) {
   if (equals(value, "off") || equals(value, "0")) {
     config->fault_inject = FaultInject::kOff;

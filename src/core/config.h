@@ -53,6 +53,8 @@ struct Config {
   long long pivot_block_rows = 0;         // IDGPU_PIVOT_BLOCK_ROWS: 1..2^31-1
   int pivot_refine = 1;                   // IDGPU_PIVOT_REFINE: 0 never refine gtsv2, 1 where a pivot
                                           // was small, 2 always
+  int pivot_one_block = -1;               // IDGPU_PIVOT_ONE_BLOCK: the gathered algos 1/2 solve one block a
+                                          // system (1), level by level over the GPU (0), or as measured (-1)
   FaultInject fault_inject = FaultInject::kOff;  // IDGPU_FAULT_INJECT=off|launch|second-launch
   long long ooc_device_bytes = 0;         // IDGPU_OOC_DEVICE_BYTES: an out-of-core FFT plan's budget where
                                           // its call gives none (0: 80% of the free device memory)

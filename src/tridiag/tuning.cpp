@@ -189,4 +189,21 @@ bool native_wins(const Problem& problem, DeviceClass device, const char** reason
   return false;
 }
 
+// One block a system (pivoting_solve_batched: every level, the top solve and the refinement of a
+// system in one launch) against the batch as one system level by level (about 25 launches). H100,
+// idgpu-bench, algo 1, medians of 7, level by level / one block a system, ms:
+//   f32 batch 256: m = 4096 0.171 / 0.104, 16384 0.354 / 0.266;
+//   f32 batch 1000: m = 256 0.115 / 0.117, 1024 0.171 / 0.175, 4096 0.354 / 0.337, 16384 1.024 /
+//     1.005, 65536 3.617 / 3.632;
+//   f32 batch 4096: m = 256 0.174 / 0.422, 1024 0.354 / 0.620, 4096 1.029 / 1.250; batch 16384 and
+//     65536 lose 1.3-6x;
+//   f64 / c32 / c64 m = 4096 batch 1000: 0.517 / 0.743, 0.535 / 0.897, 0.903 / 1.508 (their
+//     kernels hold 218-255 registers: one block a multiprocessor).
+// A block's levels are a serial chain, so the one-block solve wins only where few systems leave
+// the level-by-level launches with little to spread: f32, m = 4096-16384 (measured), batch <= 1000.
+bool gathered_one_block_a_system(int m, int batch, int element_bytes, int configured) {
+  if (configured == 0 || configured == 1) return configured == 1;
+  return element_bytes == 4 && m >= 4096 && m <= 16384 && batch <= 1000;
+}
+
 }  // namespace idgpu::tridiag

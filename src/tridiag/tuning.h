@@ -16,4 +16,9 @@ using idgpu::kAnyDevice;
 // whether any measured device class could make the native side win.
 bool native_wins(const Problem& problem, DeviceClass device, const char** reason);
 
+// Whether the gathered gtsvInterleavedBatch algos 1/2 (kernels/interleaved_pivoting.cu) solve one
+// block a system rather than the batch as one block-diagonal system level by level over the GPU:
+// `configured` 1 or 0 (IDGPU_PIVOT_ONE_BLOCK) decides, -1 takes the measured rule.
+bool gathered_one_block_a_system(int m, int batch, int element_bytes, int configured);
+
 }  // namespace idgpu::tridiag

@@ -27,10 +27,12 @@
 #include <climits>
 #include <cstdint>
 
+#include "core/config.h"
 #include "core/launch.h"
 #include "core/scratch.h"
 #include "tridiag/kernels/kernels.h"
 #include "tridiag/kernels/scalar.cuh"
+#include "tridiag/tuning.h"
 
 namespace idgpu::tridiag::kernels {
 namespace {
@@ -50,15 +52,18 @@ struct Gathered {
   std::size_t total;
 };
 
-Gathered gathered_layout(int m, int batch, int element_bytes) {
+Gathered gathered_layout(int m, int batch, int element_bytes, bool batched) {
   Gathered g{};
   const long long rows = static_cast<long long>(m) * batch;
   g.array_bytes = aligned(static_cast<std::size_t>(rows) * static_cast<std::size_t>(element_bytes));
   g.flag_offset = 5 * g.array_bytes;
   g.pivoting_offset = g.flag_offset + kAlign;
-  g.total = g.pivoting_offset + pivoting_buffer_bytes(static_cast<int>(rows), 1, element_bytes);
+  g.total = g.pivoting_offset + (batched ? pivoting_batched_buffer_bytes(m, batch, element_bytes)
+                                         : pivoting_buffer_bytes(static_cast<int>(rows), 1, element_bytes));
   return g;
 }
+
+
 
 __device__ __forceinline__ bool finite(float v) { return isfinite(v); }
 __device__ __forceinline__ bool finite(double v) { return isfinite(v); }
@@ -137,7 +142,9 @@ template <class T>
 cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, T* d, T* du, T* x,
                                        cudaStream_t stream) {
   if (!interleaved_pivoting_fits(m, batch)) return cudaErrorInvalidValue;
-  const Gathered g = gathered_layout(m, batch, sizeof(T));
+  // One block a system, or the batch as one system level by level (tridiag/tuning.h).
+  const bool batched = gathered_one_block_a_system(m, batch, static_cast<int>(sizeof(T)), config().pivot_one_block);
+  const Gathered g = gathered_layout(m, batch, sizeof(T), batched);
   void* scratch = nullptr;
   // Stream-ordered, so that the call stays asynchronous and capturable.
   if (const cudaError_t status = scratch_allocate(&scratch, g.total, stream); status != cudaSuccess) return status;
@@ -160,7 +167,8 @@ cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, 
     });
   }
   if (status == cudaSuccess) {
-    status = pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
+    status = batched ? pivoting_solve_batched<T>(m, batch, gdl, gd, gdu, gx, base + g.pivoting_offset, stream)
+                     : pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
   }
   if (status == cudaSuccess) {
     const long long wanted = (static_cast<long long>(rows) + 255) / 256;

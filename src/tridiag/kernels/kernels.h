@@ -79,6 +79,15 @@ std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
                            cudaStream_t stream);
+// The same algorithm on `batch` contiguous systems of m rows each (rows b m .. b m + m - 1 of dl,
+// d, du and x; each system's dl[0] and du[m - 1] zero, as the gather makes them), one block a
+// system: the levels, the top solve and the refinement of a system in one launch, its reduced
+// levels in its own part of `buffer` (pivoting_batched_buffer_bytes), its refinement decided by
+// its own pivots.
+std::size_t pivoting_batched_buffer_bytes(int m, int batch, int element_bytes);
+template <class T>
+cudaError_t pivoting_solve_batched(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+                                   cudaStream_t stream);
 
 // Variable-size interleaved batches through the partition solver (padding rows never read nor
 // written; sizes outside [1, max_m] leave the system untouched); scratch, where a system is longer

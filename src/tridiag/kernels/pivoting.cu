@@ -769,7 +769,7 @@ __device__ void block_levels(const BlockLevels<T>& levels, int n, int from, bool
 // The first solve from levels.from up (rhs_only false), or the correction's (true). Where the block
 // holds level 0 and refines, the first solve goes on through the whole correction.
 template <class T, int P>
-__global__ void __launch_bounds__(kBlockThreads) block_kernel(BlockLevels<T> levels, int n, bool rhs_only) {
+__device__ void block_solve(const BlockLevels<T>& levels, int n, bool rhs_only) {
   if (rhs_only && *levels.outs[1].refine == 0) return;
   block_levels<T, P>(levels, n, levels.from, rhs_only);
   if (rhs_only || levels.from > 0 || !levels.refine) return;
@@ -792,6 +792,55 @@ __global__ void __launch_bounds__(kBlockThreads) block_kernel(BlockLevels<T> lev
   for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
     correct_chunk<T, P>(levels.ins[0], above, levels.x1, levels.ldx1, levels.xs[0], levels.lds[0], n, chunk);
   }
+}
+
+template <class T, int P>
+__global__ void __launch_bounds__(kBlockThreads) block_kernel(BlockLevels<T> levels, int n, bool rhs_only) {
+  block_solve<T, P>(levels, n, rhs_only);
+}
+
+// Many systems, one block each (pivoting_solve_batched): block b takes `levels` (system 0's
+// arrays) moved to system b, level 0 by b m elements and pBuffer's levels by b buffer_stride
+// bytes, resets its refinement flag and solves the whole system, refinement included.
+template <class U>
+__device__ void move_pointer(U*& pointer, long long bytes) {
+  if (pointer != nullptr) pointer = reinterpret_cast<U*>(reinterpret_cast<std::uintptr_t>(pointer) + bytes);
+}
+
+template <class T>
+__device__ void move_levels(BlockLevels<T>& levels, long long rows, long long bytes) {
+  const auto move = [bytes](auto*& pointer) { move_pointer(pointer, bytes); };
+  LevelIn<T>& in0 = levels.ins[0];
+  in0.lower += rows;
+  in0.diag += rows;
+  in0.upper += rows;
+  in0.rhs += rows;
+  levels.xs[0] += rows;
+  for (int level = 1; level <= levels.top; ++level) {
+    LevelIn<T>& in = levels.ins[level];
+    move(in.lower), move(in.diag), move(in.diag_next), move(in.upper), move(in.rhs), move(in.rhs_next);
+    LevelOut<T>& out = levels.outs[level];
+    move(out.lower), move(out.diag), move(out.diag_next), move(out.upper), move(out.rhs), move(out.rhs_next);
+    move(out.x), move(out.choice), move(out.refine);
+    move(levels.xs[level]);
+  }
+  move(levels.x1);
+  move(levels.flag);
+}
+
+template <class T, int P>
+__global__ void __launch_bounds__(kBlockThreads)
+    batched_block_kernel(BlockLevels<T> levels, int m, long long buffer_stride, int refine_mode) {
+  // One copy a block: block_solve reads the levels from shared memory.
+  __shared__ __align__(16) unsigned char storage[sizeof(BlockLevels<T>)];
+  BlockLevels<T>& mine = *reinterpret_cast<BlockLevels<T>*>(storage);
+  if (threadIdx.x == 0) {
+    mine = levels;
+    move_levels(mine, static_cast<long long>(blockIdx.x) * m, static_cast<long long>(blockIdx.x) * buffer_stride);
+    if (mine.refine) *mine.flag = refine_mode == 2 ? 1 : 0;
+  }
+  __syncthreads();
+  block_solve<T, P>(mine, 1, false);
 }
 
 // The levels' rows: levels[0] = m, each next 2 ceil(previous / P), until one of at most P rows.
@@ -964,7 +1013,53 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   });
 }
 
+template <class T, int P>
+cudaError_t solve_batched_with(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+                               cudaStream_t stream) {
+  const PivotPlan plan = plan_pivot(m, P);
+  if (plan.rows[plan.count - 1] > P) return cudaErrorNotSupported;
+  BlockLevels<T> levels{};
+  const std::size_t stride = layout<T>(m, 1, P, static_cast<unsigned char*>(buffer), &levels);
+  const int mode = refinement_mode();
+  levels.refine = levels.top > 0 && mode != 0;
+  if (levels.refine) {
+    for (int level = 1; level <= levels.top; ++level) levels.outs[level].refine = levels.flag;
+  }
+  levels.from = 0;
+  // Vectors as solve_with's, where every system starts on a 16-byte boundary too.
+  constexpr int kPer = Vector16<T>::kCount;
+  const long long padding = plan.count > 1 ? plan.rows[1] / 2 * P - m : 0;
+  const bool vectors = padding % kPer == 0 && m % kPer == 0 && aligned16(dl) && aligned16(d) && aligned16(du) &&
+                       aligned16(x) && (plan.count == 1 || aligned16(buffer));
+  levels.ins[0] = LevelIn<T>{dl, d, nullptr, du, x, nullptr, m, 0, m, vectors};
+  levels.xs[0] = x;
+  levels.lds[0] = m;
+  levels.vectors_out = vectors;
+  return launch::counted([&] {
+    batched_block_kernel<T, P><<<static_cast<unsigned>(batch), kBlockThreads, 0, stream>>>(
+        levels, m, static_cast<long long>(stride), mode);
+  });
+}
+
 }  // namespace
+
+std::size_t pivoting_batched_buffer_bytes(int m, int batch, int element_bytes) {
+  constexpr int P = kRows;
+  std::size_t one = 0;
+  switch (element_bytes) {
+    case 4: one = layout<float>(m, 1, P, nullptr, nullptr); break;
+    case 8: one = layout<double>(m, 1, P, nullptr, nullptr); break;
+    default: one = layout<cuDoubleComplex>(m, 1, P, nullptr, nullptr); break;
+  }
+  return one * static_cast<std::size_t>(batch);
+}
+
+template <class T>
+cudaError_t pivoting_solve_batched(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
+                                   cudaStream_t stream) {
+  if (m <= 0 || batch <= 0) return cudaSuccess;
+  return solve_batched_with<T, kRows>(m, batch, dl, d, du, x, buffer, stream);
+}
 
 std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes) {
   constexpr int P = kRows;
@@ -986,8 +1081,9 @@ cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const
   return solve_with<T, kRows>(m, n, ldb, dl, d, du, B, buffer, stream);
 }
 
-#define IDGPU_INSTANTIATE_(T) \
-  template cudaError_t pivoting_solve<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t);
+#define IDGPU_INSTANTIATE_(T)                                                                                  \
+  template cudaError_t pivoting_solve<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t); \
+  template cudaError_t pivoting_solve_batched<T>(int, int, const T*, const T*, const T*, T*, void*, cudaStream_t);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)
 IDGPU_INSTANTIATE_(cuComplex)

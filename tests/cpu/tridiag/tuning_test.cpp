@@ -185,3 +185,18 @@ TEST_CASE("tridiagonal tuning: devices of no measured class keep the vendor", "[
     }
   }
 }
+
+TEST_CASE("the gathered algos 1 and 2: one block a system where measured faster", "[cpu][tuning]") {
+  using idgpu::tridiag::gathered_one_block_a_system;
+  CHECK(gathered_one_block_a_system(4096, 256, 4, -1));
+  CHECK(gathered_one_block_a_system(4096, 1000, 4, -1));
+  CHECK(gathered_one_block_a_system(16384, 1000, 4, -1));
+  CHECK_FALSE(gathered_one_block_a_system(4096, 1001, 4, -1));   // batch 4096 lost (1.25 / 1.03 ms)
+  CHECK_FALSE(gathered_one_block_a_system(1024, 1000, 4, -1));   // a tie at best
+  CHECK_FALSE(gathered_one_block_a_system(65536, 256, 4, -1));   // not measured
+  CHECK_FALSE(gathered_one_block_a_system(4096, 1000, 8, -1));   // f64 lost (0.74 / 0.52 ms)
+  CHECK_FALSE(gathered_one_block_a_system(4096, 1000, 16, -1));  // c64 lost
+  // IDGPU_PIVOT_ONE_BLOCK decides where set.
+  CHECK(gathered_one_block_a_system(256, 65536, 16, 1));
+  CHECK_FALSE(gathered_one_block_a_system(4096, 256, 4, 0));
+}

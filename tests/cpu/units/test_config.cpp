@@ -62,6 +62,7 @@ void check_defaults(const Config& config) {
   CHECK(config.partition_lane_chunks == 0);
   CHECK(config.pivot_block_rows == 0);
   CHECK(config.pivot_refine == 1);
+  CHECK(config.pivot_one_block == -1);
   CHECK(config.fault_inject == FaultInject::kOff);
   CHECK(config.ooc_device_bytes == 0);
   CHECK(config.scratch_keep_bytes == -1);
@@ -92,7 +93,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
-        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_FAULT_INJECT",
+        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
         "IDGPU_OOC_DEVICE_BYTES", "IDGPU_SCRATCH_KEEP"}) {
     CAPTURE(name);
     CHECK(unique.count(name) == 1);
@@ -308,6 +309,7 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
     if (name == "IDGPU_PARTITION_LANE_CHUNKS") return config.partition_lane_chunks;
     if (name == "IDGPU_PIVOT_BLOCK_ROWS") return config.pivot_block_rows;
     if (name == "IDGPU_PIVOT_REFINE") return config.pivot_refine;
+    if (name == "IDGPU_PIVOT_ONE_BLOCK") return config.pivot_one_block;
     if (name == "IDGPU_FFT_FUSED_LAG") return config.fft_fused_lag;
     return -999;
   };
@@ -349,6 +351,11 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
       {"IDGPU_PIVOT_REFINE", "2", 2, true},
       {"IDGPU_PIVOT_REFINE", "3", 1, false},
       {"IDGPU_PIVOT_REFINE", "off", 1, false},
+      {"IDGPU_PIVOT_ONE_BLOCK", "auto", -1, true},
+      {"IDGPU_PIVOT_ONE_BLOCK", "0", 0, true},
+      {"IDGPU_PIVOT_ONE_BLOCK", "1", 1, true},
+      {"IDGPU_PIVOT_ONE_BLOCK", "2", -1, false},
+      {"IDGPU_PIVOT_ONE_BLOCK", "yes", -1, false},
       {"IDGPU_FFT_FUSED_LAG", "0", 0, true},
       {"IDGPU_FFT_FUSED_LAG", "5", 5, true},
       {"IDGPU_FFT_FUSED_LAG", "1073741824", 1073741824, true},
