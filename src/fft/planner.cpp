@@ -511,6 +511,31 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   return result;
 }
 
+namespace {
+
+// The product of the first `count` axes' lengths where each is a one-pass 1D transform under
+// `limits` (the axes of multi-dimensional and strided plans); 0 with the reason where one is not.
+long long one_pass_axes(int count, const long long* dims, Precision precision, const DeviceLimits& limits,
+                        std::string* reason) {
+  long long product = 1;
+  for (int axis = 0; axis < count; ++axis) {
+    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, limits);
+    if (!axis_plan.plan) {
+      *reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
+      return 0;
+    }
+    if (axis_plan.plan->passes.size() != 1) {
+      *reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
+                " takes more than one pass (multi-pass axes are not planned yet)";
+      return 0;
+    }
+    product *= dims[axis];
+  }
+  return product;
+}
+
+}  // namespace
+
 FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precision precision,
                        const DeviceLimits& limits) {
   FftPlanResult result;
@@ -523,21 +548,9 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
     if (result.plan) result.plan->dims = {dims[0]};
     return result;
   }
-  long long total = 1;
-  for (int axis = 0; axis < rank; ++axis) {
-    // Each axis is planned as a one-pass 1D transform first: its length's checks and sizes.
-    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, limits);
-    if (!axis_plan.plan) {
-      result.reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
-      return result;
-    }
-    if (axis_plan.plan->passes.size() != 1) {
-      result.reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
-                      " takes more than one pass (multi-pass axes are not planned yet)";
-      return result;
-    }
-    total *= dims[axis];
-  }
+  // Each axis is planned as a one-pass 1D transform first: its length's checks and sizes.
+  const long long total = one_pass_axes(rank, dims, precision, limits, &result.reason);
+  if (total == 0) return result;
   if (batch < 1) {
     result.reason = "batch " + std::to_string(batch) + " < 1";
     return result;
@@ -632,20 +645,8 @@ FftPlanResult plan_c2c_lines(int rank, const long long* dims, long long lines, b
   DeviceLimits single = limits;  // ordinary passes: no cluster or fused kernel
   single.clusters = false;
   single.fused = false;
-  long long total = 1;
-  for (int axis = 0; axis < rank; ++axis) {
-    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, single);
-    if (!axis_plan.plan) {
-      result.reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
-      return result;
-    }
-    if (axis_plan.plan->passes.size() != 1) {
-      result.reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
-                      " takes more than one pass (strided layouts in one pass an axis only)";
-      return result;
-    }
-    total *= dims[axis];
-  }
+  const long long total = one_pass_axes(rank, dims, precision, single, &result.reason);
+  if (total == 0) return result;
   // Both sides within 2^31 elements (the kernels index a pass's side in 32 bits); total < 2^31
   // here (each axis one pass), so the products below do not overflow before they are compared.
   constexpr long long kLimit = 1LL << 31;
@@ -760,20 +761,9 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     return result;
   }
   // The outer axes: each a one-pass complex transform (as plan_c2c's axes).
-  long long rows = 1;  // rows of the innermost axis in one transform
-  for (int axis = 0; axis + 1 < rank; ++axis) {
-    FftPlanResult axis_plan = plan_c2c_1d(dims[axis], 1, precision, limits);
-    if (!axis_plan.plan) {
-      result.reason = "axis " + std::to_string(axis) + ": " + axis_plan.reason;
-      return result;
-    }
-    if (axis_plan.plan->passes.size() != 1) {
-      result.reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
-                      " takes more than one pass (multi-pass axes are not planned yet)";
-      return result;
-    }
-    rows *= dims[axis];
-  }
+  // rows: of the innermost axis in one transform.
+  const long long rows = one_pass_axes(rank - 1, dims, precision, limits, &result.reason);
+  if (rows == 0) return result;
   // The real pass: every row of every transform, one complex transform of n / 2 points each
   // with the real step (odd n: of n points). One extra column a row on the complex side: the
   // planner's batch must allow the rows' n / 2 + 1 slots in the kernels' 32-bit offsets.
