@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/scratch.h"
 
 using idgpu::Config;
 using idgpu::FaultInject;
@@ -470,6 +471,15 @@ TEST_CASE("IDGPU_SCRATCH_KEEP: the byte count of IDGPU_OOC_DEVICE_BYTES, 0 allow
   CHECK(parse("IDGPU_SCRATCH_KEEP", "-1").warnings ==
         std::vector<std::string>{"idgpu: IDGPU_SCRATCH_KEEP=-1 is not a byte count in 0..2^62 (suffix K, M, G or "
                                  "T: x 1024^k); using 1/16 of the device memory"});
+}
+
+TEST_CASE("the scratch pool keeps IDGPU_SCRATCH_KEEP bytes, else 1/16 of the device memory", "[cpu][config]") {
+  constexpr std::size_t kH100Bytes = 85520809984;  // what an H100 80GB reports
+  CHECK(idgpu::scratch_keep_bytes(-1, kH100Bytes) == static_cast<long long>(kH100Bytes / 16));
+  CHECK(idgpu::scratch_keep_bytes(-1, 0) == 0);  // no device memory known: keep nothing
+  CHECK(idgpu::scratch_keep_bytes(0, kH100Bytes) == 0);
+  CHECK(idgpu::scratch_keep_bytes(2LL << 30, kH100Bytes) == 2LL << 30);
+  CHECK(idgpu::scratch_keep_bytes(1LL << 62, kH100Bytes) == 1LL << 62);
 }
 
 TEST_CASE("every variable warns once for an unknown value and keeps its default", "[cpu][config]") {
