@@ -46,18 +46,27 @@ class StockhamPlan final : public NativePlan {
     name_ = "Stockham " + rank + kind + ", " +
             (plan_.cluster ? std::string("one cluster kernel")
                            : std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes"));
-    if (fused_) name_ += fused_->kinds == kernels::kFused1D ? " (fused out of place)" : " (two axes fused)";
+    if (fused_) {
+      const FusedKind kind = plan_.fused->kind;
+      name_ += kind == FusedKind::k1D || kind == FusedKind::kRealPairedInverse ? " (fused out of place)"
+               : kind == FusedKind::kRealPairedForward                           ? " (fused)"
+                                                                                 : " (two axes fused)";
+    }
     if (plan_.kind != Kind::kC2C) {
       // A real plan's distances on its real side depend on the execution (in place: cuFFT's
       // padded layout): both shapes of its real pass, formed once, and those of the real pass of
       // its fused pair.
       real_pass_ = real_pass_index(plan_);
       for (const bool in_place : {false, true}) {
-        real_shapes_[in_place] = pass_shape(plan_, real_pass_for(plan_, in_place));
+        for (std::size_t i = 0; i < plan_.passes.size(); ++i) {
+          shapes_[in_place].push_back(pass_shape(plan_, execution_pass(plan_, i, in_place)));
+        }
         if (fused_) {
           const FftFused& fused = *plan_.fused;
-          const std::size_t which = real_pass_ == fused.first_pass ? 0 : 1;
-          fused_real_shapes_[in_place] = pass_shape(plan_, real_pass_for(plan_, fused.passes[which], in_place));
+          for (std::size_t which = 0; which < 2; ++which) {
+            fused_shapes_[in_place][which] =
+                pass_shape(plan_, execution_pass(plan_, fused.first_pass + which, fused.passes[which], in_place));
+          }
         }
       }
     }
@@ -80,7 +89,7 @@ class StockhamPlan final : public NativePlan {
     const bool in_place = args.input == args.output;
     if (in_place && !in_place_served_) return kNotServed;
     // A 1D fused plan runs fused out of place only; in place its passes run as two launches.
-    const bool fused = fused_ && (!in_place || fused_->kinds != kernels::kFused1D);
+    const bool fused = fused_ && (!in_place || fused_in_place(plan_.fused->kind));
     const std::vector<PassBuffers> turns = plan_buffers(plan_, in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
@@ -92,9 +101,11 @@ class StockhamPlan final : public NativePlan {
                          plan_.work_bytes);
         return CUFFT_INVALID_VALUE;
       }
-      // An in-place two-pass transform: the plan asks for no work area (as the vendor's), so the
-      // array it needs comes from the stream-ordered pool for the call.
-      const std::size_t bytes = static_cast<std::size_t>(plan_.n * plan_.batch) * plan_.element_bytes;
+      // An in-place two-pass transform, or a two-pass real one's intermediate: the plan asks for
+      // no work area (as the vendor's), so the array it needs comes from the stream-ordered pool
+      // for the call (a real plan's: n / 2 complex values a transform).
+      const long long points = plan_.kind == Kind::kC2C ? plan_.n : plan_.n / 2;
+      const std::size_t bytes = static_cast<std::size_t>(points * plan_.batch) * plan_.element_bytes;
       if (scratch_allocate(&temporary, bytes, args.stream) != cudaSuccess) {
         cudaGetLastError();
         log::api().info("{}: no {} B for an in-place execution; the vendor plan serves it", name_, bytes);
@@ -116,8 +127,10 @@ class StockhamPlan final : public NativePlan {
       if (i == fused_first) {
         // The pair as one fused kernel, each pass on its turn's arrays.
         kernels::FusedLaunch pair = *fused_;
-        if (real && real_pass_ == i) pair.first.shape = fused_real_shapes_[in_place];
-        if (real && real_pass_ == i + 1) pair.last.shape = fused_real_shapes_[in_place];
+        if (real) {
+          pair.first.shape = fused_shapes_[in_place][0];
+          pair.last.shape = fused_shapes_[in_place][1];
+        }
         pair.first.input = buffer(turns[i].from);
         pair.first.output = buffer(turns[i].to);
         pair.last.input = buffer(turns[i + 1].from);
@@ -128,7 +141,7 @@ class StockhamPlan final : public NativePlan {
         });
       } else {
         kernels::PassLaunch launch = launches_[i];
-        if (real && i == real_pass_) launch.shape = real_shapes_[in_place];
+        if (real) launch.shape = shapes_[in_place][i];
         launched = run_pass(launch, buffer(turns[i].from), buffer(turns[i].to), inverse, args.stream);
       }
       // A fused plan of one launch reports no pass.
@@ -219,9 +232,9 @@ class StockhamPlan final : public NativePlan {
   std::optional<kernels::FusedLaunch> fused_;
   bool in_place_served_ = true;
   std::string name_;
-  std::size_t real_pass_ = 0;  // a real plan's real pass, and its shapes out of place and in place
-  PassShape real_shapes_[2] = {};
-  PassShape fused_real_shapes_[2] = {};  // the fused pair's real pass, out of place and in place
+  std::size_t real_pass_ = 0;  // a real plan's real pass
+  std::vector<PassShape> shapes_[2];  // a real plan's passes' shapes out of place and in place (execution_pass)
+  PassShape fused_shapes_[2][2] = {};  // a real plan's fused pair's passes, out of place and in place
 };
 
 // The twiddle tables of every pass in one device allocation, in the plan's precision; the
@@ -313,6 +326,7 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.threads_per_transform = pass.threads_per_transform;
   launch.total = pass.sub_transforms * plan.pass_transforms(pass);
   launch.real_step = static_cast<int>(pass.real_step);
+  launch.real_lo_bits = pass.real_lo_bits;
   launch.convolution = static_cast<int>(pass.convolution);
   while (pass.convolution_size > 0 && (1LL << launch.convolution_log2) < pass.convolution_size) ++launch.convolution_log2;
   launch.blocks = pass.blocks;
@@ -706,6 +720,16 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
+    // The paired real steps of a two-pass real plan have power-of-two kernels only.
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      if (!paired_real_step(planned.plan->passes[i].real_step)) continue;
+      const bool served = d.precision == Precision::kSingle ? kernels::pow2_pass_served_f32(launches[i])
+                                                            : kernels::pow2_pass_served_f64(launches[i]);
+      if (!served) {
+        *reason = "native FFT: a real length whose half takes two passes runs natively for powers of two only";
+        return nullptr;
+      }
+    }
     const bool planned_fused = planned.plan->fused.has_value();
     if (!fused_enabled()) planned.plan->fused.reset();
     void* counters = nullptr;

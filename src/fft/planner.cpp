@@ -133,6 +133,7 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass) {
   shape.in_dist = pass.in_dist;
   shape.out_dist = pass.out_dist;
   shape.out_group = pass.out_group;
+  shape.in_group = pass.in_group;
   shape.sub = pass.sub_transforms;
   shape.span = pass.span_before;
   shape.size = static_cast<int>(pass.size);
@@ -738,6 +739,127 @@ bool lines_layout(const Descriptor& d, bool* contiguous_out) {
   return lines >= 2 && lines_in && (same_out || strides_of(1, false));
 }
 
+namespace {
+
+// plan_real's rank-1 plan of an even n whose half M takes two passes (fft/planner.h).
+FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precision precision,
+                                 const DeviceLimits& limits) {
+  FftPlanResult result;
+  const long long half = n / 2;
+  // Two passes, no cluster kernel; fused in fp64 only. fp32 runs the two passes as launches of
+  // their own: fused, on an H100 and an H200 (2^26 reals a call, 2^18..2^22), R2C lost against
+  // the two launches in every case (0.45-0.83x the vendor against 0.54-0.89x on the H200; its
+  // fused kernels spill 230-300 B a thread under 64 registers) and C2R in most (H200 0.82-0.93x
+  // against 0.87-1.06x; H100 1.07-1.21x against 0.99-1.22x). fp64 fused won: D2Z / Z2D 2^19
+  // 1.47x / 1.40x fused against 1.30x / 1.03x (H100), Z2D 2^18..2^21 1.04-1.20x against
+  // 0.88-1.01x (H200).
+  DeviceLimits plain = limits;
+  plain.clusters = false;
+  plain.fused = limits.fused && precision == Precision::kDouble;
+  FftPlanResult complex = plan_c2c_1d(half, batch, precision, plain);
+  if (!complex.plan) {
+    result.reason = complex.reason;
+    return result;
+  }
+  if (complex.plan->passes.size() != 2) {
+    result.reason = "n / 2 = " + std::to_string(half) + " takes " + std::to_string(complex.plan->passes.size()) +
+                    " passes (real data: two at most)";
+    return result;
+  }
+  FftPlan plan = std::move(*complex.plan);
+  // The paired pass needs an even number of columns: the first pass's size (R2C's last pass has
+  // L = N_1 columns) or the last's (C2R's first pass has n / (2 N_1)). Swap the two sizes where
+  // that makes it so (600 = 24 x 25 for R2C, 25 x 24 for C2R).
+  const std::size_t even_at = kind == Kind::kR2C ? 0 : 1;
+  if (plan.passes[even_at].size % 2 != 0 && plan.passes[1 - even_at].size % 2 == 0) {
+    plan.fused.reset();  // (powers of two only are fused)
+    const long long sizes[2] = {plan.passes[1].size, plan.passes[0].size};
+    const long long max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0),
+                                                      kernel_max_threads(plan.element_bytes));
+    plan.passes.clear();
+    for (long long size : sizes) {
+      FftPass pass = stockham_pass(size, plan.passes.empty() ? 1 : sizes[0], half);
+      size_pass(&pass, batch, plan.element_bytes, plain, max_threads);
+      plan.passes.push_back(std::move(pass));
+    }
+  }
+  plan.kind = kind;
+  plan.n = n;
+  plan.batch = batch;
+  plan.dims = {n};
+  plan.work_bytes = 0;
+  FftPass& paired = plan.passes[kind == Kind::kR2C ? 1 : 0];
+  paired.real_step = kind == Kind::kR2C ? RealStep::kPairedR2C : RealStep::kPairedC2R;
+  // A block pairs half its columns with their partners: P >= 2 columns, P dividing C, C even.
+  const long long columns = paired.sub_transforms;
+  if (columns % 2 != 0) {
+    result.reason = "n / 2 = " + std::to_string(half) + ": the paired pass has an odd number of columns (" +
+                    std::to_string(columns) + ")";
+    return result;
+  }
+  if (paired.transforms_per_block % 2 != 0) {
+    // An even P: twice the planned one where it divides C and fits, else the largest even
+    // divisor of C below it, at least 2.
+    const long long max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0),
+                                                      kernel_max_threads(plan.element_bytes));
+    const auto fits = [&](long long per_block) {
+      const int stride = pass_smem_stride(paired.size, paired.smem_shift, plan.element_bytes, per_block,
+                                          paired.threads_per_transform, true);
+      return static_cast<std::size_t>(stride) * plan.element_bytes * static_cast<std::size_t>(per_block) <=
+                 limits.shared_bytes_per_block &&
+             per_block * paired.threads_per_transform <= max_threads;
+    };
+    long long per_block = 2 * paired.transforms_per_block;
+    if (columns % per_block != 0 || !fits(per_block)) {
+      per_block = 2;
+      for (long long d = paired.transforms_per_block - 1; d > 2; --d) {
+        if (d % 2 == 0 && columns % d == 0 && fits(d)) {
+          per_block = d;
+          break;
+        }
+      }
+    }
+    if (!fits(per_block)) {
+      result.reason = "n / 2 = " + std::to_string(half) + ": two columns of the paired pass do not fit a block";
+      return result;
+    }
+    paired.transforms_per_block = static_cast<int>(per_block);
+    paired.smem_stride = pass_smem_stride(paired.size, paired.smem_shift, plan.element_bytes, per_block,
+                                          paired.threads_per_transform, true);
+    paired.shared_bytes = static_cast<std::size_t>(paired.smem_stride) * plan.element_bytes *
+                          static_cast<std::size_t>(per_block);
+    paired.blocks = columns * batch / per_block;
+  }
+  int bits = 0;
+  while ((1LL << bits) < half) ++bits;
+  paired.real_lo_bits = (bits + 1) / 2;
+  for (FftPass& pass : plan.passes) {
+    pass.transform_n = half;
+    pass.transforms = batch;
+  }
+  if (plan.fused) {
+    // The passes as one fused kernel (fuse_passes sized its tiles: T columns of the paired pass,
+    // a power of two of at least 2), with the paired step.
+    FftFused& fused = *plan.fused;
+    fused.kind = kind == Kind::kR2C ? FusedKind::kRealPairedForward : FusedKind::kRealPairedInverse;
+    FftPass& tile = fused.passes[kind == Kind::kR2C ? 1 : 0];
+    if (tile.transforms_per_block < 2 || columns % tile.transforms_per_block != 0) {
+      plan.fused.reset();
+    } else {
+      tile.real_step = paired.real_step;
+      tile.real_lo_bits = paired.real_lo_bits;
+      for (FftPass& pass : fused.passes) {
+        pass.transform_n = half;
+        pass.transforms = batch;
+      }
+    }
+  }
+  result.plan = std::move(plan);
+  return result;
+}
+
+}  // namespace
+
 FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,
                         const DeviceLimits& limits) {
   FftPlanResult result;
@@ -774,8 +896,10 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     return result;
   }
   if (complex.plan->passes.size() != 1) {
+    if (rank == 1 && !odd) return plan_real_two_pass(kind, n, batch, precision, limits);
     result.reason = std::string(odd ? "n = " : "n / 2 = ") + std::to_string(points) +
-                    " takes more than one pass (not planned yet for real data)";
+                    " takes more than one pass (not planned yet for real data" +
+                    (rank > 1 ? " of rank 2 and 3)" : " of odd length)");
     return result;
   }
   FftPlan plan = std::move(*complex.plan);
@@ -862,6 +986,31 @@ std::size_t real_pass_index(const FftPlan& plan) {
   throw std::invalid_argument("not a real plan");
 }
 
+FftPass execution_pass(const FftPlan& plan, std::size_t index, bool in_place) {
+  return execution_pass(plan, index, plan.passes.at(index), in_place);
+}
+
+FftPass execution_pass(const FftPlan& plan, std::size_t index, FftPass planned, bool in_place) {
+  if (plan.kind == Kind::kC2C) return planned;
+  const bool two_pass = plan.passes.size() == 2 && plan.dims.size() == 1 &&
+                        (paired_real_step(plan.passes[0].real_step) || paired_real_step(plan.passes[1].real_step));
+  if (!two_pass) return index == real_pass_index(plan) ? real_pass_for(plan, planned, in_place) : planned;
+  FftPass pass = std::move(planned);
+  const long long half = plan.n / 2;
+  const long long real = in_place ? half + 1 : half;  // the real side, in complex elements
+  // R2C's intermediate: in the output out of place (n / 2 + 1 a transform, the last pass then in
+  // place there), in a temporary array in place (n / 2).
+  const long long work = in_place ? half : half + 1;
+  if (plan.kind == Kind::kR2C) {
+    pass.in_group = index == 0 ? real : work;
+    pass.out_group = index == 0 ? work : half + 1;
+  } else {
+    pass.in_group = index == 0 ? half + 1 : half;
+    pass.out_group = index == 0 ? half : real;
+  }
+  return pass;
+}
+
 FftPass real_pass_for(const FftPlan& plan, bool in_place) {
   return real_pass_for(plan, plan.passes.at(real_pass_index(plan)), in_place);
 }
@@ -903,6 +1052,8 @@ std::string pass_step_text(const FftPass& pass) {
   } else if (pass.convolution == ConvolutionStep::kBluestein) {
     out << ", Bluestein (chirp, padded to " << pass.convolution_size << ")";
   }
+  if (pass.real_step == RealStep::kPairedR2C) out << ", R2C step after the stages, columns paired";
+  if (pass.real_step == RealStep::kPairedC2R) out << ", C2R step before the stages, columns paired";
   switch (pass.bluestein) {
     case BluesteinStep::kChirpLoad: out << ", Bluestein: loads " << pass.chirp_length << " points times the chirp"; break;
     case BluesteinStep::kForward: out << ", Bluestein: forward"; break;
@@ -933,7 +1084,8 @@ std::string FftPlan::to_string() const {
         << cluster->shared_bytes << " B shared";
   }
   if (fused) {
-    static const char* const kKinds[] = {"1D", "axes", "real forward", "real inverse"};
+    static const char* const kKinds[] = {"1D", "axes", "real forward", "real inverse", "real 1D forward",
+                                         "real 1D inverse"};
     out << ", fused (" << kKinds[static_cast<int>(fused->kind)] << ", passes " << fused->first_pass + 1 << "-"
         << fused->first_pass + 2 << "): blocks of " << fused->threads << " threads, " << fused->shared_bytes << " B shared, "
         << fused->first_tiles << " + " << fused->last_tiles << " tiles per transform (T " << fused->passes[0].transforms_per_block

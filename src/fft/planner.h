@@ -119,7 +119,14 @@ struct DeviceLimits {
 //    (k >= 1), the real parts of the n outputs stored (X[0]'s imaginary part drops out, as in
 //    cuFFT's);
 // with the real side's distances in reals (not complex elements).
-enum class RealStep : int { kNone = 0, kPackR2C = 1, kUnpackC2R = 2, kOddR2C = 3, kOddC2R = 4 };
+// An even n whose half takes two passes (plan_real, rank 1) runs the same steps in the pass that
+// meets the complex side, with the points paired across the block's columns (stockham_index.h,
+// paired_frame): kPairedR2C in the last pass, after its stages (R2C's post-processing on the
+// final Z, written as X); kPairedC2R in the first pass, before its stages (C2R's pre-processing
+// of X into Z). Their w_n^k (k < n / 2) come from two tables, lo[k mod 2^b] hi[k >> b]
+// (b = FftPass::real_lo_bits). Still one read and one write of the data a pass.
+enum class RealStep : int { kNone = 0, kPackR2C = 1, kUnpackC2R = 2, kOddR2C = 3, kOddC2R = 4, kPairedR2C = 5, kPairedC2R = 6 };
+inline bool paired_real_step(RealStep step) { return step == RealStep::kPairedR2C || step == RealStep::kPairedC2R; }
 
 // Lengths with a prime factor above 13 (plan_c2c_any; the algorithms, tables and index maps in
 // fft/convolution.h and fft/convolution_index.h). A pass's DFT of its `size` N points may be done
@@ -174,7 +181,12 @@ struct FftPass {
   // as a run out_dist apart: the elements between consecutive transforms' runs (0: the runs of
   // every transform follow on, sub_transforms x out_dist).
   long long out_group = 0;
+  // A pass over lines whose transforms' inputs are in_group elements apart (0: transform_n), and,
+  // after the first pass, whose outputs are out_group apart (0: transform_n): a multi-pass real
+  // plan's intermediates (n / 2 + 1 or n / 2 complex elements a transform; execution_pass).
+  long long in_group = 0;
   RealStep real_step = RealStep::kNone;
+  int real_lo_bits = 0;  // a paired real step's table split (RealStep)
   // Prime factors above 13 (ConvolutionStep, BluesteinStep above): the pass's convolution, its
   // length (`radices` factor it instead of `size`) and Rader's generator of (Z/N)^*; its part in a
   // multi-pass Bluestein plan, and there the true length n the chirps run over.
@@ -209,7 +221,17 @@ struct FftCluster {
 // outermost axis is a launch of its own before (C2R) or after them. The real kinds' kernels for
 // 128^2, 512^2 and 1024^2 need more registers than the pass kernels' (fused_threads below).
 
-enum class FusedKind : int { k1D = 0, kAxes = 1, kRealForward = 2, kRealInverse = 3 };
+//  - kRealPairedForward / kRealPairedInverse: a two-pass real 1D plan's passes (plan_real),
+//    out of place, the paired real step in the last (R2C) or first (C2R) pass: k1D's kernel
+//    with that pass's tiles taking paired columns.
+enum class FusedKind : int { k1D = 0, kAxes = 1, kRealForward = 2, kRealInverse = 3, kRealPairedForward = 4, kRealPairedInverse = 5 };
+// Whether a fused pair runs fused in place too: the multi-dimensional kinds, and a two-pass R2C
+// (input -> a temporary array -> input); the other 1D kinds run their passes as two launches in
+// place.
+inline bool fused_in_place(FusedKind kind) {
+  return kind == FusedKind::kAxes || kind == FusedKind::kRealForward || kind == FusedKind::kRealInverse ||
+         kind == FusedKind::kRealPairedForward;
+}
 
 // A fused pair's kernel: the plan's passes first_pass and first_pass + 1 in one persistent launch
 // whose blocks of `threads` threads take the tiles of both passes in FusedSchedule order.
@@ -408,8 +430,21 @@ bool lines_layout(const Descriptor& descriptor, bool* contiguous_out);
 //    axes on the output; C2R runs the axes first, in place on its input (so that, as cuFFT's
 //    multi-dimensional C2R, it overwrites its input out of place too), then the real pass into
 //    the output. One read and one write of the data a pass; no work area.
+//  - rank 1, even n whose half takes two passes: the two passes of the complex transform of
+//    n / 2 points (plan_c2c_1d's split, not a cluster kernel; in fp64 fused where it fuses, as
+//    FusedKind::kRealPairedForward / kRealPairedInverse), the real step paired into the one
+//    that meets the complex side (RealStep::kPairedR2C in the last pass, kPairedC2R in the
+//    first); the intermediate out of place in the output (R2C: n / 2 + 1 complex values a
+//    transform, its last pass then in place there; C2R: the n reals), in place in a temporary
+//    array of n / 2 a transform from the stream-ordered scratch pool (execution_pass). Two reads
+//    and two writes of the data, no work area. (An R2C intermediate in the scratch pool out of
+//    place too, n / 2 a transform so that every row sits on the 32-byte sectors, measured
+//    slower on an H200: R2C 2^18..2^26 0.53-0.89x against C2R's 0.74-1.06x there, where on an
+//    H100 with the intermediate in the output R2C ran at 0.83-1.04x. Its last pass then writes
+//    the output's rows, off the sectors in every other transform, without having read them.)
 // No plan (with the reason) for n < 3, where the real pass's length (n / 2, odd n: n) or an outer
-// axis does not fit one pass.
+// axis does not fit one pass (rank 1, even n: two passes), or where a paired pass's columns are
+// odd.
 FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,
                         const DeviceLimits& limits);
 // Rank 1: plan_real(kind, 1, &n, ...).
@@ -419,6 +454,16 @@ FftPlanResult plan_real_1d(Kind kind, long long n, long long batch, Precision pr
 // a pass over many short lines (an axis pass of few lines a block over a large batch) can pass it
 // below the sizes the kernels index.
 std::string grid_refusal(const FftPlan& plan);
+
+// Pass `index` of `plan` with the distances of an execution in place or not: a real plan's real
+// pass as real_pass_for makes it, a multi-pass real plan's passes with the groups of their
+// intermediates (R2C: the real input n / 2 complex values a transform, n / 2 + 1 in place, into
+// an intermediate of n / 2 + 1 in the output, or of n / 2 in a temporary array in place, then
+// into n / 2 + 1; C2R: n / 2 + 1 into n / 2, then n / 2 into n / 2, or n / 2 + 1 in place),
+// every other pass as planned.
+FftPass execution_pass(const FftPlan& plan, std::size_t index, bool in_place);
+// The same for `pass`, the plan's pass `index` as some kernel runs it (a fused one's).
+FftPass execution_pass(const FftPlan& plan, std::size_t index, FftPass pass, bool in_place);
 
 // The index of a real plan's real pass, and that pass with its distances for an execution in
 // place or not.

@@ -133,11 +133,13 @@ struct PassShape {
   bool twiddled = true;     // a later pass (span > 1) applies w_{L N}^{e j} on load; not an axis pass
   long long in_dist = 0;    // sub == 1: elements between consecutive transforms' inputs (n when 0)
   long long out_dist = 0;   // span == 1: between consecutive sub-transforms' outputs (N when 0)
-  long long out_group = 0;  // span == 1 < sub: between consecutive transforms' first outputs
-                            // (0: sub x the distance above, the runs following on)
+  long long out_group = 0;  // sub > 1: between consecutive transforms' first outputs (0: span == 1,
+                            // sub x the distance above, the runs following on; span > 1, n)
+  long long in_group = 0;   // sub > 1: between consecutive transforms' first inputs (0: n)
 };
 
 IDGPU_HD long long input_distance(const PassShape& s) { return s.in_dist > 0 ? s.in_dist : s.n; }
+IDGPU_HD long long input_group(const PassShape& s) { return s.in_group > 0 ? s.in_group : s.n; }
 IDGPU_HD long long output_distance(const PassShape& s) { return s.out_dist > 0 ? s.out_dist : s.size; }
 IDGPU_HD bool inter_pass_twiddled(const PassShape& s) { return s.twiddled && s.span > 1; }
 
@@ -162,13 +164,13 @@ IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
   }
   const long long batch = g0 / s.sub;
   const long long id0 = g0 % s.sub;
-  frame.in_base = batch * s.n + id0;
+  frame.in_base = batch * input_group(s) + id0;
   if (s.span == 1) {
     // T divides sub: the block's sub-transforms belong to one transform.
     frame.out_base = s.out_group > 0 ? batch * s.out_group + id0 * output_distance(s) : g0 * output_distance(s);
   } else {
     frame.j0 = id0 % s.span;
-    frame.out_base = batch * s.n + frame.j0 + s.span * s.size * (id0 / s.span);
+    frame.out_base = batch * (s.out_group > 0 ? s.out_group : s.n) + frame.j0 + s.span * s.size * (id0 / s.span);
   }
   return frame;
 }
@@ -180,6 +182,52 @@ IDGPU_HD int input_step(const PassShape& s, int tr, int e) {
 }
 IDGPU_HD int output_step(const PassShape& s, int tr, int p) {
   return s.span == 1 ? tr * static_cast<int>(output_distance(s)) + p : tr + p * static_cast<int>(s.span);
+}
+
+// Paired passes of a multi-pass real transform (RealStep::kPairedR2C, kPairedC2R in fft/planner.h):
+// the pass of the complex transform of M = n / 2 points whose sub-transforms hold the points
+// Z[k] at k = c + C e (C = sub columns, c the column, e < N): the last pass (C = L), whose
+// outputs are final, or the first (C = n / N), whose inputs are. The real step combines Z[k]
+// with Z[M - k] = Z[(C - c) + C (N - 1 - e)]: column C - c's element N - 1 - e (c >= 1), or
+// column 0's element N - e mod N (c = 0). A block takes P = per_block columns of one transform,
+// P / 2 "primary" ones c = j0 .. j0 + P/2 - 1 (j0 a multiple of P / 2 below C / 2) and their
+// partners C - j0 - P/2 + 1 .. C - j0 in ascending order, except that the partner of column 0,
+// itself, is replaced by column C / 2, whose partner is itself too. Every column of a transform
+// is then in exactly one block (C / P blocks a transform; P divides C), every pair of points
+// the step combines is in one block, and a block writes exactly the elements it reads (and, in
+// the block of j0 = 0 of an R2C, X[M]): the pass may run in place.
+struct PairedFrame {
+  long long in_base = 0;   // the transform's first element on each side
+  long long out_base = 0;
+  long long j0 = 0;        // the block's first primary column
+};
+IDGPU_HD PairedFrame paired_frame(const PassShape& s, long long g0) {
+  PairedFrame frame;
+  const long long transform = g0 / s.sub;
+  frame.in_base = transform * input_group(s);
+  frame.out_base = transform * (s.out_group > 0 ? s.out_group : s.n);
+  frame.j0 = (g0 % s.sub) / 2;
+  return frame;
+}
+// The column of the block's sub-transform tr (< P).
+IDGPU_HD long long paired_column(const PassShape& s, long long j0, int tr) {
+  const int half = s.per_block / 2;
+  if (tr < half) return j0 + tr;
+  const long long column = s.sub - j0 - half + 1 + (tr - half);
+  return column == s.sub ? s.sub / 2 : column;
+}
+// The block's sub-transform and element that hold Z[M - k] for element e of sub-transform tr
+// (in column `column`): sub-transform paired_partner_tr, element paired_partner_e of the
+// column's flip (N for column 0, N - 1 for the others), so that a kernel forms the first two
+// once per sub-transform.
+IDGPU_HD int paired_partner_tr(const PassShape& s, long long column, int tr) {
+  return column == 0 || 2 * column == s.sub ? tr : s.per_block - 1 - tr;
+}
+IDGPU_HD int paired_partner_flip(const PassShape& s, long long column) { return column == 0 ? s.size : s.size - 1; }
+IDGPU_HD int paired_partner_e(const PassShape& s, int flip, int e) { return flip - e == s.size ? 0 : flip - e; }
+IDGPU_HD void paired_partner(const PassShape& s, long long column, int tr, int e, int* partner_tr, int* partner_e) {
+  *partner_tr = paired_partner_tr(s, column, tr);
+  *partner_e = paired_partner_e(s, paired_partner_flip(s, column), e);
 }
 
 // Linear staging order: q -> (tr, e) for a contiguous or a column side (shifts for powers of two).

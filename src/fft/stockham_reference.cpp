@@ -92,6 +92,9 @@ class PassRunner {
   void run_tile(long long g0, int valid, const Complex* from, Complex* to);
 
  private:
+  // A block of a paired real pass (RealStep::kPairedR2C, kPairedC2R; paired_frame).
+  void run_paired_tile(long long g0, const Complex* from, Complex* to);
+
   const FftPlan& plan_;
   const FftPass& pass_;
   int sign_;
@@ -101,7 +104,83 @@ class PassRunner {
   std::vector<Complex> smem_;
 };
 
+void PassRunner::run_paired_tile(long long g0, const Complex* from, Complex* to) {
+  const FftPass& pass = pass_;
+  const PassShape& shape = shape_;
+  const int size = shape.size;
+  const int per_block = shape.per_block;
+  const long long columns = shape.sub;
+  const long long half = shape.n;  // M
+  const auto oriented = [this](Complex w) { return sign_ < 0 ? w : std::conj(w); };
+  const auto real_twiddle = [&](long long k) {  // w_n^k, n = 2 M, forward sign
+    const long long mask = (1LL << pass.real_lo_bits) - 1;
+    return table_[layout_.real + static_cast<std::size_t>(k & mask)] *
+           table_[layout_.real + (std::size_t{1} << pass.real_lo_bits) + static_cast<std::size_t>(k >> pass.real_lo_bits)];
+  };
+  std::fill(smem_.begin(), smem_.end(), not_a_number());
+  const PairedFrame frame = paired_frame(shape, g0);
+  const auto column = [&](int tr) { return paired_column(shape, frame.j0, tr); };
+  for (int tr = 0; tr < per_block; ++tr) {
+    const long long c = column(tr);
+    for (int e = 0; e < size; ++e) {
+      Complex x = from[frame.in_base + c + e * columns];
+      if (inter_pass_twiddled(shape) && e > 0) {
+        const long long exponent = e * c;
+        const long long lo_mask = (1LL << pass.twiddle_lo_bits) - 1;
+        x *= oriented(table_[layout_.lo + static_cast<std::size_t>(exponent & lo_mask)] *
+                      table_[layout_.hi + static_cast<std::size_t>(exponent >> pass.twiddle_lo_bits)]);
+      }
+      smem_[smem_index(shape, tr, e)] = x;
+    }
+  }
+  const auto partner_of = [&](int tr, int e) {
+    int ptr = 0, pe = 0;
+    paired_partner(shape, column(tr), tr, e, &ptr, &pe);
+    return smem_[smem_index(shape, ptr, pe)];
+  };
+  if (pass.real_step == RealStep::kPairedC2R) {
+    // Z[k] = (X[k] + conj X[M-k]) + i w^-k (X[k] - conj X[M-k]), every read before any write;
+    // X[M], the partner of column 0's element 0, is read from the input.
+    std::vector<Complex> z(smem_.size(), not_a_number());
+    for (int tr = 0; tr < per_block; ++tr) {
+      const long long c = column(tr);
+      for (int e = 0; e < size; ++e) {
+        const Complex a = smem_[smem_index(shape, tr, e)];
+        const Complex b = std::conj(c == 0 && e == 0 ? from[frame.in_base + half] : partner_of(tr, e));
+        const Complex w = std::conj(real_twiddle(c + e * columns));
+        z[static_cast<std::size_t>(smem_index(shape, tr, e))] = (a + b) + Complex(0.0, 1.0) * w * (a - b);
+      }
+    }
+    smem_ = std::move(z);
+  }
+  run_stages(pass, shape, per_block, sign_, table_, layout_, &smem_);
+  if (pass.real_step == RealStep::kPairedR2C) {
+    // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 where Z[k] was; column
+    // 0's element 0 also gives X[M] = Re Z[0] - Im Z[0].
+    for (int tr = 0; tr < per_block; ++tr) {
+      const long long c = column(tr);
+      for (int e = 0; e < size; ++e) {
+        const Complex a = smem_[smem_index(shape, tr, e)];
+        const Complex b = std::conj(partner_of(tr, e));
+        const Complex w = real_twiddle(c + e * columns);
+        to[frame.out_base + c + e * columns] = 0.5 * (a + b) - Complex(0.0, 0.5) * w * (a - b);
+        if (c == 0 && e == 0) to[frame.out_base + half] = {a.real() - a.imag(), 0.0};
+      }
+    }
+    return;
+  }
+  // C2R's first pass: each sub-transform a contiguous run.
+  for (int tr = 0; tr < per_block; ++tr) {
+    const long long c = column(tr);
+    for (int e = 0; e < size; ++e) to[frame.out_base + c * output_distance(shape) + e] = smem_[smem_index(shape, tr, e)];
+  }
+}
+
 void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex* to) {
+  if (paired_real_step(pass_.real_step)) {
+    run_paired_tile(g0, from, to);
+    return;
+  }
   const FftPass& pass = pass_;
   const PassShape& shape = shape_;
   const std::vector<Complex>& table = table_;
@@ -216,15 +295,17 @@ void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex
   const FftFused& fused = *plan.fused;
   const bool in_place = input == output;
   const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
+  // A two-pass R2C's intermediate in place: n / 2 complex values a transform.
+  std::vector<Complex> work;
   const auto buffer = [&](Buffer which) {
-    if (which == Buffer::kWork) throw std::invalid_argument("fft reference: a fused plan with a work area");
+    if (which == Buffer::kWork) {
+      if (plan.kind != Kind::kR2C) throw std::invalid_argument("fft reference: a fused plan with a work area");
+      work.resize(static_cast<std::size_t>(plan.n / 2 * plan.batch), not_a_number());
+      return work.data();
+    }
     return which == Buffer::kInput ? const_cast<Complex*>(input) : output;
   };
-  const bool real = plan.kind != Kind::kC2C;
-  const std::size_t real_index = real ? real_pass_index(plan) : plan.passes.size();
-  const auto as_run = [&](std::size_t i, const FftPass& pass) {
-    return i == real_index ? real_pass_for(plan, pass, in_place) : pass;
-  };
+  const auto as_run = [&](std::size_t i, const FftPass& pass) { return execution_pass(plan, i, pass, in_place); };
   const std::size_t f = fused.first_pass;
   for (std::size_t i = 0; i < f; ++i) {
     PassRunner(plan, as_run(i, plan.passes[i]), sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
@@ -363,7 +444,7 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
     }
   }
   const bool in_place = input == output;
-  if (plan.fused && (!in_place || plan.fused->kind != FusedKind::k1D)) {
+  if (plan.fused && (!in_place || fused_in_place(plan.fused->kind))) {
     // A 1D fused plan runs fused out of place only (in place: two launches, below).
     run_with_fused(plan, sign, input, output, order);
     return;
@@ -372,13 +453,22 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
     // A real plan: its real pass with the distances of this execution (in place: the padded
     // layout), the axis passes of a multi-dimensional one as they are, in plan_buffers' turns (a
     // C2R's on its input).
-    const std::size_t real = real_pass_index(plan);
-    const FftPass real_pass = real_pass_for(plan, in_place);
+    // A two-pass one's intermediate in place goes to a temporary array, as the native plan's.
+    std::vector<Complex> work;
+    const auto buffer = [&](Buffer which) -> Complex* {
+      switch (which) {
+        case Buffer::kInput: return const_cast<Complex*>(input);
+        case Buffer::kOutput: return output;
+        default:
+          work.resize(static_cast<std::size_t>(plan.n * plan.batch), not_a_number());
+          return work.data();
+      }
+    };
     const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
     for (std::size_t i = 0; i < plan.passes.size(); ++i) {
-      Complex* from = turns[i].from == Buffer::kInput ? const_cast<Complex*>(input) : output;
-      Complex* to = turns[i].to == Buffer::kInput ? const_cast<Complex*>(input) : output;
-      PassRunner(plan, i == real ? real_pass : plan.passes[i], sign).run_all(from, to);
+      Complex* from = buffer(turns[i].from);
+      Complex* to = buffer(turns[i].to);
+      PassRunner(plan, execution_pass(plan, i, in_place), sign).run_all(from, to);
     }
     return;
   }

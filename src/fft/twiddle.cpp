@@ -42,6 +42,9 @@ TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
   layout.real = layout.hi + layout.hi_count;
   if (pass.real_step == RealStep::kPackR2C || pass.real_step == RealStep::kUnpackC2R) {
     layout.real_count = static_cast<std::size_t>(pass.size);
+  } else if (paired_real_step(pass.real_step)) {
+    layout.real_count = (std::size_t{1} << pass.real_lo_bits) +
+                        static_cast<std::size_t>(((pass.transform_n - 1) >> pass.real_lo_bits) + 1);
   }
   layout.total = layout.real + layout.real_count;
   return layout;
@@ -72,6 +75,14 @@ std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interp
   const TwiddleLayout layout = twiddle_layout(pass, interpass);
   std::vector<std::complex<double>> table(layout.total);
   write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table);
+  if (paired_real_step(pass.real_step)) {
+    const std::size_t lo = std::size_t{1} << pass.real_lo_bits;
+    for (std::size_t k = 0; k < layout.real_count; ++k) {
+      const long long e = k < lo ? static_cast<long long>(k) : static_cast<long long>(k - lo) << pass.real_lo_bits;
+      table[layout.real + k] = twiddle(e, 2 * pass.transform_n, -1);
+    }
+    return table;
+  }
   for (std::size_t k = 0; k < layout.real_count; ++k) {
     table[layout.real + k] = twiddle(static_cast<long long>(k), 2 * pass.size, -1);
   }

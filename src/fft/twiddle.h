@@ -23,7 +23,9 @@ std::complex<double> twiddle(long long e, long long d, int sign);
 //    with b = pass.twiddle_lo_bits; absent (count 0) in the first pass.
 // Every table is the forward sign; the inverse transform conjugates.
 //  - real: a real pass's w_n^k = exp(-2 pi i k / n), k < n / 2 (n = 2 N, the real length), for
-//    its real step (RealStep); absent elsewhere.
+//    its real step (RealStep); a paired real step's (n = 2 M, M = the pass's transform_n) as
+//    lo[k mod 2^b] (2^b entries) then hi[k >> b] (ceil(M / 2^b)), b = pass.real_lo_bits;
+//    absent elsewhere.
 struct TwiddleLayout {
   std::size_t stage = 0, stage_count = 0;
   std::size_t lo = 0, lo_count = 0;

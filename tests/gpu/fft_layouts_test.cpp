@@ -1062,22 +1062,38 @@ void run_real_case(const std::vector<long long>& dims, long long batch, bool in_
   }
 }
 
-// Each length at about 2^24 reals a call out of place and in place, then batch 1 and batch 3 (one
-// in place, one not), the makers rotating.
-template <class T>
-void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
-  constexpr long long kPoints = 1LL << 24;
+// Each length at about `points` reals a call (at least one transform) out of place and in place,
+// then batch 1 and batch 3 (one in place, one not), the makers rotating; `native(n)` says whether
+// the native policy serves n natively.
+template <class T, class Native>
+void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed, long long points, Native native) {
   int index = 0;
   for (long long n : lengths) {
-    const long long full = std::max(1LL, kPoints / n);
-    // Even n: a 13-smooth half; odd n: 13-smooth itself (one pass of n points).
-    const bool native = n >= 3 && n <= Traits<T>::kMaxNativeReal && smooth13(n % 2 == 0 ? n / 2 : n);
-    run_real_case<T>({n}, full, false, kMakers[index % 4], native, seed++);
-    run_real_case<T>({n}, full, true, kMakers[(index + 1) % 4], native, seed++);
-    run_real_case<T>({n}, 1, index % 2 == 0, kMakers[(index + 2) % 4], native, seed++);
-    run_real_case<T>({n}, 3, index % 2 == 1, kMakers[(index + 3) % 4], native, seed++);
+    const long long full = std::max(1LL, points / n);
+    const bool expected = native(n);
+    run_real_case<T>({n}, full, false, kMakers[index % 4], expected, seed++);
+    run_real_case<T>({n}, full, true, kMakers[(index + 1) % 4], expected, seed++);
+    run_real_case<T>({n}, 1, index % 2 == 0, kMakers[(index + 2) % 4], expected, seed++);
+    run_real_case<T>({n}, 3, index % 2 == 1, kMakers[(index + 3) % 4], expected, seed++);
     ++index;
   }
+}
+
+// Lengths that one pass serves: even n with a 13-smooth half, odd n 13-smooth itself (one pass
+// of n points), up to Traits<T>::kMaxNativeReal; 2^24 reals a call.
+template <class T>
+void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
+  run_real_lengths<T>(lengths, seed, 1LL << 24, [](long long n) {
+    return n >= 3 && n <= Traits<T>::kMaxNativeReal && smooth13(n % 2 == 0 ? n / 2 : n);
+  });
+}
+
+// Even lengths whose half takes two passes (from 2^16 in fp32, 2^15 in fp64): powers of two
+// native (the real step paired across the columns of the pass that meets the complex side; fp64
+// 2^18..2^21 both passes in one fused kernel), the others with the vendor; 2^20 reals a call.
+template <class T>
+void run_two_pass_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
+  run_real_lengths<T>(lengths, seed, 1LL << 20, [](long long n) { return (n & (n - 1)) == 0; });
 }
 
 struct RealShape {
@@ -1153,6 +1169,11 @@ TEST_CASE("native R2C and C2R, lengths up to 2^15", "[fft][real]") {
 
 TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
   run_real_lengths<cufftDoubleComplex>({8, 15, 34, 64, 243, 256, 400, 1000, 1001, 1024, 4096, 1LL << 14}, 6000);
+}
+
+TEST_CASE("native R2C, C2R, D2Z and Z2D whose half takes two passes", "[fft][real][two-pass]") {
+  run_two_pass_real_lengths<cufftComplex>({1LL << 16, 1LL << 17, 1LL << 18, 1LL << 20, 1LL << 23, 118098}, 7000);
+  run_two_pass_real_lengths<cufftDoubleComplex>({1LL << 15, 1LL << 16, 1LL << 19, 1LL << 21, 118098}, 7100);
 }
 
 // Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is

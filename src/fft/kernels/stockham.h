@@ -34,7 +34,11 @@ struct PassLaunch {
   // table w_n^k, k < N, in the pass's precision (forward sign); 3 and 4, odd n (no table): loads
   // reals as (x, 0) and stores n / 2 + 1 values, or loads n / 2 + 1 values with their Hermitian
   // extension and stores real parts, the real side's distances in reals.
+  // 5 and 6 (RealStep::kPairedR2C, kPairedC2R): the real step of a two-pass plan paired across
+  // the block's columns (stockham_index.h, paired_frame), the table w_n^k as lo[k mod 2^b]
+  // (2^b entries) then hi[k >> b], b = real_lo_bits.
   int real_step = 0;
+  int real_lo_bits = 0;
   const void* real_twiddles = nullptr;
   // A convolution pass (ConvolutionStep, fft/planner.h): 2 is Bluestein's over 2^convolution_log2
   // points (stockham_bluestein.cuh), with the chirp (n entries) and the kernel's spectrum (M
@@ -82,6 +86,9 @@ bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t str
 // Whether the fp32 kernel that runs `pass` computes its inter-pass twiddles itself (the
 // power-of-two later passes) rather than reading the lo/hi tables, which then need not be built.
 bool computes_interpass_twiddles_f32(const PassLaunch& pass);
+// Whether a power-of-two kernel is compiled for `pass` (the only kernels of the paired real steps).
+bool pow2_pass_served_f32(const PassLaunch& pass);
+bool pow2_pass_served_f64(const PassLaunch& pass);
 
 // The fixed-sequence kernels (stockham_fixed_f32.cu, stockham_fixed_f64.cu; the sequences in
 // fft/kernels/fixed_radices.h): true, with the launch's status, when one is compiled for the
@@ -137,7 +144,14 @@ namespace idgpu::fft::kernels {
 // in one persistent kernel of `grid` blocks (out of place for a 1D plan's; in place or not for
 // a multi-dimensional plan's axes).
 // The kinds of a fused kernel's two passes (kernels/stockham_fused.cuh, FusedPassKinds).
-enum FusedKinds : int { kFused1D = 0, kFusedAxes = 1, kFusedRealForward = 2, kFusedRealInverse = 3 };
+enum FusedKinds : int {
+  kFused1D = 0,
+  kFusedAxes = 1,
+  kFusedRealForward = 2,
+  kFusedRealInverse = 3,
+  kFusedPairedForward = 4,
+  kFusedPairedInverse = 5
+};
 
 struct FusedLaunch {
   PassLaunch first;  // with their arrays (the plan's buffer turns for the two passes)

@@ -50,9 +50,14 @@ template <class Real, bool Inverse, int LogN, int Kind, int Cache>
 __device__ __forceinline__ void fused_pass_tile(const PassLaunch& pass, long long count, long long transform,
                                                 int tile, unsigned char* shared_raw) {
   const long long start = static_cast<long long>(tile) * pass.shape.per_block;
-  const int valid = static_cast<int>(min(static_cast<long long>(pass.shape.per_block), count - start));
-  pow2_tile<Real, Inverse, LogN, Kind, Cache>(pass, transform * count + start, valid, shared_raw,
-                                              static_cast<int>(threadIdx.x));
+  if constexpr (pow2_paired(Kind)) {  // its tiles are always full
+    pow2_paired_block<Real, Inverse, LogN, Kind, Cache>(pass, transform * count + start, shared_raw,
+                                                        static_cast<int>(threadIdx.x));
+  } else {
+    const int valid = static_cast<int>(min(static_cast<long long>(pass.shape.per_block), count - start));
+    pow2_tile<Real, Inverse, LogN, Kind, Cache>(pass, transform * count + start, valid, shared_raw,
+                                                static_cast<int>(threadIdx.x));
+  }
 }
 
 // The passes' kinds (FusedKinds): a 1D plan's kFirst (columns in, each sub-transform written
@@ -142,6 +147,11 @@ struct FusedShapes<double, kFused1D> {
   static constexpr int kFirstLog[] = {7, 9, 8, 10};
   static constexpr int kLastLog[] = {10, 9, 11, 10};
 };
+// A two-pass real 1D plan's passes: the 1D pairs of its half (kRealPairedForward / Inverse).
+template <class Real>
+struct FusedShapes<Real, kFusedPairedForward> : FusedShapes<Real, kFused1D> {};
+template <class Real>
+struct FusedShapes<Real, kFusedPairedInverse> : FusedShapes<Real, kFused1D> {};
 template <class Real>
 struct FusedShapes<Real, kFusedRealForward> {
   static constexpr int kFirstLog[] = {6, 7, 8, 9};
@@ -170,6 +180,14 @@ struct FusedPassKinds<kFusedRealForward> {
 template <>
 struct FusedPassKinds<kFusedRealInverse> {
   static constexpr int kFirstKind = kColumn, kLastKind = kRealUnpack;
+};
+template <>
+struct FusedPassKinds<kFusedPairedForward> {
+  static constexpr int kFirstKind = kFirst, kLastKind = kPairedPack;
+};
+template <>
+struct FusedPassKinds<kFusedPairedInverse> {
+  static constexpr int kFirstKind = kPairedUnpack, kLastKind = kColumn;
 };
 
 template <class Real, bool Inverse, int Kinds, int Index>
@@ -202,23 +220,29 @@ bool with_fused_kernel_of(const FusedLaunch& launch, const Use& use) {
 }
 
 // A real plan's kernels run one direction only: R2C forward, C2R inverse.
+// The real kinds' kernels are compiled for their transform's direction only (R2C forward, C2R
+// inverse), and where `Compiled`.
+template <class Real, bool Inverse, int Kinds, bool ForInverse, bool Compiled = true, class Use>
+bool with_one_direction(const FusedLaunch& launch, const Use& use) {
+  if constexpr (Inverse != ForInverse || !Compiled) {
+    return false;
+  } else {
+    return with_fused_kernel_of<Real, Inverse, Kinds>(launch, use);
+  }
+}
+
 template <class Real, bool Inverse, class Use>
 bool with_fused_kernel(const FusedLaunch& launch, const Use& use) {
   switch (launch.kinds) {
     case kFused1D: return with_fused_kernel_of<Real, Inverse, kFused1D>(launch, use);
     case kFusedAxes: return with_fused_kernel_of<Real, Inverse, kFusedAxes>(launch, use);
-    case kFusedRealForward:
-      if constexpr (Inverse) {
-        return false;
-      } else {
-        return with_fused_kernel_of<Real, Inverse, kFusedRealForward>(launch, use);
-      }
-    case kFusedRealInverse:
-      if constexpr (!Inverse) {
-        return false;
-      } else {
-        return with_fused_kernel_of<Real, Inverse, kFusedRealInverse>(launch, use);
-      }
+    case kFusedRealForward: return with_one_direction<Real, Inverse, kFusedRealForward, false>(launch, use);
+    case kFusedRealInverse: return with_one_direction<Real, Inverse, kFusedRealInverse, true>(launch, use);
+    // Two-pass real 1D plans are fused in fp64 only (plan_real).
+    case kFusedPairedForward:
+      return with_one_direction<Real, Inverse, kFusedPairedForward, false, sizeof(Real) == 8>(launch, use);
+    case kFusedPairedInverse:
+      return with_one_direction<Real, Inverse, kFusedPairedInverse, true, sizeof(Real) == 8>(launch, use);
     default: return false;
   }
 }
@@ -241,7 +265,8 @@ int fused_resident_blocks(const FusedLaunch& launch) {
     }
   };
   // A C2R pair is compiled for the inverse direction only.
-  const bool found = launch.kinds == kFusedRealInverse ? with_fused_kernel<Real, true>(launch, measure)
+  const bool inverse_only = launch.kinds == kFusedRealInverse || launch.kinds == kFusedPairedInverse;
+  const bool found = inverse_only ? with_fused_kernel<Real, true>(launch, measure)
                                                        : with_fused_kernel<Real, false>(launch, measure);
   if (!found || per_sm <= 0 || cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {

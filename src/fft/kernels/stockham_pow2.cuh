@@ -42,12 +42,20 @@ enum Pow2Kind : int {
   // memory; one read and one write of the data.
   kRealPack = 4,    // R2C: n / 2 points in, the transform, then the n / 2 + 1 outputs packed out
   kRealUnpack = 5,  // C2R: n / 2 + 1 points in, unpacked into n / 2, the transform, n / 2 out
+  // The two passes of a real transform whose half M takes two (RealStep::kPairedR2C,
+  // kPairedC2R), columns paired as paired_frame (fft/stockham_index.h) lays them out:
+  kPairedPack = 6,    // R2C's last pass: kColumn's load and twiddle, the transform, the R2C step
+                      // with the partners in shared memory, column out (and X[M] by column 0)
+  kPairedUnpack = 7,  // C2R's first pass: column in (and X[M] for column 0), the C2R step with
+                      // the partners in shared memory, the transform, kFirst's contiguous out
 };
 
-// Kinds whose last stage goes to shared memory and out in linear order.
+// Kinds whose last stage goes to shared memory (and, but for kPairedPack, out in linear order).
 __host__ __device__ constexpr bool pow2_staged_out(int kind) {
-  return kind == kFirst || kind == kStaged || kind == kRealPack || kind == kRealUnpack;
+  return kind == kFirst || kind == kStaged || kind == kRealPack || kind == kRealUnpack || kind == kPairedPack ||
+         kind == kPairedUnpack;
 }
+__host__ __device__ constexpr bool pow2_paired(int kind) { return kind == kPairedPack || kind == kPairedUnpack; }
 __host__ __device__ constexpr bool pow2_staged_in(int kind) {
   return kind == kStaged || kind == kRealPack || kind == kRealUnpack;
 }
@@ -215,6 +223,107 @@ __device__ __forceinline__ void store_global(C* to, C value) {
   }
 }
 
+// w_n^k (n = 2 M, forward sign) of a paired real step, from its lo/hi tables.
+template <class C>
+__device__ __forceinline__ C paired_real_twiddle(const PassLaunch& p, unsigned k) {
+  const C* __restrict__ table = static_cast<const C*>(p.real_twiddles);
+  const unsigned mask = (1u << p.real_lo_bits) - 1u;
+  return cmul(__ldg(&table[k & mask]), __ldg(&table[(1u << p.real_lo_bits) + (k >> p.real_lo_bits)]));
+}
+
+// A block of a paired real pass (kPairedPack, kPairedUnpack; fft/stockham_index.h, paired_frame):
+// T = P columns of one transform, P / 2 of them primary and their partners, every block full.
+// Threads run across the block's columns, as kColumn's: v[k] = element tid + k threads of
+// column paired_column(tr).
+template <class Real, bool Inverse, int LogN, int Kind, int Cache = kCached>
+__device__ __forceinline__ void pow2_paired_block(const PassLaunch& p, long long g0, unsigned char* shared_raw,
+                                                  int thread) {
+  using Pass = Pow2Pass<Real, Inverse, LogN, Kind>;
+  using C = typename Pass::C;
+  constexpr int kE = Pass::kE;
+  constexpr int kThreads = Pass::kThreads;
+  constexpr int kN = Pass::kN;
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  const PassShape& s = p.shape;
+  const PairedFrame frame = paired_frame(s, g0);
+  const int tr = thread & (s.per_block - 1);
+  const int tid = thread >> s.per_block_log2;
+  const int column = static_cast<int>(paired_column(s, frame.j0, tr));  // < C <= M < 2^31
+  const int columns = static_cast<int>(s.sub);
+  const int half = static_cast<int>(s.n);  // M
+  // Not restrict: an R2C's last pass runs in place out of place (plan_buffers); a block writes
+  // only elements it read before its first barrier (and X[M], which no block reads).
+  const C* in = static_cast<const C*>(p.input) + frame.in_base;
+  C* out = static_cast<C*>(p.output) + frame.out_base;
+  C* mine = sm + tr * s.smem_stride;
+  const auto partner = [&](int e) {
+    int partner_tr = 0, partner_e = 0;
+    paired_partner(s, column, tr, e, &partner_tr, &partner_e);
+    return sm[partner_tr * s.smem_stride + partner_e + (partner_e >> s.shift)];
+  };
+
+  C v[kE];
+#pragma unroll
+  for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&in[column + (tid + k * kThreads) * columns]);
+  if constexpr (Kind == kPairedPack) {
+    if constexpr (sizeof(Real) == 4) {
+      column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, column, static_cast<long long>(s.span) << LogN);
+    } else {
+      column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, column, p.lo_twiddles, p.hi_twiddles, p.lo_bits);
+    }
+  } else {
+    // Z[k] = (X[k] + conj X[M-k]) + i w^-k (X[k] - conj X[M-k]), k = column + C e: the X of the
+    // block through shared memory, X[M] (column 0's partner of e = 0) from device memory.
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      const int e = tid + k * kThreads;
+      mine[e + (e >> s.shift)] = v[k];
+    }
+    const C last = column == 0 && tid == 0 ? load_global<Cache>(&in[half]) : C{};
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      const int e = tid + k * kThreads;
+      const C b = cconj(column == 0 && e == 0 ? last : partner(e));
+      const C w = cconj(paired_real_twiddle<C>(p, static_cast<unsigned>(column + e * columns)));
+      const C sum = cadd(v[k], b);
+      const C t = cmul(w, csub(v[k], b));
+      v[k] = make<C>(sum.x - t.y, sum.y + t.x);
+    }
+    __syncthreads();  // the first stage writes where others read
+  }
+
+  const Pass pass{p.stage_twiddles, mine, s.shift, tid, true};
+  pass.stages(v, std::make_integer_sequence<int, Pass::kStages>());
+  __syncthreads();
+
+  if constexpr (Kind == kPairedPack) {
+    // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 where Z[k] was; column 0's
+    // element 0 also writes X[M] = Re Z[0] - Im Z[0].
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      const int e = tid + k * kThreads;
+      const C a = mine[e + (e >> s.shift)];
+      const C b = cconj(partner(e));
+      const C w = paired_real_twiddle<C>(p, static_cast<unsigned>(column + e * columns));
+      const C sum = cadd(a, b);
+      const C t = cmul(w, csub(a, b));
+      store_global<Cache>(&out[column + e * columns],
+                          make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x)));
+      if (column == 0 && e == 0) store_global<Cache>(&out[half], make<C>(a.x - a.y, static_cast<Real>(0)));
+    }
+  } else {
+    // Each column's N points a contiguous run at column x N (the intermediate's layout).
+    const int count = s.per_block << LogN;
+    for (int q = thread; q < count; q += blockDim.x) {
+      const int row = q >> LogN;
+      const int e = q & (kN - 1);
+      const long long to = paired_column(s, frame.j0, row) * kN + e;
+      store_global<Cache>(&out[to], sm[row * s.smem_stride + e + (e >> s.shift)]);
+    }
+  }
+}
+
 // The `valid` (<= T) sub-transforms from global sub-transform g0 on, all of one transform (the
 // body of a block of stockham_pow2, and a tile of the fused kernel), with the block's dynamic
 // shared memory; `thread` is threadIdx.x.
@@ -362,8 +471,12 @@ template <class Real, bool Inverse, int LogN, int Kind, int Cache = kCached>
 __device__ __forceinline__ void pow2_block(const PassLaunch& p, long long block, unsigned char* shared_raw,
                                            int thread) {
   const long long g0 = block << p.shape.per_block_log2;
-  const int valid = static_cast<int>(min(static_cast<long long>(p.shape.per_block), p.total - g0));
-  pow2_tile<Real, Inverse, LogN, Kind, Cache>(p, g0, valid, shared_raw, thread);
+  if constexpr (pow2_paired(Kind)) {
+    pow2_paired_block<Real, Inverse, LogN, Kind>(p, g0, shared_raw, thread);
+  } else {
+    const int valid = static_cast<int>(min(static_cast<long long>(p.shape.per_block), p.total - g0));
+    pow2_tile<Real, Inverse, LogN, Kind, Cache>(p, g0, valid, shared_raw, thread);
+  }
 }
 
 template <class Real, bool Inverse, int LogN, int Kind>
@@ -421,6 +534,8 @@ int pow2_kind(const PassLaunch& pass) {
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
   if (pass.threads_per_transform != s.size / elements) return -1;
+  if (pass.real_step == 5) return s.span > 1 && s.sub == s.span && s.per_block >= 2 ? kPairedPack : -1;
+  if (pass.real_step == 6) return s.span == 1 && s.sub > 1 && s.per_block >= 2 ? kPairedUnpack : -1;
   if (pass.real_step != 0) {
     if (s.sub != 1 || s.span != 1) return -1;
     return pass.real_step == 1 ? kRealPack : pass.real_step == 2 ? kRealUnpack : -1;  // odd n: the general kernel
@@ -457,6 +572,14 @@ bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* statu
       if constexpr (!Inverse) return false;
       return launch_pow2_log<Real, true, kRealUnpack>(log_n, pass, stream, status,
                                                       std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+    case kPairedPack:
+      if constexpr (Inverse) return false;
+      return launch_pow2_log<Real, false, kPairedPack>(log_n, pass, stream, status,
+                                                       std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+    case kPairedUnpack:
+      if constexpr (!Inverse) return false;
+      return launch_pow2_log<Real, true, kPairedUnpack>(log_n, pass, stream, status,
+                                                        std::make_integer_sequence<int, kPow2MaxLog<Real>>());
     default: return false;
   }
 }

@@ -8,6 +8,10 @@ bool launch_pow2_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t str
   return inverse ? launch_pow2<float, true>(pass, stream, status) : launch_pow2<float, false>(pass, stream, status);
 }
 
-bool computes_interpass_twiddles_f32(const PassLaunch& pass) { return pow2_kind<float>(pass) == kColumn; }
+bool computes_interpass_twiddles_f32(const PassLaunch& pass) {
+  const int kind = pow2_kind<float>(pass);
+  return kind == kColumn || kind == kPairedPack;
+}
+bool pow2_pass_served_f32(const PassLaunch& pass) { return pow2_kind<float>(pass) >= 0; }
 
 }  // namespace idgpu::fft::kernels

@@ -7,5 +7,6 @@ namespace idgpu::fft::kernels {
 bool launch_pow2_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status) {
   return inverse ? launch_pow2<double, true>(pass, stream, status) : launch_pow2<double, false>(pass, stream, status);
 }
+bool pow2_pass_served_f64(const PassLaunch& pass) { return pow2_kind<double>(pass) >= 0; }
 
 }  // namespace idgpu::fft::kernels

@@ -1212,6 +1212,66 @@ TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "
   }
 }
 
+// Runs a 1D R2C plan and a C2R plan of length n on `batch` random real sequences, out of place
+// and in place (cuFFT's padded layout), against the naive DFT; C2R out of place must leave its
+// input as it was.
+// Fused plans' tiles run in `order` (reference::TileOrder). Powers of two above 2^12 are checked
+// against the radix-2 FFT in long double, other lengths against the naive DFT.
+void check_real_1d(const fft::FftPlan& r2c, const fft::FftPlan& c2r, long long n, long long batch, std::uint64_t salt,
+                   fft::reference::TileOrder order = fft::reference::TileOrder::kTickets) {
+  const long long half = n / 2;
+  INFO(r2c.to_string() << "\n" << c2r.to_string());
+  // Random reals, and their exact spectrum (the DFT of the real sequence as complex).
+  const std::vector<Complex> noise = random_input(static_cast<std::size_t>(n * batch), ++salt);
+  std::vector<Complex> real_as_complex(static_cast<std::size_t>(n * batch));
+  for (std::size_t i = 0; i < real_as_complex.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+  std::vector<ComplexL> spectrum;
+  if ((n & (n - 1)) == 0 && n > 4096) {
+    for (long long b = 0; b < batch; ++b) {
+      const std::vector<Complex> one(real_as_complex.begin() + b * n, real_as_complex.begin() + (b + 1) * n);
+      const std::vector<ComplexL> part = radix2_fft(one, -1);
+      spectrum.insert(spectrum.end(), part.begin(), part.end());
+    }
+  } else {
+    spectrum = naive_dft(real_as_complex, n, batch, -1);
+  }
+  std::vector<ComplexL> want_half(static_cast<std::size_t>((half + 1) * batch));
+  for (long long b = 0; b < batch; ++b) {
+    for (long long k = 0; k <= half; ++k) want_half[b * (half + 1) + k] = spectrum[b * n + k];
+  }
+  // R2C out of place: n reals (n / 2 complex) a transform in, n / 2 + 1 out.
+  std::vector<Complex> packed(static_cast<std::size_t>(half * batch));
+  for (long long b = 0; b < batch; ++b) {
+    for (long long m = 0; m < half; ++m) packed[b * half + m] = {noise[b * n + 2 * m].real(), noise[b * n + 2 * m + 1].real()};
+  }
+  std::vector<Complex> out = poisoned(static_cast<std::size_t>((half + 1) * batch));
+  fft::reference::execute(r2c, -1, packed.data(), out.data(), order);
+  CHECK(relative_error(out, want_half) < kTolerance);
+  // In place, cuFFT's padded layout: 2 (n / 2 + 1) reals a transform.
+  std::vector<Complex> padded = poisoned(static_cast<std::size_t>((half + 1) * batch));
+  for (long long b = 0; b < batch; ++b) {
+    for (long long m = 0; m < half; ++m) padded[b * (half + 1) + m] = packed[b * half + m];
+  }
+  fft::reference::execute(r2c, -1, padded.data(), padded.data());
+  CHECK(relative_error(padded, want_half) < kTolerance);
+  // C2R of that spectrum: n times the reals, out of place (n / 2 complex out) and in place.
+  std::vector<Complex> spectrum_in(want_half.size());
+  for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
+  std::vector<ComplexL> want_real(static_cast<std::size_t>(half * batch));
+  for (std::size_t i = 0; i < want_real.size(); ++i) want_real[i] = ComplexL(packed[i]) * static_cast<long double>(n);
+  std::vector<Complex> back = poisoned(static_cast<std::size_t>(half * batch));
+  const std::vector<Complex> spectrum_copy = spectrum_in;
+  fft::reference::execute(c2r, +1, spectrum_in.data(), back.data(), order);
+  CHECK(relative_error(back, want_real) < kTolerance);
+  CHECK(spectrum_in == spectrum_copy);  // out of place, the input is left as it was
+  fft::reference::execute(c2r, +1, spectrum_in.data(), spectrum_in.data());
+  std::vector<Complex> unpadded(static_cast<std::size_t>(half * batch));
+  for (long long b = 0; b < batch; ++b) {
+    for (long long m = 0; m < half; ++m) unpadded[b * half + m] = spectrum_in[b * (half + 1) + m];
+  }
+  CHECK(relative_error(unpadded, want_real) < kTolerance);
+}
+
 TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of place", "[fft][executor][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   std::uint64_t salt = 7000;
@@ -1229,46 +1289,8 @@ TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of 
       CHECK(r2c.plan->passes[0].real_step == fft::RealStep::kPackR2C);
       CHECK(c2r.plan->passes[0].real_step == fft::RealStep::kUnpackC2R);
       CHECK(r2c.plan->passes[0].size == half);
-      // Random reals, and their exact spectrum (naive DFT of the real sequence as complex).
-      const std::vector<Complex> noise = random_input(static_cast<std::size_t>(n * batch), ++salt);
-      std::vector<Complex> real_as_complex(static_cast<std::size_t>(n * batch));
-      for (std::size_t i = 0; i < real_as_complex.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
-      const std::vector<ComplexL> spectrum = naive_dft(real_as_complex, n, batch, -1);
-      std::vector<ComplexL> want_half(static_cast<std::size_t>((half + 1) * batch));
-      for (long long b = 0; b < batch; ++b) {
-        for (long long k = 0; k <= half; ++k) want_half[b * (half + 1) + k] = spectrum[b * n + k];
-      }
-      // R2C out of place: n reals (n / 2 complex) a transform in, n / 2 + 1 out.
-      std::vector<Complex> packed(static_cast<std::size_t>(half * batch));
-      for (long long b = 0; b < batch; ++b) {
-        for (long long m = 0; m < half; ++m) packed[b * half + m] = {noise[b * n + 2 * m].real(), noise[b * n + 2 * m + 1].real()};
-      }
-      std::vector<Complex> out = poisoned(static_cast<std::size_t>((half + 1) * batch));
-      fft::reference::execute(*r2c.plan, -1, packed.data(), out.data());
-      CHECK(relative_error(out, want_half) < kTolerance);
-      // In place, cuFFT's padded layout: 2 (n / 2 + 1) reals a transform.
-      std::vector<Complex> padded = poisoned(static_cast<std::size_t>((half + 1) * batch));
-      for (long long b = 0; b < batch; ++b) {
-        for (long long m = 0; m < half; ++m) padded[b * (half + 1) + m] = packed[b * half + m];
-      }
-      fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
-      CHECK(relative_error(padded, want_half) < kTolerance);
-      // C2R of that spectrum: n times the reals, out of place (n / 2 complex out) and in place.
-      std::vector<Complex> spectrum_in(want_half.size());
-      for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
-      std::vector<ComplexL> want_real(static_cast<std::size_t>(half * batch));
-      for (std::size_t i = 0; i < want_real.size(); ++i) want_real[i] = ComplexL(packed[i]) * static_cast<long double>(n);
-      std::vector<Complex> back = poisoned(static_cast<std::size_t>(half * batch));
-      const std::vector<Complex> spectrum_copy = spectrum_in;
-      fft::reference::execute(*c2r.plan, +1, spectrum_in.data(), back.data());
-      CHECK(relative_error(back, want_real) < kTolerance);
-      CHECK(spectrum_in == spectrum_copy);  // out of place, the input is left as it was
-      fft::reference::execute(*c2r.plan, +1, spectrum_in.data(), spectrum_in.data());
-      std::vector<Complex> unpadded(static_cast<std::size_t>(half * batch));
-      for (long long b = 0; b < batch; ++b) {
-        for (long long m = 0; m < half; ++m) unpadded[b * half + m] = spectrum_in[b * (half + 1) + m];
-      }
-      CHECK(relative_error(unpadded, want_real) < kTolerance);
+      check_real_1d(*r2c.plan, *c2r.plan, n, batch, salt);
+      salt += 2;
     }
   }
   // A half with a prime factor above 13 is declined, with the reason; so are lengths below 3.
@@ -1277,6 +1299,109 @@ TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of 
   CHECK(declined.reason.find("prime factor") != std::string::npos);
   CHECK(!fft::plan_real_1d(fft::Kind::kC2R, 2, 1, fft::Precision::kSingle, h100).plan);
   CHECK(!fft::plan_real_1d(fft::Kind::kC2C, 16, 1, fft::Precision::kSingle, h100).plan);
+}
+
+TEST_CASE("executor: two-pass real plans, the real step paired across columns", "[fft][executor][cpu][real]") {
+  // Limits under which a pass holds about 256 fp32 points (128 fp64): n / 2 above that takes two
+  // passes, the real step in the last (R2C) or first (C2R) pass, columns paired (paired_frame).
+  const fft::DeviceLimits small = small_limits(64);
+  std::uint64_t salt = 8000;
+  int planned = 0;
+  for (long long n : {1024LL, 2048LL, 4096LL, 1200LL, 2000LL, 1536LL, 4608LL, 1458LL}) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const long long batch = 1 + static_cast<long long>(salt % 3);
+      CAPTURE(n, batch, static_cast<int>(precision));
+      fft::DeviceLimits limits = small;  // room for two columns of the largest pass
+      limits.shared_bytes_per_block *= precision == fft::Precision::kDouble ? 8 : 4;
+      fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, n, batch, precision, limits);
+      fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, n, batch, precision, limits);
+      INFO(r2c.reason << " / " << c2r.reason);
+      if (!r2c.plan) {
+        // 1458 = 2 x 729: 27 x 27, odd columns.
+        CHECK(r2c.reason.find("odd number of columns") != std::string::npos);
+        CHECK(!c2r.plan);
+        continue;
+      }
+      REQUIRE(c2r.plan.has_value());
+      REQUIRE(r2c.plan->passes.size() == 2);
+      REQUIRE(c2r.plan->passes.size() == 2);
+      CHECK(r2c.plan->passes[1].real_step == fft::RealStep::kPairedR2C);
+      CHECK(c2r.plan->passes[0].real_step == fft::RealStep::kPairedC2R);
+      CHECK(r2c.plan->passes[0].size * r2c.plan->passes[1].size == n / 2);
+      CHECK(r2c.plan->work_bytes == 0);
+      CHECK(r2c.plan->passes[1].transforms_per_block % 2 == 0);
+      check_real_1d(*r2c.plan, *c2r.plan, n, batch, salt);
+      salt += 2;
+      ++planned;
+    }
+  }
+  CHECK(planned >= 12);
+  // The groups each execution gives the passes (execution_pass): R2C out of place reads n / 2 a
+  // transform and keeps n / 2 + 1 for the intermediate (in the output) and the output; in place
+  // it reads n / 2 + 1 and keeps n / 2 (in a temporary array).
+  fft::DeviceLimits limits = small;
+  limits.shared_bytes_per_block *= 4;
+  fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, 4096, 3, fft::Precision::kSingle, limits);
+  REQUIRE(r2c.plan.has_value());
+  CHECK(fft::execution_pass(*r2c.plan, 0, false).in_group == 2048);
+  CHECK(fft::execution_pass(*r2c.plan, 0, false).out_group == 2049);
+  CHECK(fft::execution_pass(*r2c.plan, 1, false).in_group == 2049);
+  CHECK(fft::execution_pass(*r2c.plan, 1, false).out_group == 2049);
+  CHECK(fft::execution_pass(*r2c.plan, 0, true).out_group == 2048);
+  CHECK(fft::execution_pass(*r2c.plan, 1, true).in_group == 2048);
+  CHECK(fft::execution_pass(*r2c.plan, 1, true).out_group == 2049);
+  CHECK(fft::execution_pass(*r2c.plan, 0, true).in_group == 2049);
+  // Every column of a transform in exactly one block, its partner in the same block.
+  const fft::FftPass& last = r2c.plan->passes[1];
+  const fft::PassShape shape = fft::pass_shape(*r2c.plan, last);
+  std::vector<int> seen(static_cast<std::size_t>(last.sub_transforms), 0);
+  for (long long g0 = 0; g0 < last.sub_transforms; g0 += shape.per_block) {
+    const fft::PairedFrame frame = fft::paired_frame(shape, g0);
+    std::vector<long long> columns;
+    for (int tr = 0; tr < shape.per_block; ++tr) columns.push_back(fft::paired_column(shape, frame.j0, tr));
+    for (int tr = 0; tr < shape.per_block; ++tr) {
+      ++seen[static_cast<std::size_t>(columns[tr])];
+      int ptr = 0, pe = 0;
+      fft::paired_partner(shape, columns[tr], tr, 1, &ptr, &pe);
+      CHECK((columns[tr] + columns[ptr]) % last.sub_transforms == 0);
+    }
+  }
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+}
+
+TEST_CASE("executor: two-pass real plans fused out of place, tiles in either order", "[fft][executor][cpu][real]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::uint64_t salt = 8500;
+  const struct {
+    long long n;
+    fft::Precision precision;
+    long long batch;
+  } cases[] = {{1LL << 18, fft::Precision::kDouble, 1}, {1LL << 16, fft::Precision::kDouble, 2}};
+  for (const auto& c : cases) {
+    CAPTURE(c.n, c.batch, static_cast<int>(c.precision));
+    fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, c.n, c.batch, c.precision, h100);
+    fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, c.n, c.batch, c.precision, h100);
+    INFO(r2c.reason << " / " << c2r.reason);
+    REQUIRE(r2c.plan.has_value());
+    REQUIRE(c2r.plan.has_value());
+    REQUIRE(r2c.plan->fused.has_value());
+    REQUIRE(c2r.plan->fused.has_value());
+    CHECK(r2c.plan->fused->kind == fft::FusedKind::kRealPairedForward);
+    CHECK(c2r.plan->fused->kind == fft::FusedKind::kRealPairedInverse);
+    CHECK(r2c.plan->fused->passes[1].real_step == fft::RealStep::kPairedR2C);
+    CHECK(c2r.plan->fused->passes[0].real_step == fft::RealStep::kPairedC2R);
+    for (fft::reference::TileOrder order : {fft::reference::TileOrder::kTickets, fft::reference::TileOrder::kReversed}) {
+      check_real_1d(*r2c.plan, *c2r.plan, c.n, c.batch, salt, order);
+      salt += 2;
+    }
+  }
+  // fp32 runs its two passes as launches of their own (measured faster; plan_real_two_pass).
+  for (fft::Kind kind : {fft::Kind::kR2C, fft::Kind::kC2R}) {
+    fft::FftPlanResult single = fft::plan_real_1d(kind, 1LL << 18, 4, fft::Precision::kSingle, h100);
+    REQUIRE(single.plan.has_value());
+    CHECK(single.plan->passes.size() == 2);
+    CHECK(!single.plan->fused);
+  }
 }
 
 TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in and out of place",
