@@ -1823,6 +1823,17 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   };
   using fft::Kind;
   using fft::Precision;
+  // Two-pass real lengths: the measured wins, per device class, at the measured call sizes.
+  CHECK(wins(Kind::kR2C, Precision::kSingle, {1LL << 17}, 512, h100));
+  CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 17}, 512, h200));  // not measured as built
+  CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 18}, 256, h100));  // lost (0.95x)
+  CHECK(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h100));
+  CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h200));  // a tie (1.00x)
+  CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 16, h100));  // below the measured call
+  CHECK(wins(Kind::kC2R, Precision::kDouble, {1LL << 19}, 64, h100));
+  CHECK(wins(Kind::kC2R, Precision::kDouble, {1LL << 19}, 64, h200));
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << 19}, 64, h100));
+  CHECK_FALSE(wins(Kind::kR2C, Precision::kDouble, {1LL << 23}, 4, h100));  // lost (0.86x)
   // The measured wins (H100).
   CHECK(wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h100));
   CHECK(wins(Kind::kC2R, Precision::kDouble, {8192}, 4096, h100));
