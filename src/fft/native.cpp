@@ -53,10 +53,9 @@ class StockhamPlan final : public NativePlan {
                                                                                  : " (two axes fused)";
     }
     if (plan_.kind != Kind::kC2C) {
-      // A real plan's distances on its real side depend on the execution (in place: cuFFT's
-      // padded layout): both shapes of its real pass, formed once, and those of the real pass of
-      // its fused pair.
-      real_pass_ = real_pass_index(plan_);
+      // A real plan's distances depend on the execution (in place: cuFFT's padded layout; a
+      // two-pass plan's intermediate): the shapes of its passes and of its fused pair's for
+      // both, formed once (execution_pass).
       for (const bool in_place : {false, true}) {
         for (std::size_t i = 0; i < plan_.passes.size(); ++i) {
           shapes_[in_place].push_back(pass_shape(plan_, execution_pass(plan_, i, in_place)));
@@ -88,12 +87,15 @@ class StockhamPlan final : public NativePlan {
     if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     if (in_place && !in_place_served_) return kNotServed;
-    // A 1D fused plan runs fused out of place only; in place its passes run as two launches.
+    // A 1D fused plan runs fused out of place only (in place its passes run as two launches),
+    // but a two-pass R2C's, whose turns in place go through a temporary array (fused_in_place).
     const bool fused = fused_ && (!in_place || fused_in_place(plan_.fused->kind));
     const std::vector<PassBuffers> turns = plan_buffers(plan_, in_place);
     bool needs_work = false;
     for (const PassBuffers& turn : turns) needs_work = needs_work || turn.from == Buffer::kWork || turn.to == Buffer::kWork;
-    void* work = args.work_area;
+    // A plan that asks for no work area never writes the caller's (cufftSetWorkArea may have set
+    // one sized from that 0): its intermediate comes from the scratch pool.
+    void* work = plan_.work_bytes > 0 ? args.work_area : nullptr;
     void* temporary = nullptr;
     if (needs_work && work == nullptr) {
       if (plan_.work_bytes > 0) {
@@ -232,7 +234,6 @@ class StockhamPlan final : public NativePlan {
   std::optional<kernels::FusedLaunch> fused_;
   bool in_place_served_ = true;
   std::string name_;
-  std::size_t real_pass_ = 0;  // a real plan's real pass
   std::vector<PassShape> shapes_[2];  // a real plan's passes' shapes out of place and in place (execution_pass)
   PassShape fused_shapes_[2][2] = {};  // a real plan's fused pair's passes, out of place and in place
 };
@@ -720,9 +721,12 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
-    // The paired real steps of a two-pass real plan have power-of-two kernels only.
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-      if (!paired_real_step(planned.plan->passes[i].real_step)) continue;
+    // A two-pass real plan runs on the power-of-two kernels only, both passes: the paired real
+    // steps have no other kernel, and the general kernel's 16-byte accesses assume even
+    // transform distances, which an intermediate of n / 2 + 1 a transform is not.
+    bool two_pass_real = false;
+    for (const FftPass& pass : planned.plan->passes) two_pass_real = two_pass_real || paired_real_step(pass.real_step);
+    for (std::size_t i = 0; two_pass_real && i < launches.size(); ++i) {
       const bool served = d.precision == Precision::kSingle ? kernels::pow2_pass_served_f32(launches[i])
                                                             : kernels::pow2_pass_served_f64(launches[i]);
       if (!served) {

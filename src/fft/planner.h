@@ -221,9 +221,9 @@ struct FftCluster {
 // outermost axis is a launch of its own before (C2R) or after them. The real kinds' kernels for
 // 128^2, 512^2 and 1024^2 need more registers than the pass kernels' (fused_threads below).
 
-//  - kRealPairedForward / kRealPairedInverse: a two-pass real 1D plan's passes (plan_real),
-//    out of place, the paired real step in the last (R2C) or first (C2R) pass: k1D's kernel
-//    with that pass's tiles taking paired columns.
+//  - kRealPairedForward / kRealPairedInverse: a two-pass real 1D plan's passes (plan_real), the
+//    paired real step in the last (R2C) or first (C2R) pass: k1D's kernel with that pass's tiles
+//    taking paired columns; C2R out of place only, R2C in place too (fused_in_place).
 enum class FusedKind : int { k1D = 0, kAxes = 1, kRealForward = 2, kRealInverse = 3, kRealPairedForward = 4, kRealPairedInverse = 5 };
 // Whether a fused pair runs fused in place too: the multi-dimensional kinds, and a two-pass R2C
 // (input -> a temporary array -> input); the other 1D kinds run their passes as two launches in

@@ -445,7 +445,8 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
   }
   const bool in_place = input == output;
   if (plan.fused && (!in_place || fused_in_place(plan.fused->kind))) {
-    // A 1D fused plan runs fused out of place only (in place: two launches, below).
+    // A 1D fused plan runs fused out of place only (in place: two launches, below), but a
+    // two-pass R2C's (fused_in_place).
     run_with_fused(plan, sign, input, output, order);
     return;
   }

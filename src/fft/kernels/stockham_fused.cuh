@@ -1,6 +1,7 @@
 // The fused kernel: a pair of passes (fft/planner.h, FftFused, FusedKind) in one persistent
-// launch: a 1D two-pass power of two out of place, or a 2D/3D plan's two innermost axes (a real
-// plan's real pass and the axis next to it), in place or not. Two launches move every element
+// launch: a 1D two-pass power of two out of place (a two-pass real transform's half, fp64: the
+// paired real step in one of its passes; R2C in place too), or a 2D/3D plan's two innermost axes
+// (a real plan's real pass and the axis next to it), in place or not. Two launches move every element
 // through device memory twice; here the first pass's tiles of a transform write its intermediate
 // into the array the last pass reads (the output; a C2R pair's, the caller's input), and the last
 // pass's tiles transform it a little later, while it is still in the L2 cache (H100: 50 MB, H200:
@@ -163,38 +164,16 @@ struct FusedShapes<Real, kFusedRealInverse> {
   static constexpr int kLastLog[] = {6, 7, 8, 9};
 };
 
-template <int Kinds>
-struct FusedPassKinds;
-template <>
-struct FusedPassKinds<kFused1D> {
-  static constexpr int kFirstKind = kFirst, kLastKind = kColumn;
-};
-template <>
-struct FusedPassKinds<kFusedAxes> {
-  static constexpr int kFirstKind = kSingle, kLastKind = kColumn;
-};
-template <>
-struct FusedPassKinds<kFusedRealForward> {
-  static constexpr int kFirstKind = kRealPack, kLastKind = kColumn;
-};
-template <>
-struct FusedPassKinds<kFusedRealInverse> {
-  static constexpr int kFirstKind = kColumn, kLastKind = kRealUnpack;
-};
-template <>
-struct FusedPassKinds<kFusedPairedForward> {
-  static constexpr int kFirstKind = kFirst, kLastKind = kPairedPack;
-};
-template <>
-struct FusedPassKinds<kFusedPairedInverse> {
-  static constexpr int kFirstKind = kPairedUnpack, kLastKind = kColumn;
+// The kinds of the two passes (first, last) of each FusedKinds, in its order.
+inline constexpr int kFusedPassKinds[][2] = {
+    {kFirst, kColumn},      {kSingle, kColumn},          {kRealPack, kColumn},
+    {kColumn, kRealUnpack}, {kFirst, kPairedPack},       {kPairedUnpack, kColumn},
 };
 
 template <class Real, bool Inverse, int Kinds, int Index>
 constexpr auto fused_kernel() {
   using Shapes = FusedShapes<Real, Kinds>;
-  using PassKinds = FusedPassKinds<Kinds>;
-  return stockham_fused<Real, Inverse, PassKinds::kFirstKind, Shapes::kFirstLog[Index], PassKinds::kLastKind,
+  return stockham_fused<Real, Inverse, kFusedPassKinds[Kinds][0], Shapes::kFirstLog[Index], kFusedPassKinds[Kinds][1],
                         Shapes::kLastLog[Index]>;
 }
 
@@ -219,7 +198,6 @@ bool with_fused_kernel_of(const FusedLaunch& launch, const Use& use) {
                                                  std::make_integer_sequence<int, kCount>());
 }
 
-// A real plan's kernels run one direction only: R2C forward, C2R inverse.
 // The real kinds' kernels are compiled for their transform's direction only (R2C forward, C2R
 // inverse), and where `Compiled`.
 template <class Real, bool Inverse, int Kinds, bool ForInverse, bool Compiled = true, class Use>
