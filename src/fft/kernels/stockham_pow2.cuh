@@ -508,10 +508,15 @@ cudaError_t launch_pow2_kernel(const PassLaunch& pass, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
+// The paired kinds' shortest pass: a two-pass real plan splits its half M >= 2^15 (fp32) /
+// 2^14 (fp64) into two balanced passes, the shorter at least 2^7 (plan_c2c_1d), so no shorter
+// kernel is compiled.
+inline constexpr int kPow2MinPairedLog = 7;
+
 template <class Real, bool Inverse, int Kind, int... Log>
 bool launch_pow2_log(int log_n, const PassLaunch& pass, cudaStream_t stream, cudaError_t* status,
                      std::integer_sequence<int, Log...>) {
-  constexpr int kMin = Kind == kSingle ? kPow2MinSingleLog<Real> : 1;
+  constexpr int kMin = Kind == kSingle ? kPow2MinSingleLog<Real> : pow2_paired(Kind) ? kPow2MinPairedLog : 1;
   const auto launch_if = [&](auto log) {
     constexpr int kLog = decltype(log)::value;
     if (log_n != kLog) return false;
@@ -534,8 +539,11 @@ int pow2_kind(const PassLaunch& pass) {
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
   if (pass.threads_per_transform != s.size / elements) return -1;
-  if (pass.real_step == 5) return s.span > 1 && s.sub == s.span && s.per_block >= 2 ? kPairedPack : -1;
-  if (pass.real_step == 6) return s.span == 1 && s.sub > 1 && s.per_block >= 2 ? kPairedUnpack : -1;
+  if (pass.real_step == 5 || pass.real_step == 6) {
+    if (log_n < kPow2MinPairedLog || s.per_block < 2) return -1;
+    if (pass.real_step == 5) return s.span > 1 && s.sub == s.span ? kPairedPack : -1;
+    return s.span == 1 && s.sub > 1 ? kPairedUnpack : -1;
+  }
   if (pass.real_step != 0) {
     if (s.sub != 1 || s.span != 1) return -1;
     return pass.real_step == 1 ? kRealPack : pass.real_step == 2 ? kRealUnpack : -1;  // odd n: the general kernel
@@ -574,12 +582,12 @@ bool launch_pow2(const PassLaunch& pass, cudaStream_t stream, cudaError_t* statu
                                                       std::make_integer_sequence<int, kPow2MaxLog<Real>>());
     case kPairedPack:
       if constexpr (Inverse) return false;
-      return launch_pow2_log<Real, false, kPairedPack>(log_n, pass, stream, status,
-                                                       std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+      return launch_pow2_log<Real, false, kPairedPack>(
+          log_n, pass, stream, status, std::make_integer_sequence<int, kPow2MaxLog<Real> - kPow2MinPairedLog + 1>());
     case kPairedUnpack:
       if constexpr (!Inverse) return false;
-      return launch_pow2_log<Real, true, kPairedUnpack>(log_n, pass, stream, status,
-                                                        std::make_integer_sequence<int, kPow2MaxLog<Real>>());
+      return launch_pow2_log<Real, true, kPairedUnpack>(
+          log_n, pass, stream, status, std::make_integer_sequence<int, kPow2MaxLog<Real> - kPow2MinPairedLog + 1>());
     default: return false;
   }
 }

@@ -1402,6 +1402,21 @@ TEST_CASE("executor: two-pass real plans fused out of place, tiles in either ord
     CHECK(single.plan->passes.size() == 2);
     CHECK(!single.plan->fused);
   }
+  // Under an H100's limits every pass of a two-pass real plan has at least 2^7 points: the paired
+  // kernels are compiled from there on (kPow2MinPairedLog, kernels/stockham_pow2.cuh).
+  int two_pass = 0;
+  for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (int bits = 15; bits <= 28; ++bits) {
+      for (fft::Kind kind : {fft::Kind::kR2C, fft::Kind::kC2R}) {
+        CAPTURE(bits, static_cast<int>(precision), static_cast<int>(kind));
+        fft::FftPlanResult planned = fft::plan_real_1d(kind, 1LL << bits, 1, precision, h100);
+        if (!planned.plan || planned.plan->passes.size() != 2) continue;
+        ++two_pass;
+        for (const fft::FftPass& pass : planned.plan->passes) CHECK(pass.size >= 128);
+      }
+    }
+  }
+  CHECK(two_pass >= 40);
 }
 
 TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in and out of place",
