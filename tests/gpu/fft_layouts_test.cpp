@@ -143,19 +143,50 @@ const std::vector<Cd>& roots(long long n, int sign) {
   return table;
 }
 
+// Mixed-radix decimation in time of the n points in[0], in[stride], ... into out[0..n): the
+// smallest prime factor p splits n into p transforms of n / p points, combined by a p-point DFT
+// per output column; a prime n is the naive sum. `w` holds the roots of the whole line (length
+// `total`), of which this level uses every (total / n)-th.
+void mixed_radix(const Cd* in, long long stride, long long n, Cd* out, const std::vector<Cd>& w, long long total) {
+  if (n == 1) {
+    out[0] = in[0];
+    return;
+  }
+  long long p = 2;
+  while (p * p <= n && n % p != 0) ++p;
+  if (n % p != 0) p = n;
+  const long long m = n / p;
+  const long long step = total / n;
+  if (m == 1) {
+    for (long long k = 0; k < n; ++k) {
+      Cd sum = 0;
+      for (long long j = 0; j < n; ++j) sum += in[j * stride] * w[(j * k % n) * step];
+      out[k] = sum;
+    }
+    return;
+  }
+  for (long long r = 0; r < p; ++r) mixed_radix(in + r * stride, stride * p, m, out + r * m, w, total);
+  std::vector<Cd> column(static_cast<std::size_t>(p));
+  for (long long k = 0; k < m; ++k) {
+    for (long long r = 0; r < p; ++r) column[r] = out[r * m + k];
+    for (long long q = 0; q < p; ++q) {
+      const long long e = k + q * m;
+      Cd sum = 0;
+      for (long long r = 0; r < p; ++r) sum += column[r] * w[(r * e % n) * step];
+      out[e] = sum;
+    }
+  }
+}
+
 // Unnormalised float64 DFT of `line` in place, sign -1 forward, +1 inverse: iterative radix-2 for
-// powers of two, else the naive sum (the other lengths here are at most a few hundred points).
+// powers of two, else mixed radix over the prime factors (a naive sum for a prime length).
 void transform_line(std::vector<Cd>& line, int sign) {
   const long long n = static_cast<long long>(line.size());
   if (n < 2) return;
   const std::vector<Cd>& w = roots(n, sign);
   if (!power_of_two(n)) {
     std::vector<Cd> y(line.size());
-    for (long long k = 0; k < n; ++k) {
-      Cd sum = 0;
-      for (long long j = 0; j < n; ++j) sum += line[j] * w[(j * k) % n];
-      y[k] = sum;
-    }
+    mixed_radix(line.data(), 1, n, y.data(), w, n);
     line.swap(y);
     return;
   }
