@@ -83,10 +83,10 @@ class StockhamPlan final : public NativePlan {
     // A real plan's direction is its kind's (cufftXtExec passes one that cuFFT ignores for them).
     const bool real = plan_.kind != Kind::kC2C;
     if (!real && args.direction != CUFFT_FORWARD && args.direction != CUFFT_INVERSE) return CUFFT_INVALID_VALUE;
-    launch::begin_call();
-    if (plan_.cluster) return execute_cluster(args);
     const bool in_place = args.input == args.output;
     if (in_place && !in_place_served_) return kNotServed;
+    launch::begin_call();
+    if (plan_.cluster) return execute_cluster(args, in_place);
     // A 1D fused plan runs fused out of place only (in place its passes run as two launches),
     // but a two-pass R2C's, whose turns in place go through a temporary array (fused_in_place).
     const bool fused = fused_ && (!in_place || fused_in_place(plan_.fused->kind));
@@ -201,11 +201,24 @@ class StockhamPlan final : public NativePlan {
     return redo ? kNotServed : CUFFT_EXEC_FAILED;
   }
 
-  // The two passes as one cluster kernel: no work area, in place or not.
-  cufftResult execute_cluster(const ExecArgs& args) const {
+  // The two passes as one cluster kernel: no work area, in place or not. A real plan's (1D,
+  // n = 2 M) with its real step, R2C's in the last pass's place, C2R's in the first's; the
+  // distances of this execution (in place: cuFFT's padded layout, M + 1 on both sides).
+  cufftResult execute_cluster(const ExecArgs& args, bool in_place) const {
     const FftCluster& c = *plan_.cluster;
     kernels::ClusterLaunch launch;
-    while ((1LL << launch.bits) < plan_.n) ++launch.bits;
+    const long long points = plan_.kind == Kind::kC2C ? plan_.n : plan_.n / 2;
+    while ((1LL << launch.bits) < points) ++launch.bits;
+    launch.in_dist = points;
+    launch.out_dist = points;
+    if (plan_.kind != Kind::kC2C) {
+      const std::size_t paired = plan_.kind == Kind::kR2C ? 1 : 0;
+      launch.real_step = plan_.kind == Kind::kR2C ? 1 : 2;
+      launch.real_twiddles = launches_[paired].real_twiddles;
+      launch.real_lo_bits = plan_.passes[paired].real_lo_bits;
+      (plan_.kind == Kind::kR2C ? launch.out_dist : launch.in_dist) = points + 1;
+      if (in_place) launch.in_dist = launch.out_dist = points + 1;
+    }
     launch.rank_bits = c.rank_bits;
     launch.stride_a = c.stride_a;
     launch.stride_b = c.stride_b;
@@ -707,7 +720,10 @@ class StockhamSolver final : public Solver {
       *reason = "no CUDA device";
       return nullptr;
     }
-    limits.clusters = false;
+    // Clusters for 1D real plans (plan_real's cluster plans), not for the axes of the others.
+    limits.clusters = real && d.rank == 1 && arch >= 90 &&
+                      (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
+                                                         : kernels::cluster_kernels_usable_f64());
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
     FftPlanResult planned =
@@ -723,10 +739,11 @@ class StockhamSolver final : public Solver {
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
     // A two-pass real plan runs on the power-of-two kernels only, both passes: the paired real
     // steps have no other kernel, and the general kernel's 16-byte accesses assume even
-    // transform distances, which an intermediate of n / 2 + 1 a transform is not.
+    // transform distances, which an intermediate of n / 2 + 1 a transform is not. (A cluster
+    // plan's passes are its kernel's two stages.)
     bool two_pass_real = false;
     for (const FftPass& pass : planned.plan->passes) two_pass_real = two_pass_real || paired_real_step(pass.real_step);
-    for (std::size_t i = 0; two_pass_real && i < launches.size(); ++i) {
+    for (std::size_t i = 0; two_pass_real && !planned.plan->cluster && i < launches.size(); ++i) {
       const bool served = d.precision == Precision::kSingle ? kernels::pow2_pass_served_f32(launches[i])
                                                             : kernels::pow2_pass_served_f64(launches[i]);
       if (!served) {

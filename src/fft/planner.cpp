@@ -746,7 +746,7 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
                                  const DeviceLimits& limits) {
   FftPlanResult result;
   const long long half = n / 2;
-  // Two passes, no cluster kernel; fused in fp64 only. fp32 runs the two passes as launches of
+  // Two passes (one cluster kernel for the halves below); fused in fp64 only. fp32 runs the two passes as launches of
   // their own: fused, on an H100 and an H200 (2^26 reals a call, 2^18..2^22), R2C lost against
   // the two launches in every case (0.45-0.83x the vendor against 0.54-0.89x on the H200; its
   // fused kernels spill 230-300 B a thread under 64 registers) and C2R in most (H200 0.82-0.93x
@@ -756,6 +756,16 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   DeviceLimits plain = limits;
   plain.clusters = false;
   plain.fused = limits.fused && precision == Precision::kDouble;
+  // A power-of-two half in the cluster range (where the limits allow clusters: the native side
+  // asks for them for rank 1 only) runs as one cluster kernel (FftCluster) whose stages are the
+  // two passes planned here, the real step where the paired pass has it: one read and one write
+  // of the data instead of two of each.
+  int half_bits = 0;
+  while ((1LL << half_bits) < half) ++half_bits;
+  if (limits.clusters && (1LL << half_bits) == half && half_bits >= kClusterMinBits && half_bits <= kClusterMaxBits) {
+    plain.clusters = true;
+    plain.fused = false;
+  }
   FftPlanResult complex = plan_c2c_1d(half, batch, precision, plain);
   if (!complex.plan) {
     result.reason = complex.reason;
@@ -861,8 +871,14 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
 }  // namespace
 
 FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long batch, Precision precision,
-                        const DeviceLimits& limits) {
+                        const DeviceLimits& device_limits) {
   FftPlanResult result;
+  // Cluster plans (plan_real_two_pass) for rank 1 only: the other ranks' real pass is one pass.
+  // On an H100 (2^26 / 2^25 reals a call) they moved R2C / C2R n = 2^15..2^17 at 0.57-0.71 /
+  // 0.53-0.60 of copy bandwidth, D2Z / Z2D at 0.48-0.61 / 0.45-0.50, where the two-pass plans
+  // gave 0.30-0.45 and fp32 2^15's single pass 0.44.
+  DeviceLimits limits = device_limits;
+  limits.clusters = device_limits.clusters && rank == 1;
   if (kind != Kind::kR2C && kind != Kind::kC2R) {
     result.reason = "not a real transform";
     return result;

@@ -200,7 +200,10 @@ struct FftPass {
 };
 
 // A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
-// passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks.
+// passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks. A 1D real plan of
+// n = 2 M reals (plan_real, M = 2^14..2^16 where the limits allow clusters) is one too: its
+// passes are the two-pass real plan's (the real step paired in R2C's last, C2R's first), which
+// the kernel runs as its stages with the real step across the cluster's blocks.
 struct FftCluster {
   int rank_bits = 0;
   int stride_a = 0;  // shared-memory elements per stage-A column, padded as a column pass's

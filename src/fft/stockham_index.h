@@ -62,6 +62,54 @@ IDGPU_HD int cluster_exchange_rank(int k2, int rows_b_log2) { return k2 >> rows_
 IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b, int shift) {
   return (k2 & ((1 << rows_b_log2) - 1)) * stride_b + n1 + (n1 >> shift);
 }
+// Real cluster plans (a 1D R2C / C2R of n = 2 M reals whose half M is a cluster length): the
+// cluster transforms the M complex values z[m] = x[2m] + i x[2m+1], and the real step pairs
+// Z[k] with Z[M - k] (RealStep in fft/planner.h). Output k = k2 + NA k1 of stage B pairs with
+// cluster_real_partner's row and element (k2 = 0: row 0, element (NB - k1) mod NB; else row
+// NA - k2, element NB - 1 - k1). C2R, before stage A: input m pairs with X[M - m] (m = 0:
+// X[M]), read from device memory. R2C, after stage B: the exchange gives every block its rows
+// paired (cluster_paired_row) so that each row's partner is in the same block.
+IDGPU_HD void cluster_real_partner(int k2, int k1, int bits_a, int bits_b, int* partner_k2, int* partner_k1) {
+  if (k2 == 0) {
+    *partner_k2 = 0;
+    *partner_k1 = ((1 << bits_b) - k1) & ((1 << bits_b) - 1);
+  } else {
+    *partner_k2 = (1 << bits_a) - k2;
+    *partner_k1 = (1 << bits_b) - 1 - k1;
+  }
+}
+// An R2C cluster's rows: block `rank` holds the H = TB / 2 rows p = rank H + r (r < H, rows
+// 0 .. NA / 2 - 1 over the cluster) in its rows r, and their partners NA - p in its rows
+// TB - 1 - r (ascending); p = 0 pairs with itself, and its partner's place (block 0, row TB - 1)
+// takes row NA / 2, which pairs with itself too. So row r of a block pairs with its row TB - 1 - r
+// (cluster_paired_partner_row; rows 0 and TB - 1 of block 0 with themselves), and the real step
+// needs no second exchange. TB >= 2.
+IDGPU_HD void cluster_paired_row(int k2, int rows_log2, int bits_a, int* rank, int* row) {
+  const int half = 1 << (rows_log2 - 1);  // H
+  const int middle = 1 << (bits_a - 1);   // NA / 2
+  if (k2 < middle) {
+    *rank = k2 >> (rows_log2 - 1);
+    *row = k2 & (half - 1);
+  } else if (k2 == middle) {
+    *rank = 0;
+    *row = 2 * half - 1;
+  } else {
+    const int p = (1 << bits_a) - k2;
+    *rank = p >> (rows_log2 - 1);
+    *row = 2 * half - 1 - (p & (half - 1));
+  }
+}
+// The row k2 that block `rank` holds in its row `row` (cluster_paired_row's inverse).
+IDGPU_HD int cluster_paired_k2(int rank, int row, int rows_log2, int bits_a) {
+  const int half = 1 << (rows_log2 - 1);
+  if (row < half) return rank * half + row;
+  const int p = rank * half + (2 * half - 1 - row);
+  return p == 0 ? 1 << (bits_a - 1) : (1 << bits_a) - p;
+}
+IDGPU_HD int cluster_paired_partner_row(int rank, int row, int rows_log2) {
+  const int last = (1 << rows_log2) - 1;
+  return rank == 0 && (row == 0 || row == last) ? row : last - row;
+}
 
 // Fused plans (kernels/stockham_fused.cuh): the two passes of a power-of-two plan, out of place,
 // in one persistent kernel. The first pass writes its intermediate into the output, the last pass

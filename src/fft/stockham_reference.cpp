@@ -361,18 +361,31 @@ void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex
 // block's stage A on its columns in its own shared memory, the inter-pass twiddle, the exchange
 // into the blocks' (poisoned) buffers through cluster_exchange_rank / cluster_exchange_slot, then
 // every block's stage B on its rows, stored to the output. All of a transform's input is read
-// before any output is written, so in place works as on the GPU.
-void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to) {
+// before any output is written, so in place works as on the GPU. A real plan's (n = 2 M reals)
+// real step as the kernel's: C2R's on stage A's loads (X[m] and X[M - m] from the input), R2C's
+// after every block's stage B, its rows paired within the blocks by the exchange
+// (cluster_paired_row);
+// its distances those of the execution (in place: M + 1 on both sides).
+void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to, bool in_place) {
   const FftCluster& c = *plan.cluster;
   const FftPass& pass_a = plan.passes[0];
   const FftPass& pass_b = plan.passes[1];
+  const bool real = plan.kind != Kind::kC2C;
+  const long long points = real ? plan.n / 2 : plan.n;  // M
+  long long in_dist = points;
+  long long out_dist = points;
+  if (real) {
+    (plan.kind == Kind::kR2C ? out_dist : in_dist) = points + 1;
+    if (in_place) in_dist = out_dist = points + 1;
+  }
   const int ranks = 1 << c.rank_bits;
   const int columns = static_cast<int>(pass_b.size >> c.rank_bits);  // TA
-  const int rows_log2 = [&] {
+  const auto log2_of = [](long long v) {
     int bits = 0;
-    while ((1LL << (bits + c.rank_bits)) < pass_a.size) ++bits;
+    while ((1LL << bits) < v) ++bits;
     return bits;
-  }();
+  };
+  const int rows_log2 = log2_of(pass_a.size) - c.rank_bits;
   const int rows = 1 << rows_log2;  // TB
   PassShape shape_a = pass_shape(plan, pass_a);
   shape_a.per_block = columns;
@@ -384,9 +397,20 @@ void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to
   const std::vector<Complex> table_b = pass_twiddles(pass_b);
   const TwiddleLayout layout_a = twiddle_layout(pass_a);
   const TwiddleLayout layout_b = twiddle_layout(pass_b);
+  // w_{2M}^k (forward sign) from the paired pass's lo/hi tables, as the kernel's.
+  const FftPass& paired = plan.kind == Kind::kR2C ? pass_b : pass_a;
+  const std::vector<Complex>& real_table = plan.kind == Kind::kR2C ? table_b : table_a;
+  const std::size_t real_at = (plan.kind == Kind::kR2C ? layout_b : layout_a).real;
+  const auto real_twiddle = [&](long long k) {
+    const long long mask = (1LL << paired.real_lo_bits) - 1;
+    return real_table[real_at + static_cast<std::size_t>(k & mask)] *
+           real_table[real_at + (std::size_t{1} << paired.real_lo_bits) + static_cast<std::size_t>(k >> paired.real_lo_bits)];
+  };
   const std::size_t slots = c.shared_bytes / plan.element_bytes;
   const int size_a = static_cast<int>(pass_a.size);
   const int size_b = static_cast<int>(pass_b.size);
+  const int bits_a = log2_of(size_a);
+  const int bits_b = log2_of(size_b);
   const int shift = pass_a.smem_shift;
 
   std::vector<std::vector<Complex>> smem(static_cast<std::size_t>(ranks), std::vector<Complex>(slots));
@@ -397,23 +421,38 @@ void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to
   };
   std::vector<Exchange> exchanges;
   for (long long transform = 0; transform < plan.batch; ++transform) {
-    const Complex* in = from + transform * plan.n;
-    Complex* out = to + transform * plan.n;
+    const Complex* in = from + transform * in_dist;
+    Complex* out = to + transform * out_dist;
     exchanges.clear();
     for (int rank = 0; rank < ranks; ++rank) {
       std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
       std::fill(mine.begin(), mine.end(), not_a_number());
       for (int tr = 0; tr < columns; ++tr) {
         const int n1 = rank * columns + tr;
-        for (int e = 0; e < size_a; ++e) mine[smem_index(shape_a, tr, e)] = in[n1 + static_cast<long long>(e) * size_b];
+        for (int e = 0; e < size_a; ++e) {
+          const long long m = n1 + static_cast<long long>(e) * size_b;
+          Complex x = in[m];
+          if (plan.kind == Kind::kC2R) {
+            // Z[m] = (X[m] + conj X[M-m]) + i w^-m (X[m] - conj X[M-m]); m = 0 pairs with X[M].
+            const Complex b = std::conj(in[points - m]);
+            x = (x + b) + Complex(0.0, 1.0) * std::conj(real_twiddle(m)) * (x - b);
+          }
+          mine[smem_index(shape_a, tr, e)] = x;
+        }
       }
       run_stages(pass_a, shape_a, columns, sign, table_a, layout_a, &mine);
       for (int tr = 0; tr < columns; ++tr) {
         const int n1 = rank * columns + tr;
         for (int k2 = 0; k2 < size_a; ++k2) {
-          const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, plan.n, sign);
-          exchanges.push_back({cluster_exchange_rank(k2, rows_log2),
-                               cluster_exchange_slot(k2, n1, rows_log2, c.stride_b, shift), y});
+          const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, points, sign);
+          if (plan.kind == Kind::kR2C) {  // rows paired within the blocks
+            int rank_to = 0, row = 0;
+            cluster_paired_row(k2, rows_log2, bits_a, &rank_to, &row);
+            exchanges.push_back({rank_to, row * c.stride_b + n1 + (n1 >> shift), y});
+          } else {
+            exchanges.push_back({cluster_exchange_rank(k2, rows_log2),
+                                 cluster_exchange_slot(k2, n1, rows_log2, c.stride_b, shift), y});
+          }
         }
       }
     }
@@ -422,12 +461,27 @@ void run_cluster(const FftPlan& plan, int sign, const Complex* from, Complex* to
       smem[static_cast<std::size_t>(x.rank)][static_cast<std::size_t>(x.slot)] = x.value;
     }
     for (int rank = 0; rank < ranks; ++rank) {
-      std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
-      run_stages(pass_b, shape_b, rows, sign, table_b, layout_b, &mine);
+      run_stages(pass_b, shape_b, rows, sign, table_b, layout_b, &smem[static_cast<std::size_t>(rank)]);
+    }
+    for (int rank = 0; rank < ranks; ++rank) {
+      const std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
       for (int tr = 0; tr < rows; ++tr) {
-        const int k2 = rank * rows + tr;
+        const int k2 = plan.kind == Kind::kR2C ? cluster_paired_k2(rank, tr, rows_log2, bits_a) : rank * rows + tr;
         for (int k1 = 0; k1 < size_b; ++k1) {
-          out[k2 + static_cast<long long>(k1) * size_a] = mine[smem_index(shape_b, tr, k1)];
+          const long long k = k2 + static_cast<long long>(k1) * size_a;
+          const Complex a = mine[smem_index(shape_b, tr, k1)];
+          if (plan.kind != Kind::kR2C) {
+            out[k] = a;
+            continue;
+          }
+          // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2; k = 0 also X[M].
+          // The partner is in this block's row cluster_paired_partner_row.
+          int partner_k2 = 0, partner_k1 = 0;
+          cluster_real_partner(k2, k1, bits_a, bits_b, &partner_k2, &partner_k1);
+          const Complex b =
+              std::conj(mine[smem_index(shape_b, cluster_paired_partner_row(rank, tr, rows_log2), partner_k1)]);
+          out[k] = 0.5 * (a + b) - Complex(0.0, 0.5) * real_twiddle(k) * (a - b);
+          if (k == 0) out[points] = {a.real() - a.imag(), 0.0};
         }
       }
     }
@@ -448,6 +502,11 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
     // A 1D fused plan runs fused out of place only (in place: two launches, below), but a
     // two-pass R2C's (fused_in_place).
     run_with_fused(plan, sign, input, output, order);
+    return;
+  }
+  if (plan.cluster) {
+    if (plan.passes.size() != 2) throw std::invalid_argument("fft reference: a cluster plan has two passes");
+    run_cluster(plan, sign, input, output, in_place);
     return;
   }
   if (plan.kind != Kind::kC2C) {
@@ -471,11 +530,6 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
       Complex* to = buffer(turns[i].to);
       PassRunner(plan, execution_pass(plan, i, in_place), sign).run_all(from, to);
     }
-    return;
-  }
-  if (plan.cluster) {
-    if (plan.passes.size() != 2) throw std::invalid_argument("fft reference: a cluster plan has two passes");
-    run_cluster(plan, sign, input, output);
     return;
   }
   // The plan's work area, or (in place, two passes) the temporary the native plan takes instead.

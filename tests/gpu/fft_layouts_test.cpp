@@ -1203,11 +1203,13 @@ TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
 }
 
 TEST_CASE("native R2C, C2R, D2Z and Z2D whose half takes two passes", "[fft][real][two-pass]") {
-  // 163840 and 98304: one of the two passes a power of two (the paired one, 256), the other not:
-  // the vendor's (the general kernel's 16-byte accesses assume even transform distances).
+  // 2^15..2^17: one cluster kernel (the half a cluster length). 163840 and 98304: one of the two
+  // passes a power of two (the paired one, 256), the other not: the vendor's (the general
+  // kernel's 16-byte accesses assume even transform distances).
   run_two_pass_real_lengths<cufftComplex>(
-      {1LL << 16, 1LL << 17, 1LL << 18, 1LL << 20, 1LL << 23, 118098, 163840, 98304}, 7000);
-  run_two_pass_real_lengths<cufftDoubleComplex>({1LL << 15, 1LL << 16, 1LL << 19, 1LL << 21, 118098}, 7100);
+      {1LL << 15, 1LL << 16, 1LL << 17, 1LL << 18, 1LL << 20, 1LL << 23, 118098, 163840, 98304}, 7000);
+  run_two_pass_real_lengths<cufftDoubleComplex>(
+      {1LL << 15, 1LL << 16, 1LL << 17, 1LL << 18, 1LL << 19, 1LL << 21, 118098}, 7100);
 }
 
 // Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is

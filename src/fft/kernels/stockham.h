@@ -123,6 +123,15 @@ struct ClusterLaunch {
   const void* lo_twiddles = nullptr;  // fp64: the last pass's inter-pass tables (fft/twiddle.h)
   const void* hi_twiddles = nullptr;
   int lo_bits = 0;
+  // A real plan's (FftCluster in fft/planner.h): 0 none, 1 R2C (the real step after stage B), 2
+  // C2R (before stage A), with w_{2M}^k from real_twiddles as the paired passes' lo/hi split
+  // (real_lo_bits). Distances between transforms in complex elements: n for C2C; M or M + 1
+  // (cuFFT's padded layout in place) on the real side, M + 1 on the complex side.
+  int real_step = 0;
+  int real_lo_bits = 0;
+  const void* real_twiddles = nullptr;
+  long long in_dist = 0;
+  long long out_dist = 0;
   const void* input = nullptr;
   void* output = nullptr;
 };

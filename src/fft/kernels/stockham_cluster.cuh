@@ -21,6 +21,22 @@
 // sees one read and one write per element, as a single pass. A block writes only output it
 // read no input of, but every input element of the transform is read before the first barrier,
 // so the kernel runs in place too.
+//
+// A real plan (1D R2C / C2R of n = 2 M reals, M the cluster's length; Step below) adds the real
+// step of the paired passes (RealStep in fft/planner.h) where the data meet the complex side:
+//  - R2C (kClusterR2C): stage A reads the n reals as M complex values; its exchange gives each
+//    block its stage-B rows in pairs k2, NA - k2 (cluster_paired_row, fft/stockham_index.h), so
+//    that after stage B every output's partner Z[M - k] is in the block's own buffer: the real
+//    step after one more block barrier, the outputs stored in two runs of TB / 2 rows.
+//    Measured on an H100 against the blocks' contiguous rows, where the partners were in other
+//    blocks: reading them there (generic loads, each waiting for the last output's store) gave
+//    fp32 2^15 .. 2^17 0.28 / 0.28 / 0.37 of copy bandwidth, a second exchange of stores
+//    between two cluster barriers 0.36 / 0.34 / 0.37;
+//  - C2R (kClusterC2R): stage A forms Z[m] from X[m] and X[M - m], both read from device memory
+//    (the partner's lines are the mirror block's, read by it at about the same time: the L2
+//    serves the second read), and stage B writes the M complex values as the n reals.
+// Still one read and one write per element; in place too (cuFFT's padded layout), since every
+// input of a transform, partners included, is read before the first barrier.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -32,6 +48,11 @@
 #include "fft/kernels/stockham_pow2.cuh"
 
 namespace idgpu::fft::kernels {
+
+// What a cluster kernel does around the complex transform (ClusterLaunch::real_step).
+inline constexpr int kClusterComplex = 0;
+inline constexpr int kClusterR2C = 1;  // forward
+inline constexpr int kClusterC2R = 2;  // inverse
 
 template <int Bits>
 struct ClusterShape {
@@ -78,7 +99,7 @@ __device__ __forceinline__ void store_cluster_shared(unsigned address, double2 v
 }
 #endif
 
-template <class Real, bool Inverse, int Bits>
+template <class Real, bool Inverse, int Bits, int Step = kClusterComplex>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_constant__ ClusterLaunch p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
@@ -106,9 +127,21 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
     const int tr = thread & ((1 << Shape::kColumnsLog2) - 1);
     const int tid = thread >> Shape::kColumnsLog2;
     const int n1 = (rank << Shape::kColumnsLog2) + tr;
-    const C* in = static_cast<const C*>(p.input) + (transform << Bits) + n1;
+    const C* x = static_cast<const C*>(p.input) + transform * p.in_dist;
 #pragma unroll
-    for (int k = 0; k < kE; ++k) v[k] = in[(tid + k * A::kThreads) * kNB];
+    for (int k = 0; k < kE; ++k) v[k] = x[n1 + (tid + k * A::kThreads) * kNB];
+    if constexpr (Step == kClusterC2R) {
+      // Z[m] = (X[m] + conj X[M-m]) + i w^-m (X[m] - conj X[M-m]), m = n1 + NB n2 (m = 0: X[M]).
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int m = n1 + (tid + k * A::kThreads) * kNB;
+        const C b = cconj(x[(1 << Bits) - m]);
+        const C w = cconj(split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(m)));
+        const C sum = cadd(v[k], b);
+        const C t = cmul(w, csub(v[k], b));
+        v[k] = make<C>(sum.x - t.y, sum.y + t.x);
+      }
+    }
     const A stage_a{p.twiddles_a, sm + tr * p.stride_a, p.shift, tid, true};
     stage_a.stages(v, std::make_integer_sequence<int, A::kStages>());
     // This block is done with its shared memory (stage A's last stage read it into v[] and does
@@ -131,15 +164,26 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
     // k2 = tid + k NA / 16 with tid < NA / 16 and C <= 16, so the block it goes to,
     // k2 / TB = k / (16 / C), is known at compile time: one address mapping per block.
     constexpr int kPerRank = kE >> Shape::kRankBits;
+    if constexpr (Step == kClusterR2C) {
+      // Rows paired within the blocks (cluster_paired_row): a block and row per element.
 #pragma unroll
-    for (int to = 0; to < Shape::kRanks; ++to) {
-      const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
+      for (int k = 0; k < kE; ++k) {
+        int to = 0, row = 0;
+        cluster_paired_row(tid + k * A::kThreads, Shape::kRowsLog2, Shape::kBitsA, &to, &row);
+        store_cluster_shared(
+            cluster_shared_address(sm + row * p.stride_b + n1 + (n1 >> p.shift), static_cast<unsigned>(to)), v[k]);
+      }
+    } else {
 #pragma unroll
-      for (int kk = 0; kk < kPerRank; ++kk) {
-        const int k = to * kPerRank + kk;
-        const int k2 = tid + k * A::kThreads;
-        const int slot = cluster_exchange_slot(k2, n1, Shape::kRowsLog2, p.stride_b, p.shift);
-        store_cluster_shared(base + static_cast<unsigned>(slot * sizeof(C)), v[k]);
+      for (int to = 0; to < Shape::kRanks; ++to) {
+        const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
+#pragma unroll
+        for (int kk = 0; kk < kPerRank; ++kk) {
+          const int k = to * kPerRank + kk;
+          const int k2 = tid + k * A::kThreads;
+          const int slot = cluster_exchange_slot(k2, n1, Shape::kRowsLog2, p.stride_b, p.shift);
+          store_cluster_shared(base + static_cast<unsigned>(slot * sizeof(C)), v[k]);
+        }
       }
     }
     cluster.sync();  // every store into this block is visible, and no block reads another any more
@@ -158,22 +202,51 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
     __syncthreads();  // stage B's first stage writes the buffer it was read from
     const B stage_b{p.twiddles_b, mine, p.shift, tid, true};
     stage_b.stages(v, std::make_integer_sequence<int, B::kStages>());
-    const int k2 = (rank << Shape::kRowsLog2) + tr;
-    C* out = static_cast<C*>(p.output) + (transform << Bits) + k2;
+    const int k2 = Step == kClusterR2C ? cluster_paired_k2(rank, tr, Shape::kRowsLog2, Shape::kBitsA)
+                                       : (rank << Shape::kRowsLog2) + tr;
+    C* out = static_cast<C*>(p.output) + transform * p.out_dist;
+    if constexpr (Step == kClusterR2C) {
+      // v[k] = Z[k2 + NA k1], k1 = tid + k NB / 16, into the buffer; the partners Z[M - k] are
+      // in the block's row cluster_paired_partner_row.
+      __syncthreads();  // stage B's last stage has read the buffer
 #pragma unroll
-    for (int k = 0; k < kE; ++k) out[(tid + k * B::kThreads) * kNA] = v[k];
+      for (int k = 0; k < kE; ++k) {
+        const int e = tid + k * B::kThreads;
+        mine[e + (e >> p.shift)] = v[k];
+      }
+      __syncthreads();
+      const C* partner = sm + cluster_paired_partner_row(rank, tr, Shape::kRowsLog2) * p.stride_b;
+      // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2; k = 0 also writes
+      // X[M] = Re Z[0] - Im Z[0].
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int e = tid + k * B::kThreads;
+        int partner_k2 = 0, partner_k1 = 0;
+        cluster_real_partner(k2, e, Shape::kBitsA, Shape::kBitsB, &partner_k2, &partner_k1);
+        const C bc = cconj(partner[partner_k1 + (partner_k1 >> p.shift)]);
+        const int index = k2 + e * kNA;
+        const C w = split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(index));
+        const C sum = cadd(v[k], bc);
+        const C t = cmul(w, csub(v[k], bc));
+        out[index] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+        if (index == 0) out[1 << Bits] = make<C>(v[k].x - v[k].y, static_cast<Real>(0));
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kE; ++k) out[k2 + (tid + k * B::kThreads) * kNA] = v[k];
+    }
   }
 #endif
 }
 
 // Host side.
 
-template <class Real, bool Inverse, int Bits>
+template <class Real, bool Inverse, int Bits, int Step>
 cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
   using Shape = ClusterShape<Bits>;
   static std::atomic<unsigned> allowed[64] = {};
   static std::atomic<bool> wide{false};
-  const auto kernel = stockham_cluster<Real, Inverse, Bits>;
+  const auto kernel = stockham_cluster<Real, Inverse, Bits, Step>;
   if (launch.rank_bits != Shape::kRankBits || launch.threads != Shape::kThreads) return cudaErrorInvalidValue;
   if (const cudaError_t status = allow_shared(kernel, launch.shared_bytes, allowed); status != cudaSuccess) {
     return status;
@@ -199,14 +272,14 @@ cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stre
   return cudaLaunchKernelEx(&config, kernel, launch);
 }
 
-template <class Real, bool Inverse, int... Offset>
+template <class Real, bool Inverse, int Step, int... Offset>
 cudaError_t launch_cluster_bits(const ClusterLaunch& launch, cudaStream_t stream,
                                 std::integer_sequence<int, Offset...>) {
   cudaError_t status = cudaErrorInvalidValue;
   const auto launch_if = [&](auto bits) {
     constexpr int kBits = decltype(bits)::value;
     if (launch.bits != kBits) return false;
-    status = launch_cluster_kernel<Real, Inverse, kBits>(launch, stream);
+    status = launch_cluster_kernel<Real, Inverse, kBits, Step>(launch, stream);
     return true;
   };
   (launch_if(std::integral_constant<int, kClusterMinBits + Offset>()) || ...);
@@ -223,11 +296,19 @@ bool cluster_kernels_usable() {
   return attributes.binaryVersion >= 90;
 }
 
+// A real plan's direction is its step's: R2C forward, C2R inverse.
 template <class Real>
 cudaError_t launch_cluster(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
   constexpr int kCount = kClusterMaxBits - kClusterMinBits + 1;
-  return inverse ? launch_cluster_bits<Real, true>(launch, stream, std::make_integer_sequence<int, kCount>())
-                 : launch_cluster_bits<Real, false>(launch, stream, std::make_integer_sequence<int, kCount>());
+  const auto bits = std::make_integer_sequence<int, kCount>();
+  switch (launch.real_step) {
+    case kClusterComplex:
+      return inverse ? launch_cluster_bits<Real, true, kClusterComplex>(launch, stream, bits)
+                     : launch_cluster_bits<Real, false, kClusterComplex>(launch, stream, bits);
+    case kClusterR2C: return launch_cluster_bits<Real, false, kClusterR2C>(launch, stream, bits);
+    case kClusterC2R: return launch_cluster_bits<Real, true, kClusterC2R>(launch, stream, bits);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 }  // namespace idgpu::fft::kernels

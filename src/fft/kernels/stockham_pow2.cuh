@@ -223,12 +223,18 @@ __device__ __forceinline__ void store_global(C* to, C value) {
   }
 }
 
-// w_n^k (n = 2 M, forward sign) of a paired real step, from its lo/hi tables.
+// w_n^k (n = 2 M, forward sign) of a real step over M points from its lo/hi tables:
+// lo[k mod 2^b] hi[k >> b], b = lo_bits.
+template <class C>
+__device__ __forceinline__ C split_real_twiddle(const void* tables, int lo_bits, unsigned k) {
+  const C* __restrict__ table = static_cast<const C*>(tables);
+  const unsigned mask = (1u << lo_bits) - 1u;
+  return cmul(__ldg(&table[k & mask]), __ldg(&table[(1u << lo_bits) + (k >> lo_bits)]));
+}
+// A paired real step's (its pass's tables).
 template <class C>
 __device__ __forceinline__ C paired_real_twiddle(const PassLaunch& p, unsigned k) {
-  const C* __restrict__ table = static_cast<const C*>(p.real_twiddles);
-  const unsigned mask = (1u << p.real_lo_bits) - 1u;
-  return cmul(__ldg(&table[k & mask]), __ldg(&table[(1u << p.real_lo_bits) + (k >> p.real_lo_bits)]));
+  return split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, k);
 }
 
 // A block of a paired real pass (kPairedPack, kPairedUnpack; fft/stockham_index.h, paired_frame):

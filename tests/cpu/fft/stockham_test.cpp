@@ -1369,6 +1369,82 @@ TEST_CASE("executor: two-pass real plans, the real step paired across columns", 
   CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
 }
 
+TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][executor][cpu][real]") {
+  // n = 2^15..2^17 (M = 2^14..2^16) under the H100's limits: one cluster kernel whose stages are
+  // the two-pass real plan's passes, the real step across the cluster's blocks
+  // (cluster_real_partner); in and out of place, against a long-double FFT.
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::uint64_t salt = 8300;
+  for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (int bits = fft::kClusterMinBits + 1; bits <= fft::kClusterMaxBits + 1; ++bits) {
+      const long long n = 1LL << bits;
+      const long long batch = bits == fft::kClusterMinBits + 1 ? 2 : 1;
+      CAPTURE(n, batch, static_cast<int>(precision));
+      fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, n, batch, precision, h100);
+      fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, n, batch, precision, h100);
+      INFO(r2c.reason << " / " << c2r.reason);
+      REQUIRE(r2c.plan.has_value());
+      REQUIRE(c2r.plan.has_value());
+      CHECK(r2c.plan->cluster.has_value());
+      CHECK(c2r.plan->cluster.has_value());
+      CHECK_FALSE(r2c.plan->fused.has_value());
+      REQUIRE(r2c.plan->passes.size() == 2);
+      CHECK(r2c.plan->passes[1].real_step == fft::RealStep::kPairedR2C);
+      CHECK(c2r.plan->passes[0].real_step == fft::RealStep::kPairedC2R);
+      CHECK(r2c.plan->passes[0].size == 1LL << fft::cluster_bits_a(bits - 1));
+      CHECK(r2c.plan->work_bytes == 0);
+      check_real_1d(*r2c.plan, *c2r.plan, n, batch, salt);
+      salt += 2;
+    }
+  }
+  // The partner of output k = k2 + NA k1 is M - k (mod M), for every k of a split.
+  for (const auto& [bits_a, bits_b] : {std::pair{7, 7}, std::pair{8, 7}, std::pair{8, 8}}) {
+    const long long half = 1LL << (bits_a + bits_b);
+    bool all = true;
+    for (int k2 = 0; k2 < (1 << bits_a); ++k2) {
+      for (int k1 = 0; k1 < (1 << bits_b); ++k1) {
+        int partner_k2 = 0, partner_k1 = 0;
+        fft::cluster_real_partner(k2, k1, bits_a, bits_b, &partner_k2, &partner_k1);
+        const long long k = k2 + (static_cast<long long>(k1) << bits_a);
+        const long long partner = partner_k2 + (static_cast<long long>(partner_k1) << bits_a);
+        all = all && partner_k2 >= 0 && partner_k2 < (1 << bits_a) && partner_k1 >= 0 &&
+              partner_k1 < (1 << bits_b) && (k + partner) % half == 0;
+      }
+    }
+    CAPTURE(bits_a, bits_b);
+    CHECK(all);
+  }
+  // R2C's rows paired within the blocks (cluster_paired_row): every row of NA in one place, the
+  // places a bijection, each row's partner NA - k2 (mod NA) in the same block at
+  // cluster_paired_partner_row.
+  for (const auto& [bits_a, rows_log2] : {std::pair{7, 5}, std::pair{8, 5}, std::pair{8, 4}, std::pair{8, 1}}) {
+    const int na = 1 << bits_a;
+    const int rows = 1 << rows_log2;
+    std::vector<int> seen(static_cast<std::size_t>(na), 0);
+    bool consistent = true;
+    for (int k2 = 0; k2 < na; ++k2) {
+      int rank = 0, row = 0;
+      fft::cluster_paired_row(k2, rows_log2, bits_a, &rank, &row);
+      consistent = consistent && rank >= 0 && rank < na / rows && row >= 0 && row < rows &&
+                   fft::cluster_paired_k2(rank, row, rows_log2, bits_a) == k2;
+      const int partner = fft::cluster_paired_k2(rank, fft::cluster_paired_partner_row(rank, row, rows_log2),
+                                                 rows_log2, bits_a);
+      consistent = consistent && (k2 + partner) % na == 0;
+      ++seen[static_cast<std::size_t>(rank * rows + row)];
+    }
+    CAPTURE(bits_a, rows_log2);
+    CHECK(consistent);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+  }
+  // Without clusters (sm_80), and from n = 2^18, the two passes of plan_real's two-pass plan.
+  fft::DeviceLimits a100 = h100;
+  a100.clusters = false;
+  CHECK_FALSE(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 17, 1, fft::Precision::kSingle, a100).plan->cluster);
+  CHECK_FALSE(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 18, 1, fft::Precision::kSingle, h100).plan->cluster);
+  // An even length that is not a power of two keeps its plan.
+  CHECK_FALSE(fft::plan_real_1d(fft::Kind::kR2C, 3LL << 15, 1, fft::Precision::kSingle, h100).plan->cluster);
+}
+
 TEST_CASE("executor: two-pass real plans fused out of place, tiles in either order", "[fft][executor][cpu][real]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   std::uint64_t salt = 8500;
@@ -1376,7 +1452,8 @@ TEST_CASE("executor: two-pass real plans fused out of place, tiles in either ord
     long long n;
     fft::Precision precision;
     long long batch;
-  } cases[] = {{1LL << 18, fft::Precision::kDouble, 1}, {1LL << 16, fft::Precision::kDouble, 2}};
+  } cases[] = {{1LL << 18, fft::Precision::kDouble, 1}, {1LL << 19, fft::Precision::kDouble, 2}};
+  // (2^15..2^17 are cluster plans under these limits: the test case above.)
   for (const auto& c : cases) {
     CAPTURE(c.n, c.batch, static_cast<int>(c.precision));
     fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, c.n, c.batch, c.precision, h100);
@@ -1838,9 +1915,17 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   };
   using fft::Kind;
   using fft::Precision;
-  // Two-pass real lengths: the measured wins, per device class, at the measured call sizes.
-  CHECK(wins(Kind::kR2C, Precision::kSingle, {1LL << 17}, 512, h100));
-  CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 17}, 512, h200));  // not measured as built
+  // Real lengths whose half is a cluster length (H100 only), and two-pass ones: the measured
+  // wins, per device class, at the measured call sizes.
+  for (int bits = 15; bits <= 17; ++bits) {
+    CAPTURE(bits);
+    for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
+      CHECK(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h100) == (bits > 15));
+      CHECK(wins(kind, Precision::kDouble, {1LL << bits}, (1LL << 25) >> bits, h100));
+      CHECK_FALSE(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h200));  // not measured
+      CHECK_FALSE(wins(kind, Precision::kDouble, {1LL << bits}, (1LL << 25) >> bits, h200));
+    }
+  }
   CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 18}, 256, h100));  // lost (0.95x)
   CHECK(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h100));
   CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h200));  // a tie (1.00x)
