@@ -763,8 +763,7 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   int half_bits = 0;
   while ((1LL << half_bits) < half) ++half_bits;
   if (limits.clusters && (1LL << half_bits) == half && half_bits >= kClusterMinBits && half_bits <= kClusterMaxBits) {
-    plain.clusters = true;
-    plain.fused = false;
+    plain.clusters = true;  // (a cluster plan is never fused)
   }
   FftPlanResult complex = plan_c2c_1d(half, batch, precision, plain);
   if (!complex.plan) {
@@ -782,7 +781,8 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   // that makes it so (600 = 24 x 25 for R2C, 25 x 24 for C2R).
   const std::size_t even_at = kind == Kind::kR2C ? 0 : 1;
   if (plan.passes[even_at].size % 2 != 0 && plan.passes[1 - even_at].size % 2 == 0) {
-    plan.fused.reset();  // (powers of two only are fused)
+    plan.fused.reset();  // (powers of two only are fused or cluster plans)
+    plan.cluster.reset();
     const long long sizes[2] = {plan.passes[1].size, plan.passes[0].size};
     const long long max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0),
                                                       kernel_max_threads(plan.element_bytes));
@@ -874,9 +874,9 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
                         const DeviceLimits& device_limits) {
   FftPlanResult result;
   // Cluster plans (plan_real_two_pass) for rank 1 only: the other ranks' real pass is one pass.
-  // On an H100 (2^26 / 2^25 reals a call) they moved R2C / C2R n = 2^15..2^17 at 0.57-0.71 /
-  // 0.53-0.60 of copy bandwidth, D2Z / Z2D at 0.48-0.61 / 0.45-0.50, where the two-pass plans
-  // gave 0.30-0.45 and fp32 2^15's single pass 0.44.
+  // On an H100 (2^26 / 2^25 reals a call, in and out of place) they moved R2C / C2R n =
+  // 2^15..2^17 at 0.57-0.71 / 0.52-0.65 of copy bandwidth, D2Z / Z2D at 0.46-0.61 / 0.44-0.50,
+  // where the two-pass plans gave 0.30-0.45 and fp32 2^15's single pass 0.44 / 0.48.
   DeviceLimits limits = device_limits;
   limits.clusters = device_limits.clusters && rank == 1;
   if (kind != Kind::kR2C && kind != Kind::kC2R) {

@@ -433,14 +433,17 @@ bool lines_layout(const Descriptor& descriptor, bool* contiguous_out);
 //    axes on the output; C2R runs the axes first, in place on its input (so that, as cuFFT's
 //    multi-dimensional C2R, it overwrites its input out of place too), then the real pass into
 //    the output. One read and one write of the data a pass; no work area.
-//  - rank 1, even n whose half takes two passes: the two passes of the complex transform of
-//    n / 2 points (plan_c2c_1d's split, not a cluster kernel; in fp64 fused where it fuses, as
+//  - rank 1, even n whose half takes two passes, or whose half is a cluster length where the
+//    limits allow clusters (then one cluster kernel runs both passes: FftCluster): the two
+//    passes of the complex transform of n / 2 points (plan_c2c_1d's split; in fp64 fused where
+//    it fuses and no cluster serves it, as
 //    FusedKind::kRealPairedForward / kRealPairedInverse), the real step paired into the one
 //    that meets the complex side (RealStep::kPairedR2C in the last pass, kPairedC2R in the
 //    first); the intermediate out of place in the output (R2C: n / 2 + 1 complex values a
 //    transform, its last pass then in place there; C2R: the n reals), in place in a temporary
 //    array of n / 2 a transform from the stream-ordered scratch pool (execution_pass). Two reads
-//    and two writes of the data, no work area. (An R2C intermediate in the scratch pool out of
+//    and two writes of the data (a cluster plan: one of each, no intermediate), no work area.
+//    (An R2C intermediate in the scratch pool out of
 //    place too, n / 2 a transform so that every row sits on the 32-byte sectors, measured
 //    slower on an H200: R2C 2^18..2^26 0.53-0.89x against C2R's 0.74-1.06x there, where on an
 //    H100 with the intermediate in the output R2C ran at 0.83-1.04x. Its last pass then writes

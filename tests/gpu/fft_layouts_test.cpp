@@ -1119,9 +1119,11 @@ void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed)
   });
 }
 
-// Even lengths whose half takes two passes (from 2^16 in fp32, 2^15 in fp64): powers of two
-// native (the real step paired across the columns of the pass that meets the complex side; fp64
-// 2^18..2^21 both passes in one fused kernel), the others with the vendor; 2^20 reals a call.
+// Even lengths whose half takes two passes (from 2^16 in fp32, 2^15 in fp64), or is a cluster
+// length (2^15..2^17 reals): powers of two native (2^15..2^17 one cluster kernel with the real
+// step; above, the real step paired across the columns of the pass that meets the complex side,
+// fp64 2^18..2^21 both passes in one fused kernel), the others with the vendor; 2^20 reals a
+// call.
 template <class T>
 void run_two_pass_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
   run_real_lengths<T>(lengths, seed, 1LL << 20, [](long long n) { return (n & (n - 1)) == 0; });

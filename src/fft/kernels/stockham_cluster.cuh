@@ -165,9 +165,6 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
       column_twiddles_from_tables<Inverse, kE, A::kThreads>(v, tid, n1, p.lo_twiddles, p.hi_twiddles, p.lo_bits);
     }
     cluster_wait();  // every block's stage A is done with its shared memory
-    // k2 = tid + k NA / 16 with tid < NA / 16 and C <= 16, so the block it goes to,
-    // k2 / TB = k / (16 / C), is known at compile time: one address mapping per block.
-    constexpr int kPerRank = kE >> Shape::kRankBits;
     if constexpr (Step == kClusterR2C) {
       // Rows paired within the blocks (cluster_paired_row): a block and row per element.
 #pragma unroll
@@ -178,6 +175,9 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
             cluster_shared_address(sm + row * p.stride_b + n1 + (n1 >> p.shift), static_cast<unsigned>(to)), v[k]);
       }
     } else {
+      // k2 = tid + k NA / 16 with tid < NA / 16 and C <= 16, so the block it goes to,
+      // k2 / TB = k / (16 / C), is known at compile time: one address mapping per block.
+      constexpr int kPerRank = kE >> Shape::kRankBits;
 #pragma unroll
       for (int to = 0; to < Shape::kRanks; ++to) {
         const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));

@@ -1439,25 +1439,39 @@ TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][execu
   // Without clusters (sm_80), and from n = 2^18, the two passes of plan_real's two-pass plan.
   fft::DeviceLimits a100 = h100;
   a100.clusters = false;
-  CHECK_FALSE(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 17, 1, fft::Precision::kSingle, a100).plan->cluster);
-  CHECK_FALSE(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 18, 1, fft::Precision::kSingle, h100).plan->cluster);
-  // An even length that is not a power of two keeps its plan.
-  CHECK_FALSE(fft::plan_real_1d(fft::Kind::kR2C, 3LL << 15, 1, fft::Precision::kSingle, h100).plan->cluster);
+  const auto clustered = [](const fft::FftPlanResult& planned) {
+    REQUIRE(planned.plan.has_value());
+    return planned.plan->cluster.has_value();
+  };
+  CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 17, 1, fft::Precision::kSingle, a100)));
+  CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 18, 1, fft::Precision::kSingle, h100)));
+  // An even length that is not a power of two keeps its plan; so do ranks 2 and 3.
+  CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 3LL << 15, 1, fft::Precision::kSingle, h100)));
+  const long long plane[2] = {4, 1LL << 15};
+  const fft::FftPlanResult two_d = fft::plan_real(fft::Kind::kR2C, 2, plane, 1, fft::Precision::kSingle, h100);
+  CHECK((!two_d.plan || !two_d.plan->cluster));
 }
 
 TEST_CASE("executor: two-pass real plans fused out of place, tiles in either order", "[fft][executor][cpu][real]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   std::uint64_t salt = 8500;
+  fft::DeviceLimits no_clusters = h100;
+  no_clusters.clusters = false;
   const struct {
     long long n;
     fft::Precision precision;
     long long batch;
-  } cases[] = {{1LL << 18, fft::Precision::kDouble, 1}, {1LL << 19, fft::Precision::kDouble, 2}};
-  // (2^15..2^17 are cluster plans under these limits: the test case above.)
+    bool clusters;
+  } cases[] = {{1LL << 18, fft::Precision::kDouble, 1, true},
+               {1LL << 19, fft::Precision::kDouble, 2, true},
+               // 2^15..2^17 are cluster plans where clusters are allowed (the test case above),
+               // fused two-pass plans where not (sm_80).
+               {1LL << 16, fft::Precision::kDouble, 2, false}};
   for (const auto& c : cases) {
-    CAPTURE(c.n, c.batch, static_cast<int>(c.precision));
-    fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, c.n, c.batch, c.precision, h100);
-    fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, c.n, c.batch, c.precision, h100);
+    CAPTURE(c.n, c.batch, static_cast<int>(c.precision), c.clusters);
+    const fft::DeviceLimits& limits = c.clusters ? h100 : no_clusters;
+    fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, c.n, c.batch, c.precision, limits);
+    fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, c.n, c.batch, c.precision, limits);
     INFO(r2c.reason << " / " << c2r.reason);
     REQUIRE(r2c.plan.has_value());
     REQUIRE(c2r.plan.has_value());
