@@ -167,10 +167,14 @@ class StockhamPlan final : public NativePlan {
     launch.input = input;
     launch.output = output;
     const PassShape& shape = launch.shape;
-    const bool even_in =
-        shape.sub == 1 ? shape.size % 2 == 0 && input_distance(shape) % 2 == 0 : shape.per_block % 2 == 0;
-    const bool even_out =
-        shape.span == 1 ? shape.size % 2 == 0 && output_distance(shape) % 2 == 0 : shape.per_block % 2 == 0;
+    // Pairs of consecutive elements, 16-byte aligned: on a column side not across a straddling
+    // block's jump (between its lines tr and tr + 1); on a contiguous one within a line, whose
+    // start moves by an even jump.
+    const bool even_in = shape.sub == 1 ? shape.size % 2 == 0 && input_distance(shape) % 2 == 0
+                                        : shape.per_block % 2 == 0 && !shape.straddles;
+    const bool even_out = shape.span == 1 ? shape.size % 2 == 0 && output_distance(shape) % 2 == 0 &&
+                                                (!shape.straddles || shape.out_group % 2 == 0)
+                                          : shape.per_block % 2 == 0 && !shape.straddles;
     launch.vector_in = single && even_in && aligned16(launch.input);
     launch.vector_out = single && even_out && aligned16(launch.output);
     launch.direct_in = kernels::direct_in_eligible(launch);

@@ -134,6 +134,7 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass) {
   shape.out_dist = pass.out_dist;
   shape.out_group = pass.out_group;
   shape.in_group = pass.in_group;
+  shape.straddles = pass.straddles;
   shape.sub = pass.sub_transforms;
   shape.span = pass.span_before;
   shape.size = static_cast<int>(pass.size);
@@ -255,6 +256,7 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
   const int shift = smem_shift(element);
   const std::size_t shared = limits.shared_bytes_per_block;
   pass.smem_shift = shift;
+  pass.straddles = false;
   const long long threads = pass.threads_per_transform;
   const bool column = pass.sub_transforms > 1;
   const auto stride_for = [&](long long per_block) {
@@ -285,13 +287,31 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
       });
       per_block = std::max(per_block, wider);
     }
+    // No divisor of S gives rows of 64 bytes or more: an axis pass takes rows of T lines all the
+    // same, T a power of two up to S, 128-byte rows or 256 threads (whichever is more), its
+    // blocks straddling two transforms where the lines run over (PassShape::straddles), if
+    // those rows are longer. S = 129 lines of 256 points, PyTorch's rfftn of 256^3: 16 lines
+    // (fp32, 128 bytes; a divisor gave 3 lines, 24 bytes, and the fallback below 43) and 16
+    // (fp64; 3 lines, 48 bytes); the 257 one-thread lines of a real 2 x 512: 256.
+    const bool axis = !pass.twiddled && pass.real_step == RealStep::kNone &&
+                      pass.convolution == ConvolutionStep::kNone && (span == 1 || span == pass.sub_transforms);
+    if (row(per_block) < 64 && axis) {
+      long long lines = 1;
+      while (2 * lines <= pass.sub_transforms && (row(2 * lines) <= 128 || 2 * lines * threads <= 256) &&
+             2 * lines * threads <= std::min(512LL, max_threads) && bytes_for(2 * lines) <= shared / 2) {
+        lines *= 2;
+      }
+      if (row(lines) >= 32 && lines > per_block) {
+        per_block = lines;
+        pass.straddles = pass.sub_transforms % lines != 0;
+      }
+    }
     if (row(per_block) < 32) {
-      // No divisor up to 32 bytes of lines: the smallest larger one that fits a block. S = 129
-      // lines of 256 points (PyTorch's rfftn of 256^3): 43 lines of 344 bytes, where 3 gave 24.
-      // H100, fp32: that 2D C2C in its own layout 0.195 -> 0.177 ms; the unfused real plans'
-      // columns (n / 2 + 1 of them) R2C 100 x 256 0.743 -> 0.641 ms, 64 x 64 x 256 1.10 ->
-      // 0.757 ms (still slower than the vendor's, which keeps them); written contiguously (the
-      // first pass over the 129 lines) 0.163 -> 0.167 ms, a tie.
+      // Otherwise the smallest larger divisor that fits a block. S = 129 lines of 256 points:
+      // 43 lines of 344 bytes, where 3 gave 24. H100, fp32: that 2D C2C in its own layout 0.195
+      // -> 0.177 ms; the unfused real plans' columns (n / 2 + 1 of them) R2C 100 x 256 0.743 ->
+      // 0.641 ms, 64 x 64 x 256 1.10 -> 0.757 ms (still slower than the vendor's, which keeps
+      // them); written contiguously (the first pass over the 129 lines) 0.163 -> 0.167 ms, a tie.
       const long long most = std::min(g, max_threads / threads);
       for (long long d = 32 / static_cast<long long>(element) + 1; d <= most; ++d) {
         if (g % d == 0 && bytes_for(d) <= shared) {
@@ -373,6 +393,7 @@ void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t 
     }
     const bool column = pass.sub_transforms > 1;
     pass.transforms_per_block = static_cast<int>(per_block);
+    pass.straddles = false;  // the fused kernel's tiles stay within a plane (a short last one)
     pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, column);
     pass.shared_bytes = static_cast<std::size_t>(pass.smem_stride) * plan->element_bytes * static_cast<std::size_t>(per_block);
     if (pass.shared_bytes > shared) return;

@@ -45,9 +45,11 @@
 //    threads. Other passes read (and, after the first, write) rows of T consecutive elements, so
 //    T divides S (and L): the largest such T with at most 512 threads, half the shared memory
 //    (two blocks per SM) and 128-byte rows; where that leaves rows shorter than one 32-byte
-//    sector, the largest T up to one sector within the full block and shared memory, and where
-//    no divisor of S reaches a sector that way (an odd S such as a real plan's n / 2 + 1
-//    columns), the smallest T above one that fits the block (S = 129: 43 lines, 344 bytes).
+//    sector, the largest T up to one sector within the full block and shared memory. Where no
+//    divisor of S gives rows of 64 bytes (an odd S such as a real plan's n / 2 + 1 columns, or
+//    PyTorch's 129 lines), an axis pass takes T a power of two (128-byte rows or 256 threads)
+//    whose blocks may straddle two transforms' lines (PassShape::straddles: S = 129 gets rows
+//    of 16 lines); other passes the smallest larger divisor that fits the block.
 //  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 are planned as two
 //    passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
 //    intermediate through distributed shared memory. Device memory then sees one read and one
@@ -185,6 +187,9 @@ struct FftPass {
   // after the first pass, whose outputs are out_group apart (0: transform_n): a multi-pass real
   // plan's intermediates (n / 2 + 1 or n / 2 complex elements a transform; execution_pass).
   long long in_group = 0;
+  // An axis pass whose blocks of transforms_per_block lines may straddle two transforms
+  // (PassShape::straddles in fft/stockham_index.h; size_pass decides).
+  bool straddles = false;
   RealStep real_step = RealStep::kNone;
   int real_lo_bits = 0;  // a paired real step's table split (RealStep)
   // Prime factors above 13 (ConvolutionStep, BluesteinStep above): the pass's convolution, its

@@ -184,6 +184,11 @@ struct PassShape {
   long long out_group = 0;  // sub > 1: between consecutive transforms' first outputs (0: span == 1,
                             // sub x the distance above, the runs following on; span > 1, n)
   long long in_group = 0;   // sub > 1: between consecutive transforms' first inputs (0: n)
+  // An axis pass (twiddled = false, span = sub or 1) whose T lines a block need not divide S:
+  // block g0 .. g0+T-1 (T <= S) may run from the end of one transform's lines into the start of
+  // the next's (straddle_frame). The planner sets it where no divisor of S gives 32-byte rows (an
+  // odd S such as PyTorch's 129 lines of a 256^3 rfftn), so the rows are T lines all the same.
+  bool straddles = false;
 };
 
 IDGPU_HD long long input_distance(const PassShape& s) { return s.in_dist > 0 ? s.in_dist : s.n; }
@@ -201,6 +206,12 @@ struct BlockFrame {
   long long in_base = 0;
   long long out_base = 0;
   long long j0 = 0;
+  // A straddling block (PassShape::straddles): its sub-transforms from `split` on belong to the
+  // next transform, whose elements lie in_jump / out_jump further than the first transform's
+  // would continue (the gap between two transforms' lines). No straddle: split = T, jumps 0.
+  int split = 0x7fffffff;
+  long long in_jump = 0;
+  long long out_jump = 0;
 };
 
 IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
@@ -213,8 +224,19 @@ IDGPU_HD BlockFrame block_frame(const PassShape& s, long long g0) {
   const long long batch = g0 / s.sub;
   const long long id0 = g0 % s.sub;
   frame.in_base = batch * input_group(s) + id0;
+  if (s.straddles && id0 + s.per_block > s.sub) {
+    // Sub-transform tr >= split is line tr - split of transform batch + 1: on the input at
+    // (batch + 1) group + tr - split = in_base + tr + (group - S), and so on the output.
+    frame.split = static_cast<int>(s.sub - id0);
+    frame.in_jump = input_group(s) - s.sub;
+    if (s.span == 1) {
+      frame.out_jump = s.out_group > 0 ? s.out_group - s.sub * output_distance(s) : 0;
+    } else {
+      frame.out_jump = (s.out_group > 0 ? s.out_group : s.n) - s.sub;  // span = sub
+    }
+  }
   if (s.span == 1) {
-    // T divides sub: the block's sub-transforms belong to one transform.
+    // T divides sub, or the block straddles (above): its first sub-transform's transform.
     frame.out_base = s.out_group > 0 ? batch * s.out_group + id0 * output_distance(s) : g0 * output_distance(s);
   } else {
     frame.j0 = id0 % s.span;
@@ -231,6 +253,9 @@ IDGPU_HD int input_step(const PassShape& s, int tr, int e) {
 IDGPU_HD int output_step(const PassShape& s, int tr, int p) {
   return s.span == 1 ? tr * static_cast<int>(output_distance(s)) + p : tr + p * static_cast<int>(s.span);
 }
+// What a straddling block adds to those offsets for its sub-transform tr (0 unless tr >= split).
+IDGPU_HD int input_jump(const BlockFrame& f, int tr) { return tr >= f.split ? static_cast<int>(f.in_jump) : 0; }
+IDGPU_HD int output_jump(const BlockFrame& f, int tr) { return tr >= f.split ? static_cast<int>(f.out_jump) : 0; }
 
 // Paired passes of a multi-pass real transform (RealStep::kPairedR2C, kPairedC2R in fft/planner.h):
 // the pass of the complex transform of M = n / 2 points whose sub-transforms hold the points

@@ -236,7 +236,7 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
       int tr = 0, e = 0;
       staging_slot(shape, shape.sub == 1, q, &tr, &e);
       if (tr >= valid) continue;
-      Complex x = from[frame.in_base + input_step(shape, tr, e)];
+      Complex x = from[frame.in_base + input_step(shape, tr, e) + input_jump(frame, tr)];
       if (inter_pass_twiddled(shape) && e > 0) {
         const long long exponent = e * (frame.j0 + tr);
         x *= oriented(table[layout.lo + (exponent & lo_mask)] *
@@ -281,7 +281,7 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
       int tr = 0, p = 0;
       staging_slot(shape, shape.span == 1, q, &tr, &p);
       if (tr >= valid) continue;
-      to[frame.out_base + output_step(shape, tr, p)] = smem[smem_index(shape, tr, p)];
+      to[frame.out_base + output_step(shape, tr, p) + output_jump(frame, tr)] = smem[smem_index(shape, tr, p)];
     }
   }
 }

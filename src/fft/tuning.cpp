@@ -305,9 +305,13 @@ bool native_layout_wins(Kind kind, Precision precision, int rank, const long lon
 //    1000^2 5.4x, 1920 x 1080 14.2x; 32^3 .. 256^3 4.9x, 12.0x, 17.3x, 5.6x. fp64 2^25: 2.5-8.7x.
 //    At 2^22 points 3.0-8.1x, at 2^20 (256^2 x 16) 4.1x; S = 129 (odd) 2.8x.
 //  - each transform contiguous out: fp32 1.24-3.14x at 2^26 points (1000^2 1.28x, 1920 x 1080
-//    1.66x), 1.16-1.71x at 2^22, 1.41x at 2^20; fp64 1.15-1.99x. But S = 129 (PyTorch's rfftn of
-//    256^3 makes this call: 256^2 x 129) 0.92x: the first pass's rows are T lines with T dividing
-//    S, 3 here (24-byte rows), where an even S gives 16-128 bytes.
+//    1.66x), 1.16-1.71x at 2^22, 1.41x at 2^20; fp64 1.15-1.99x. S = 129 (PyTorch's rfftn of
+//    256^3 makes this call: 256^2 x 129) lost at 0.92x while the first pass's rows were T lines
+//    with T dividing S (3 lines, 24 bytes); with rows of 16 lines straddling the rows of the
+//    first axis (PassShape::straddles), medians of 15 (the ranges: two runs): fp32 256^2 x 129
+//    1.43-1.44x (0.44 of copy bandwidth, the vendor 0.30), 128^2 x 257 1.40x, 64^3 x 33 1.14x;
+//    fp64 256^2 x 129 1.18x, 512^2 x 129 1.52x; but at 2^20 points 128^2 x 65 0.82-0.84x and
+//    64^2 x 33 (2^17) 0.47x, so an odd S is native from 2^22 points.
 // Calls below 2^20 points and other devices were not measured.
 struct LinesRow {
   MeasuredClasses measured_on;
@@ -319,6 +323,7 @@ struct LinesRow {
 constexpr LinesRow kLinesRows[] = {
     {kH100, false, 1, 1LL << 20, "H100: lines, same layout out, 2.5-17x"},
     {kH100, true, 2, 1LL << 20, "H100: lines, contiguous out, even S, 1.15-3.1x"},
+    {kH100, true, 1, 1LL << 22, "H100: lines, contiguous out, any S from 2^22 points, 1.14-1.52x"},
 };
 
 bool native_lines_wins(Precision precision, int rank, long long lines, bool contiguous_out, long long points,

@@ -62,7 +62,8 @@ inline bool direct_in_eligible(const PassLaunch& pass) {
          pass.threads_per_transform >= kDirectMinThreads;
 }
 inline bool direct_out_eligible(const PassLaunch& pass) {
-  return pass.shape.span == 1 && (pass.real_step == 0 || pass.real_step == 2) && pass.convolution == 0 &&
+  return pass.shape.span == 1 && !pass.shape.straddles && (pass.real_step == 0 || pass.real_step == 2) &&
+         pass.convolution == 0 &&
          pass.threads_per_transform >= kDirectMinThreads;
 }
 

@@ -288,11 +288,15 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
       staged = true;
     }
   }
+  // A column side's linear order runs across all T lines: a straddling pass's last block may
+  // have fewer valid (a contiguous side's first `count` slots are its valid ones).
+  const int in_slots = in_contiguous ? count : s.per_block * s.size;
+  const int out_slots = out_contiguous ? count : s.per_block * s.size;
   if (!staged) {
-    for (int q = threadIdx.x; q < count; q += blockDim.x) {
+    for (int q = threadIdx.x; q < in_slots; q += blockDim.x) {
       int tr = 0, e = 0;
       staging_slot(s, in_contiguous, q, &tr, &e);
-      place(tr, e, in[input_step(s, tr, e)]);
+      if (tr < valid) place(tr, e, in[input_step(s, tr, e) + input_jump(frame, tr)]);
     }
   }
   if (!direct_in) __syncthreads();
@@ -381,15 +385,16 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
         staging_slot(s, out_contiguous, q + 1, &tr1, &e1);
         const C a = sm[smem_index(s, tr0, e0)];
         const C b = sm[smem_index(s, tr1, e1)];
-        *reinterpret_cast<float4*>(&out[output_step(s, tr0, e0)]) = make_float4(a.x, a.y, b.x, b.y);
+        *reinterpret_cast<float4*>(&out[output_step(s, tr0, e0) + output_jump(frame, tr0)]) =
+            make_float4(a.x, a.y, b.x, b.y);
       }
       return;
     }
   }
-  for (int q = threadIdx.x; q < count; q += blockDim.x) {
+  for (int q = threadIdx.x; q < out_slots; q += blockDim.x) {
     int tr0 = 0, e0 = 0;
     staging_slot(s, out_contiguous, q, &tr0, &e0);
-    out[output_step(s, tr0, e0)] = sm[smem_index(s, tr0, e0)];
+    if (tr0 < valid) out[output_step(s, tr0, e0) + output_jump(frame, tr0)] = sm[smem_index(s, tr0, e0)];
   }
 }
 

@@ -408,10 +408,12 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
 #pragma unroll
       for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&from[k * kThreads]);
     } else {
-      // Element e of sub-transform tr is at tr + e S (fits 32 bits: below n).
+      // Element e of sub-transform tr is at tr + e S (fits 32 bits: below n), past the gap to
+      // the next transform for a straddling block's later lines.
       const int stride = static_cast<int>(s.sub);
+      const C* line = in + (tr + input_jump(frame, tr));
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&in[tr + (tid + k * kThreads) * stride]);
+      for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&line[(tid + k * kThreads) * stride]);
       // An axis pass of a multi-dimensional or strided plan has no inter-pass twiddle.
       if constexpr (Kind == kColumn) {
         if (s.twiddled) {
@@ -457,7 +459,8 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
     const int count = valid << LogN;
     for (int q = thread; q < count; q += blockDim.x) {
       const int e = q & (Pass::kN - 1);
-      store_global<Cache>(&out[(q >> LogN) * out_dist + e], sm[(q >> LogN) * s.smem_stride + e + (e >> s.shift)]);
+      const int row = q >> LogN;
+      store_global<Cache>(&out[row * out_dist + output_jump(frame, row) + e], sm[row * s.smem_stride + e + (e >> s.shift)]);
     }
   } else if (active) {
     if constexpr (Kind == kSingle) {
@@ -466,8 +469,9 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
       for (int k = 0; k < kE; ++k) store_global<Cache>(&to[k * kThreads], v[k]);
     } else {
       const int stride = static_cast<int>(s.span);
+      C* line = out + (tr + output_jump(frame, tr));
 #pragma unroll
-      for (int k = 0; k < kE; ++k) store_global<Cache>(&out[tr + (tid + k * kThreads) * stride], v[k]);
+      for (int k = 0; k < kE; ++k) store_global<Cache>(&line[(tid + k * kThreads) * stride], v[k]);
     }
   }
 }

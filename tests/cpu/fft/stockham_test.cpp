@@ -954,8 +954,15 @@ TEST_CASE("planner: 2D and 3D plans take one axis pass per axis, innermost first
         CHECK(plan.pass_transforms(pass) == total / (size * inner) * batch);
         CHECK(pass.blocks * pass.transforms_per_block >= pass.sub_transforms * plan.pass_transforms(pass));
         if (inner > 1) {
-          // Rows of T adjacent lines: T divides the lines of one transform.
-          CHECK(inner % pass.transforms_per_block == 0);
+          // Rows of T adjacent lines: T divides the lines of one transform, or the blocks straddle
+          // two transforms' lines (T a power of two up to the lines).
+          if (pass.straddles) {
+            CHECK(pass.transforms_per_block <= inner);
+            CHECK((pass.transforms_per_block & (pass.transforms_per_block - 1)) == 0);
+            CHECK(inner % pass.transforms_per_block != 0);
+          } else {
+            CHECK(inner % pass.transforms_per_block == 0);
+          }
           // Rows of at least one 32-byte sector wherever such a T divides the lines and fits the
           // shared memory (fp32 8192-point columns hold only 2 lines: 139 KB).
           const auto row_bytes = static_cast<std::size_t>(pass.transforms_per_block) * plan.element_bytes;
@@ -1639,20 +1646,24 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
   CHECK(declined.reason.find("more than one pass") != std::string::npos);
   const long long four[4] = {2, 2, 2, 4};
   CHECK(!fft::plan_real(fft::Kind::kR2C, 4, four, 1, single, h100).plan);
-  // A plan whose axis pass takes one line a block (1153 lines, a prime above the 1024 a block
-  // holds) over a large batch needs more blocks than a grid holds: grid_refusal says so (the
-  // native plan is then declined); a batch of 2^20 fits.
+  // An axis pass over 1153 lines (a prime above the 1024 a block holds) of one thread each takes
+  // 256 lines a block, straddling the transforms, so a large batch still fits a grid; a pass of
+  // one line a block would need more blocks than a grid holds at that batch: grid_refusal says
+  // so (the native plan is then declined).
   const long long narrow[2] = {2, 2304};
   fft::FftPlanResult huge = fft::plan_real(fft::Kind::kR2C, 2, narrow, 1LL << 21, single, h100);
   REQUIRE(huge.plan.has_value());
-  CHECK(huge.plan->passes[1].transforms_per_block == 1);
-  CHECK(fft::grid_refusal(*huge.plan).find("beyond a grid") != std::string::npos);
-  // 257 lines (512 / 2 + 1, prime) of one thread each: a block of all 257, rows of 2 KB.
+  CHECK(huge.plan->passes[1].transforms_per_block == 256);
+  CHECK(huge.plan->passes[1].straddles);
+  CHECK(fft::grid_refusal(*huge.plan).empty());
+  fft::FftPlan one_line = *huge.plan;
+  one_line.passes[1].transforms_per_block = 1;
+  one_line.passes[1].blocks = 1153LL << 21;
+  CHECK(fft::grid_refusal(one_line).find("pass 2 takes") != std::string::npos);
+  CHECK(fft::grid_refusal(one_line).find("beyond a grid") != std::string::npos);
+  // 257 lines (512 / 2 + 1, prime) of one thread each: rows of 256 lines (2 KB), straddling.
   const long long prime_lines[2] = {2, 512};
-  CHECK(fft::plan_real(fft::Kind::kR2C, 2, prime_lines, 4, single, h100).plan->passes[1].transforms_per_block == 257);
-  fft::FftPlanResult fits = fft::plan_real(fft::Kind::kR2C, 2, narrow, 1LL << 20, single, h100);
-  REQUIRE(fits.plan.has_value());
-  CHECK(fft::grid_refusal(*fits.plan).empty());
+  CHECK(fft::plan_real(fft::Kind::kR2C, 2, prime_lines, 4, single, h100).plan->passes[1].transforms_per_block == 256);
   const long long even[2] = {8, 16};
   CHECK(!fft::plan_real(fft::Kind::kC2C, 2, even, 1, single, h100).plan);
 }
@@ -1902,10 +1913,16 @@ TEST_CASE("tuning table: 2D/3D lines of a strided array native where measured", 
   CHECK(wins(f32, 2, 129, false, 256LL * 256 * 129, h100));
   CHECK(wins(f64, 3, 2, false, 1LL << 25, h100));
   CHECK(wins(f32, 2, 16, false, 1LL << 20, h100));
-  // Contiguous out: even S only (S = 129 lost, 0.92x).
+  // Contiguous out: even S from 2^20 points, odd S from 2^22 (256^2 x 129 1.43x; 128^2 x 65,
+  // 2^20 points, 0.82x).
   CHECK(wins(f32, 2, 64, true, 1LL << 22, h100));
   CHECK(wins(f64, 3, 2, true, 1LL << 25, h100));
-  CHECK_FALSE(wins(f32, 2, 129, true, 256LL * 256 * 129, h100));
+  CHECK(wins(f32, 2, 16, true, 1LL << 20, h100));
+  CHECK(wins(f32, 2, 129, true, 256LL * 256 * 129, h100));
+  CHECK(wins(f64, 2, 129, true, 512LL * 512 * 129, h100));
+  CHECK(wins(f32, 3, 33, true, 64LL * 64 * 64 * 33, h100));
+  CHECK_FALSE(wins(f32, 2, 65, true, 128LL * 128 * 65, h100));
+  CHECK_FALSE(wins(f32, 2, 129, true, 256LL * 256 * 129, h200));
   // Not measured: small calls, rank 1, other precisions, other devices.
   CHECK_FALSE(wins(f32, 2, 1024, false, (1LL << 20) - 1, h100));
   CHECK_FALSE(wins(f32, 1, 1024, false, 1LL << 26, h100));
@@ -2916,6 +2933,13 @@ TEST_CASE("planner and executor: 2D/3D transforms over the lines of a [dims][S] 
   check_lines({20, 12}, 7, 240, f64, ++salt);
   check_lines({4, 8, 6}, 5, 192, f32, ++salt);
   check_lines({32, 32}, 17, 1024, f32, ++salt);
+  // Line counts without a divisor of 32-byte rows: blocks of T lines straddle two rows of the
+  // first axis (PassShape::straddles), in both output layouts and in place.
+  check_lines({64, 32}, 129, 0, f32, ++salt);
+  check_lines({64, 32}, 129, 2048, f32, ++salt);
+  check_lines({8, 16, 4}, 45, 512, f64, ++salt);
+  check_lines({32, 8}, 21, 0, f64, ++salt);
+  check_lines({12, 20}, 19, 240, f32, ++salt);  // mixed radices: the general kernel's addressing
 
   // The passes: every axis a pass over adjacent lines; written contiguously, the first stores
   // runs (span 1, out_group = the innermost axis) and the others run on S contiguous transforms.
@@ -2934,6 +2958,46 @@ TEST_CASE("planner and executor: 2D/3D transforms over the lines of a [dims][S] 
     CHECK(plan.passes[1].sub_transforms == 256);
     CHECK(plan.passes[1].transforms == 129);
     CHECK(plan.passes[1].transform_n == 65536);
+    // 129 lines: rows of 16 (128 bytes) straddling the rows of the first axis, not 43 lines.
+    CHECK(plan.passes[0].transforms_per_block == 16);
+    CHECK(plan.passes[0].straddles);
+    CHECK(plan.passes[0].blocks == 129 * 256 / 16);
+    CHECK_FALSE(plan.passes[1].straddles);
+    CHECK(plan.passes[1].transforms_per_block == 16);
+  }
+  {
+    // fp64 rows of 16 lines (256 threads); lines that a 64-byte row divides do not straddle.
+    const fft::FftPlanResult a = fft::plan_c2c_layout(lines_descriptor({256, 256}, 129, 0, f64), h100);
+    REQUIRE(a.plan.has_value());
+    CHECK(a.plan->passes[0].transforms_per_block == 16);
+    CHECK(a.plan->passes[0].straddles);
+    const fft::FftPlanResult b = fft::plan_c2c_layout(lines_descriptor({256, 256}, 12, 0, f32), h100);
+    REQUIRE(b.plan.has_value());
+    CHECK(b.plan->passes[0].transforms_per_block == 12);
+    CHECK_FALSE(b.plan->passes[0].straddles);
+  }
+  {
+    // The frame of a straddling block: lines from `split` on are the next row's, in_jump /
+    // out_jump further on than the first row's would continue.
+    fft::PassShape s;
+    s.n = 256 * 129;
+    s.sub = 129;
+    s.span = 1;
+    s.size = 256;
+    s.per_block = 16;
+    s.twiddled = false;
+    s.out_dist = 65536;
+    s.out_group = 256;
+    s.straddles = true;
+    const fft::BlockFrame inside = fft::block_frame(s, 129 + 16);  // row 1, lines 16..31
+    CHECK(inside.in_base == 256 * 129 + 16);
+    CHECK(inside.out_base == 256 + 16 * 65536);
+    CHECK(fft::input_jump(inside, 15) == 0);
+    const fft::BlockFrame across = fft::block_frame(s, 129 + 128);  // row 1 line 128, row 2 lines 0..14
+    CHECK(across.split == 1);
+    CHECK(across.in_base + fft::input_step(s, 3, 5) + fft::input_jump(across, 3) == 2 * 256 * 129 + 2 + 5 * 129);
+    CHECK(across.out_base + fft::output_step(s, 3, 5) + fft::output_jump(across, 3) == 2 * 256 + 2 * 65536 + 5);
+    CHECK(across.out_base + fft::output_step(s, 0, 5) + fft::output_jump(across, 0) == 256 + 128 * 65536 + 5);
   }
   {
     const fft::FftPlanResult r = fft::plan_c2c_layout(lines_descriptor({64, 32, 16}, 3, 0, f64), h100);
