@@ -478,7 +478,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   // kernel is compiled (fft/stockham_index.h).
   int bits = 0;
   while ((1LL << bits) < n) ++bits;
-  const bool cluster = limits.clusters && (1LL << bits) == n && bits >= kClusterMinBits && bits <= kClusterMaxBits &&
+  const bool cluster = limits.clusters && (1LL << bits) == n && bits >= kClusterMinBits && bits <= limits.cluster_max_bits &&
                        fits(1LL << cluster_bits_a(bits)) && fits(n >> cluster_bits_a(bits));
   std::vector<long long> sizes;
   if (cluster) {
@@ -783,8 +783,9 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   // of the data instead of two of each.
   int half_bits = 0;
   while ((1LL << half_bits) < half) ++half_bits;
-  if (limits.clusters && (1LL << half_bits) == half && half_bits >= kClusterMinBits && half_bits <= kClusterMaxBits) {
+  if (limits.clusters && (1LL << half_bits) == half && half_bits >= kClusterMinBits && half_bits <= kClusterRealMaxBits) {
     plain.clusters = true;  // (a cluster plan is never fused)
+    plain.cluster_max_bits = kClusterRealMaxBits;
   }
   FftPlanResult complex = plan_c2c_1d(half, batch, precision, plain);
   if (!complex.plan) {

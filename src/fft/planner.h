@@ -100,6 +100,9 @@ struct DeviceLimits {
   // compiled kernels run (kernels/stockham_bluestein.cuh). Rader's p - 1 points and 2^a 3^b 5^c
   // paddings are then left out. The host executor runs every plan either way.
   bool convolution_powers_of_two = false;
+  // The longest power of two (log2) a cluster plan takes: kClusterMaxBits for complex plans; a
+  // real plan's half one more (kClusterRealMaxBits, fft/stockham_index.h).
+  int cluster_max_bits = kClusterMaxBits;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.

@@ -49,11 +49,19 @@ IDGPU_HD constexpr int pow2_stage_bits(int bits, int stage) {
 // threads (4 blocks per SM in fp32, 2 in fp64) overlap the blocks' load, exchange and store
 // phases best; 2^17 (C = 16 at 512 threads, or C = 8 at 1024) lost to two passes; fp64 2^13 in
 // a single pass beat a cluster of 2.
+// A real plan's half (below) goes one bit further: 2^17 as 16 blocks of 512 threads (the
+// largest cluster sm_90 allows; cluster_rank_bits stops at 4), where the two-pass real plans
+// move the data twice: on an H100, R2C / C2R n = 2^18 at 0.44-0.45 of copy bandwidth against
+// the two passes' 0.30 (ptxas, sm_90: 64 / 112 B of spills a thread in fp32 C2R / R2C).
 inline constexpr int kClusterMinBits = 14;
 inline constexpr int kClusterMaxBits = 16;
+inline constexpr int kClusterRealMaxBits = 17;
 inline constexpr int kClusterThreadsLog2 = 8;
+inline constexpr int kClusterMaxRankBits = 4;
 IDGPU_HD constexpr int cluster_bits_a(int bits) { return (bits + 1) / 2; }
-IDGPU_HD constexpr int cluster_rank_bits(int bits) { return bits - 4 - kClusterThreadsLog2; }
+IDGPU_HD constexpr int cluster_rank_bits(int bits) {
+  return bits - 4 - kClusterThreadsLog2 < kClusterMaxRankBits ? bits - 4 - kClusterThreadsLog2 : kClusterMaxRankBits;
+}
 // Block `rank` of the cluster runs stage A on the TA = NB / C columns n1 = rank TA + tr (elements
 // x[n1 + NB n2]) and stage B on the TB = NA / C rows k2 = rank TB + tr of the intermediate
 // Y[n1, k2] (output X[k2 + NA k1]). Stage A's output Y[n1, k2] goes to block k2 / TB, into row

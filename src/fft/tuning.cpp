@@ -240,12 +240,14 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH100, Kind::kR2C, Precision::kDouble, 1, 4802, kRealRow64, "H100: D2Z n=4802, 1.23-1.24x"},
     {kH100, Kind::kR2C, Precision::kDouble, 1, 6400, kRealRow64, "H100: D2Z n=6400, 1.29-1.30x"},
     {kH100, Kind::kC2R, Precision::kDouble, 1, 1920, kRealRow64, "H100: Z2D n=1920, 1.12-1.13x"},
-    // Even real lengths whose half is a cluster length, n = 2^15..2^17 (plan_real: one cluster
+    // Even real lengths whose half is a cluster length, n = 2^15..2^18 (plan_real: one cluster
     // kernel, the real step in it; H100 only: not measured on an H200 as built, where the
-    // two-pass plans they replace had won C2R 2^17 1.13x and Z2D 2^15 1.09x), 2^26 reals (fp32) /
-    // 2^25 (fp64) a call, vendor and idgpu in one process, medians of 15: 0.45-0.71 of copy
-    // bandwidth against the vendor's 0.24-0.47 (in place 0.23-0.25). fp32 2^15 lost (R2C 0.93x,
-    // C2R 0.88x: the vendor moves it at 0.67-0.69 of copy).
+    // two-pass plans they replace had won C2R 2^17 1.13x, Z2D 2^15 1.09x and 2^18 1.15x), 2^26
+    // reals (fp32) / 2^25 (fp64) a call, vendor and idgpu in one process, medians of 15:
+    // 0.45-0.71 of copy bandwidth against the vendor's 0.24-0.47 (in place 0.23-0.25); n = 2^18
+    // (16 blocks of 512 threads) 0.39-0.45 against 0.31-0.32 (in place 0.37-0.43 against 0.23-0.24),
+    // where the two-pass plans it replaces ran R2C 0.95x, C2R 1.08-1.22x. fp32 2^15 lost (R2C
+    // 0.93x, C2R 0.88x: the vendor moves it at 0.67-0.69 of copy).
     {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 16, 1LL << 26, "H100: R2C n=2^16 cluster, 1.50-1.51x"},
     {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 17, 1LL << 26, "H100: R2C n=2^17 cluster, 1.88x (in place 2.44x)"},
     {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 16, 1LL << 26, "H100: C2R n=2^16 cluster, 1.04-1.09x (in place 1.06x)"},
@@ -256,6 +258,10 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH100, Kind::kC2R, Precision::kDouble, 1, 1LL << 15, 1LL << 25, "H100: Z2D n=2^15 cluster, 1.52x"},
     {kH100, Kind::kC2R, Precision::kDouble, 1, 1LL << 16, 1LL << 25, "H100: Z2D n=2^16 cluster, 1.53x"},
     {kH100, Kind::kC2R, Precision::kDouble, 1, 1LL << 17, 1LL << 25, "H100: Z2D n=2^17 cluster, 1.38x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 18, 1LL << 26, "H100: R2C n=2^18 cluster, 1.43x (in place 1.84x)"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 18, 1LL << 26, "H100: C2R n=2^18 cluster, 1.44x (in place 1.82x)"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 18, 1LL << 25, "H100: D2Z n=2^18 cluster, 1.25x (in place 1.61x)"},
+    {kH100, Kind::kC2R, Precision::kDouble, 1, 1LL << 18, 1LL << 25, "H100: Z2D n=2^18 cluster, 1.22x (in place 1.55x)"},
     // Even real lengths whose half takes two passes (plan_real: the real step paired into the pass
     // that meets the complex side; fp64 fused where a fused kernel is compiled, n = 2^18..2^21),
     // 2^26 reals (fp32) / 2^25 (fp64) a call, vendor and idgpu in one process, medians of 10; the
@@ -263,13 +269,12 @@ constexpr LayoutRow kLayoutRows[] = {
     // that was what ran there: C2R / Z2D, whose layout is the same either way). The vendor runs
     // these at 0.20-0.35 of copy bandwidth, the native passes at 0.11-0.48; the rest lost or tied
     // (fp32 R2C 2^18..2^26 0.83-1.04x on an H100; C2R 2^21..2^26 0.86-0.99x; D2Z / Z2D
-    // 2^23, 2^25 0.86-0.90x).
-    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 18, 1LL << 26, "H100: C2R n=2^18 two passes, 1.22x"},
+    // 2^23, 2^25 0.86-0.90x). n = 2^18 is a cluster plan now (above); its two-pass rows (H100
+    // C2R 1.22x, H200 Z2D 1.15x) are gone with it.
     {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 19, 1LL << 26, "H100: C2R n=2^19 two passes, 1.12x"},
     {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 20, 1LL << 26, "H100: C2R n=2^20 two passes, 1.08x"},
     {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 19, 1LL << 25, "H100: D2Z n=2^19 fused, 1.47x"},
     {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 21, 1LL << 25, "H100: D2Z n=2^21 fused, 1.25x"},
-    {kH200, Kind::kC2R, Precision::kDouble, 1, 1LL << 18, 1LL << 25, "H200: Z2D n=2^18 fused, 1.15x"},
     {kHopper, Kind::kC2R, Precision::kDouble, 1, 1LL << 19, 1LL << 25, "H100/H200: Z2D n=2^19 fused, 1.40x/1.12x"},
     {kHopper, Kind::kC2R, Precision::kDouble, 1, 1LL << 21, 1LL << 25, "H100/H200: Z2D n=2^21 fused, 1.21x/1.20x"},
 };

@@ -301,16 +301,17 @@ bool cluster_kernels_usable() {
 }
 
 // A real plan's direction is its step's: R2C forward, C2R inverse.
+// Complex plans up to kClusterMaxBits, a real plan's half up to kClusterRealMaxBits.
 template <class Real>
 cudaError_t launch_cluster(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
-  constexpr int kCount = kClusterMaxBits - kClusterMinBits + 1;
-  const auto bits = std::make_integer_sequence<int, kCount>();
+  const auto bits = std::make_integer_sequence<int, kClusterMaxBits - kClusterMinBits + 1>();
+  const auto real_bits = std::make_integer_sequence<int, kClusterRealMaxBits - kClusterMinBits + 1>();
   switch (launch.real_step) {
     case kClusterComplex:
       return inverse ? launch_cluster_bits<Real, true, kClusterComplex>(launch, stream, bits)
                      : launch_cluster_bits<Real, false, kClusterComplex>(launch, stream, bits);
-    case kClusterR2C: return launch_cluster_bits<Real, false, kClusterR2C>(launch, stream, bits);
-    case kClusterC2R: return launch_cluster_bits<Real, true, kClusterC2R>(launch, stream, bits);
+    case kClusterR2C: return launch_cluster_bits<Real, false, kClusterR2C>(launch, stream, real_bits);
+    case kClusterC2R: return launch_cluster_bits<Real, true, kClusterC2R>(launch, stream, real_bits);
     default: return cudaErrorInvalidValue;
   }
 }

@@ -1377,13 +1377,14 @@ TEST_CASE("executor: two-pass real plans, the real step paired across columns", 
 }
 
 TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][executor][cpu][real]") {
-  // n = 2^15..2^17 (M = 2^14..2^16) under the H100's limits: one cluster kernel whose stages are
+  // n = 2^15..2^18 (M = 2^14..2^17) under the H100's limits: one cluster kernel whose stages are
   // the two-pass real plan's passes, the real step across the cluster's blocks
-  // (cluster_real_partner); in and out of place, against a long-double FFT.
+  // (cluster_real_partner); in and out of place, against a long-double FFT. M = 2^17: 16 blocks
+  // of 512 threads (complex plans stop at 2^16).
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   std::uint64_t salt = 8300;
   for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
-    for (int bits = fft::kClusterMinBits + 1; bits <= fft::kClusterMaxBits + 1; ++bits) {
+    for (int bits = fft::kClusterMinBits + 1; bits <= fft::kClusterRealMaxBits + 1; ++bits) {
       const long long n = 1LL << bits;
       const long long batch = bits == fft::kClusterMinBits + 1 ? 2 : 1;
       CAPTURE(n, batch, static_cast<int>(precision));
@@ -1399,6 +1400,9 @@ TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][execu
       CHECK(r2c.plan->passes[1].real_step == fft::RealStep::kPairedR2C);
       CHECK(c2r.plan->passes[0].real_step == fft::RealStep::kPairedC2R);
       CHECK(r2c.plan->passes[0].size == 1LL << fft::cluster_bits_a(bits - 1));
+      CHECK(r2c.plan->cluster->rank_bits == std::min(bits - 13, 4));
+      CHECK(r2c.plan->cluster->threads == (bits - 1 <= fft::kClusterMaxBits ? 256 : 512));
+      CHECK(r2c.plan->cluster->shared_bytes <= h100.shared_bytes_per_block);
       CHECK(r2c.plan->work_bytes == 0);
       check_real_1d(*r2c.plan, *c2r.plan, n, batch, salt);
       salt += 2;
@@ -1443,7 +1447,8 @@ TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][execu
     CHECK(consistent);
     CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
   }
-  // Without clusters (sm_80), and from n = 2^18, the two passes of plan_real's two-pass plan.
+  // Without clusters (sm_80), and from n = 2^19, the two passes of plan_real's two-pass plan; a
+  // complex 2^17 is no cluster plan either.
   fft::DeviceLimits a100 = h100;
   a100.clusters = false;
   const auto clustered = [](const fft::FftPlanResult& planned) {
@@ -1451,7 +1456,9 @@ TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][execu
     return planned.plan->cluster.has_value();
   };
   CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 17, 1, fft::Precision::kSingle, a100)));
-  CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 18, 1, fft::Precision::kSingle, h100)));
+  CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 1LL << 19, 1, fft::Precision::kSingle, h100)));
+  CHECK(clustered(fft::plan_real_1d(fft::Kind::kC2R, 1LL << 18, 1, fft::Precision::kDouble, h100)));
+  CHECK_FALSE(fft::plan_c2c_1d(1LL << 17, 1, fft::Precision::kSingle, h100).plan->cluster.has_value());
   // An even length that is not a power of two keeps its plan; so do ranks 2 and 3.
   CHECK_FALSE(clustered(fft::plan_real_1d(fft::Kind::kR2C, 3LL << 15, 1, fft::Precision::kSingle, h100)));
   const long long plane[2] = {4, 1LL << 15};
@@ -1469,10 +1476,10 @@ TEST_CASE("executor: two-pass real plans fused out of place, tiles in either ord
     fft::Precision precision;
     long long batch;
     bool clusters;
-  } cases[] = {{1LL << 18, fft::Precision::kDouble, 1, true},
-               {1LL << 19, fft::Precision::kDouble, 2, true},
-               // 2^15..2^17 are cluster plans where clusters are allowed (the test case above),
+  } cases[] = {{1LL << 19, fft::Precision::kDouble, 2, true},
+               // 2^15..2^18 are cluster plans where clusters are allowed (the test case above),
                // fused two-pass plans where not (sm_80).
+               {1LL << 18, fft::Precision::kDouble, 1, false},
                {1LL << 16, fft::Precision::kDouble, 2, false}};
   for (const auto& c : cases) {
     CAPTURE(c.n, c.batch, static_cast<int>(c.precision), c.clusters);
@@ -1495,7 +1502,7 @@ TEST_CASE("executor: two-pass real plans fused out of place, tiles in either ord
   }
   // fp32 runs its two passes as launches of their own (measured faster; plan_real_two_pass).
   for (fft::Kind kind : {fft::Kind::kR2C, fft::Kind::kC2R}) {
-    fft::FftPlanResult single = fft::plan_real_1d(kind, 1LL << 18, 4, fft::Precision::kSingle, h100);
+    fft::FftPlanResult single = fft::plan_real_1d(kind, 1LL << 19, 4, fft::Precision::kSingle, h100);
     REQUIRE(single.plan.has_value());
     CHECK(single.plan->passes.size() == 2);
     CHECK(!single.plan->fused);
@@ -1948,7 +1955,7 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   using fft::Precision;
   // Real lengths whose half is a cluster length (H100 only), and two-pass ones: the measured
   // wins, per device class, at the measured call sizes.
-  for (int bits = 15; bits <= 17; ++bits) {
+  for (int bits = 15; bits <= 18; ++bits) {
     CAPTURE(bits);
     for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
       CHECK(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h100) == (bits > 15));
@@ -1957,7 +1964,7 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
       CHECK_FALSE(wins(kind, Precision::kDouble, {1LL << bits}, (1LL << 25) >> bits, h200));
     }
   }
-  CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 18}, 256, h100));  // lost (0.95x)
+  CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 19}, 128, h100));  // two passes lost (0.83-1.04x)
   CHECK(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h100));
   CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h200));  // a tie (1.00x)
   CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 16, h100));  // below the measured call
