@@ -307,11 +307,13 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
       }
     }
     if (row(per_block) < 32) {
-      // Otherwise the smallest larger divisor that fits a block. S = 129 lines of 256 points:
-      // 43 lines of 344 bytes, where 3 gave 24. H100, fp32: that 2D C2C in its own layout 0.195
-      // -> 0.177 ms; the unfused real plans' columns (n / 2 + 1 of them) R2C 100 x 256 0.743 ->
-      // 0.641 ms, 64 x 64 x 256 1.10 -> 0.757 ms (still slower than the vendor's, which keeps
-      // them); written contiguously (the first pass over the 129 lines) 0.163 -> 0.167 ms, a tie.
+      // Otherwise (not an axis pass, or too few threads' worth of lines) the smallest larger
+      // divisor that fits a block. Axis passes took it before they straddled: S = 129 lines of
+      // 256 points got 43 lines of 344 bytes where 3 gave 24 (H100, fp32: the 2D C2C in its own
+      // layout 0.195 -> 0.177 ms; straddling rows of 16 lines 0.130 ms). The unfused real plans'
+      // columns (n / 2 + 1 of them), now straddling: R2C 100 x 256 0.743 (3 lines) -> 0.641 (43)
+      // -> 0.61 ms (16), 64 x 64 x 256 1.10 -> 0.757 -> 0.587 ms; the vendor's 0.40 / 0.58 ms
+      // keep them.
       const long long most = std::min(g, max_threads / threads);
       for (long long d = 32 / static_cast<long long>(element) + 1; d <= most; ++d) {
         if (g % d == 0 && bytes_for(d) <= shared) {
@@ -478,8 +480,28 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   // kernel is compiled (fft/stockham_index.h).
   int bits = 0;
   while ((1LL << bits) < n) ++bits;
-  const bool cluster = limits.clusters && (1LL << bits) == n && bits >= kClusterMinBits && bits <= limits.cluster_max_bits &&
-                       fits(1LL << cluster_bits_a(bits)) && fits(n >> cluster_bits_a(bits));
+  // Block `rank` holds TA = NB / C columns of stage A and TB = NA / C rows of stage B in one
+  // buffer, strided as the column passes' (their lanes run across columns / rows alike); the
+  // split is a cluster plan only where that buffer and its threads fit a block (else the
+  // balanced split below, fused where it may be).
+  const auto cluster_for = [&]() -> std::optional<FftCluster> {
+    if (!limits.clusters || (1LL << bits) != n || bits < kClusterMinBits || bits > limits.cluster_max_bits) return {};
+    const long long size_a = 1LL << cluster_bits_a(bits);
+    const long long size_b = n >> cluster_bits_a(bits);
+    if (!fits(size_a) || !fits(size_b)) return {};
+    FftCluster c;
+    c.rank_bits = cluster_rank_bits(bits);
+    const long long columns = size_b >> c.rank_bits;
+    const long long rows = size_a >> c.rank_bits;
+    c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
+    c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
+    c.threads = static_cast<int>(n >> (c.rank_bits + 4));
+    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
+    if (c.shared_bytes > shared || c.threads > max_threads) return {};
+    return c;
+  };
+  const std::optional<FftCluster> cluster_plan = cluster_for();
+  const bool cluster = cluster_plan.has_value();
   std::vector<long long> sizes;
   if (cluster) {
     sizes = {1LL << cluster_bits_a(bits), n >> cluster_bits_a(bits)};
@@ -513,21 +535,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   // work area is the vendor's (see NativePlan::serves). Three passes and more need one array.
   plan.work_bytes =
       plan.passes.size() <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
-  if (cluster) {
-    // Block `rank` holds TA = NB / C columns of stage A and TB = NA / C rows of stage B in one
-    // buffer, strided as the column passes' (their lanes run across columns / rows alike).
-    const long long size_a = plan.passes[0].size;
-    const long long size_b = plan.passes[1].size;
-    FftCluster c;
-    c.rank_bits = cluster_rank_bits(bits);
-    const long long columns = size_b >> c.rank_bits;
-    const long long rows = size_a >> c.rank_bits;
-    c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
-    c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
-    c.threads = static_cast<int>(n >> (c.rank_bits + 4));
-    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
-    if (c.shared_bytes <= shared && c.threads <= max_threads) plan.cluster = c;
-  }
+  plan.cluster = cluster_plan;
   if (fusable) fuse_passes(&plan, shared, FusedKind::k1D, 0, batch, n);
   result.plan = std::move(plan);
   return result;
@@ -1140,6 +1148,7 @@ std::string FftPlan::to_string() const {
         << pass.transforms_per_block << " per block, " << pass.shared_bytes << " B shared, " << pass.blocks
         << " blocks";
     if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
+    if (pass.straddles) out << ", blocks straddling two transforms' lines";
     out << pass_step_text(pass);
   }
   return out.str();

@@ -50,8 +50,8 @@
 //    PyTorch's 129 lines), an axis pass takes T a power of two (128-byte rows or 256 threads)
 //    whose blocks may straddle two transforms' lines (PassShape::straddles: S = 129 gets rows
 //    of 16 lines); other passes the smallest larger divisor that fits the block.
-//  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 are planned as two
-//    passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
+//  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 (a real plan's
+//    half also 2^17, 16 blocks of 512 threads) are planned as two passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
 //    intermediate through distributed shared memory. Device memory then sees one read and one
 //    write, as a single pass, with four or two blocks per SM where a single 2^14 pass (fp32)
 //    held one; the passes stay valid for the host executor and describe the same arithmetic.
@@ -209,7 +209,7 @@ struct FftPass {
 
 // A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
 // passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks. A 1D real plan of
-// n = 2 M reals (plan_real, M = 2^14..2^16 where the limits allow clusters) is one too: its
+// n = 2 M reals (plan_real, M = 2^14..2^17 where the limits allow clusters) is one too: its
 // passes are the two-pass real plan's (the real step paired in R2C's last, C2R's first), which
 // the kernel runs as its stages with the real step across the cluster's blocks.
 struct FftCluster {

@@ -10,8 +10,8 @@
 // chosen so that consecutive q are consecutive addresses:
 //  - contiguous side (the input of a single pass, S = 1; the output of a first pass, L = 1): the T
 //    sub-transforms are one run of T N elements, q -> (tr = q / N, e = q % N);
-//  - column side (every other case, T divides S and L): rows of T consecutive elements, q ->
-//    (tr = q % T, e = q / T).
+//  - column side (every other case, T divides S and L, or an axis pass's T lines straddle two
+//    transforms: PassShape::straddles): rows of T consecutive elements, q -> (tr = q % T, e = q / T).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -42,8 +42,8 @@ IDGPU_HD constexpr int pow2_stage_bits(int bits, int stage) {
 }
 
 // Cluster plans (kernels/stockham_cluster.cuh): a power-of-two transform n = 2^bits, 2^14..2^16
-// in fp32 and fp64, runs in one kernel as a thread-block cluster of C = n / 4096 blocks of 256
-// threads, one transform per cluster; its two passes (sizes NA = 2^cluster_bits_a, stage A, and
+// in fp32 and fp64 (a real plan's half also 2^17: 16 blocks of 512 threads, below), runs in one
+// kernel as a thread-block cluster of C = n / 4096 blocks of 256 threads, one transform per cluster; its two passes (sizes NA = 2^cluster_bits_a, stage A, and
 // NB = n / NA, stage B) exchange through distributed shared memory instead of device memory.
 // Measured on an H100 against the two-pass plan and against blocks of 512 and 128 threads: 256
 // threads (4 blocks per SM in fp32, 2 in fp64) overlap the blocks' load, exchange and store
@@ -194,8 +194,9 @@ struct PassShape {
   long long in_group = 0;   // sub > 1: between consecutive transforms' first inputs (0: n)
   // An axis pass (twiddled = false, span = sub or 1) whose T lines a block need not divide S:
   // block g0 .. g0+T-1 (T <= S) may run from the end of one transform's lines into the start of
-  // the next's (straddle_frame). The planner sets it where no divisor of S gives 32-byte rows (an
-  // odd S such as PyTorch's 129 lines of a 256^3 rfftn), so the rows are T lines all the same.
+  // the next's (block_frame's split and jumps). The planner sets it where no divisor of S gives
+  // 64-byte rows (an odd S such as PyTorch's 129 lines of a 256^3 rfftn), so the rows are T
+  // lines all the same.
   bool straddles = false;
 };
 
@@ -216,7 +217,9 @@ struct BlockFrame {
   long long j0 = 0;
   // A straddling block (PassShape::straddles): its sub-transforms from `split` on belong to the
   // next transform, whose elements lie in_jump / out_jump further than the first transform's
-  // would continue (the gap between two transforms' lines). No straddle: split = T, jumps 0.
+  // would continue (the gap between two transforms' lines). No straddle: split past every
+  // sub-transform (INT_MAX), jumps 0. A jump is meant for valid sub-transforms only (callers
+  // test tr < valid first): past the last transform it may not fit the int it is cast to.
   int split = 0x7fffffff;
   long long in_jump = 0;
   long long out_jump = 0;

@@ -316,19 +316,22 @@ bool native_layout_wins(Kind kind, Precision precision, int rank, const long lon
 //    first axis (PassShape::straddles), medians of 15 (the ranges: two runs): fp32 256^2 x 129
 //    1.43-1.44x (0.44 of copy bandwidth, the vendor 0.30), 128^2 x 257 1.40x, 64^3 x 33 1.14x;
 //    fp64 256^2 x 129 1.18x, 512^2 x 129 1.52x; but at 2^20 points 128^2 x 65 0.82-0.84x and
-//    64^2 x 33 (2^17) 0.47x, so an odd S is native from 2^22 points.
+//    64^2 x 33 (2^17) 0.47x, so an odd S is native from 2^22 points, and from 9 lines: below
+//    that (3, 5, 7) the first pass keeps rows of S lines (24-56 bytes in fp32), the shape that
+//    lost.
 // Calls below 2^20 points and other devices were not measured.
 struct LinesRow {
   MeasuredClasses measured_on;
   bool contiguous_out;
   long long lines_multiple;  // S a multiple of this
+  long long min_lines;       // and at least this
   long long min_points;
   const char* evidence;
 };
 constexpr LinesRow kLinesRows[] = {
-    {kH100, false, 1, 1LL << 20, "H100: lines, same layout out, 2.5-17x"},
-    {kH100, true, 2, 1LL << 20, "H100: lines, contiguous out, even S, 1.15-3.1x"},
-    {kH100, true, 1, 1LL << 22, "H100: lines, contiguous out, any S from 2^22 points, 1.14-1.52x"},
+    {kH100, false, 1, 2, 1LL << 20, "H100: lines, same layout out, 2.5-17x"},
+    {kH100, true, 2, 2, 1LL << 20, "H100: lines, contiguous out, even S, 1.15-3.1x"},
+    {kH100, true, 1, 9, 1LL << 22, "H100: lines, contiguous out, S >= 9 from 2^22 points, 1.14-1.52x"},
 };
 
 bool native_lines_wins(Precision precision, int rank, long long lines, bool contiguous_out, long long points,
@@ -341,7 +344,7 @@ bool native_lines_wins(Precision precision, int rank, long long lines, bool cont
   if ((precision == Precision::kSingle || precision == Precision::kDouble) && (rank == 2 || rank == 3)) {
     for (const LinesRow& row : kLinesRows) {
       if ((row.measured_on & classes) != 0 && row.contiguous_out == contiguous_out &&
-          lines % row.lines_multiple == 0 && points >= row.min_points) {
+          lines % row.lines_multiple == 0 && lines >= row.min_lines && points >= row.min_points) {
         return true;
       }
     }

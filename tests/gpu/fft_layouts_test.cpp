@@ -1299,8 +1299,11 @@ TEST_CASE("native 2D and 3D C2C and Z2Z over the lines of a strided array", "[ff
       lines({32, 64, 16}, 7, false), lines({64, 64, 64}, 33, true), lines({100, 12, 12}, 2, true),
       lines({2048, 512}, 4, false),  lines({16, 16, 16}, 4096, false),
       // Small enough for the sanitizer runs' cap of points a call (both outputs, 2D and 3D).
+      // 32^2 x 17 (fp32 rows of 16 lines, fp64 of 16) and 12 x 10 x 33 (fp64): blocks whose
+      // lines straddle two rows of the first axis (PassShape::straddles), on the power-of-two
+      // and the general kernel.
       lines({16, 16}, 9, true),      lines({12, 10}, 33, false),    lines({8, 6, 10}, 3, false),
-      lines({4, 8, 6}, 5, true)};
+      lines({4, 8, 6}, 5, true),     lines({32, 32}, 17, true),     lines({32, 32}, 17, false)};
   std::uint64_t seed = 7500;
   for (std::size_t i = 0; i < layouts.size(); ++i) {
     const Strided& l = layouts[i];

@@ -276,6 +276,8 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
   if constexpr (sizeof(Real) == 4) {
     if (!staged && p.vector_in) {
       // Pairs of consecutive q are consecutive, 16-byte aligned addresses (checked by the host).
+      // Over `count` slots: on a column side the host allows pairs only where T divides S (no
+      // straddling pass), so every block is full there.
       for (int q = 2 * threadIdx.x; q < count; q += 2 * blockDim.x) {
         int tr = 0, e = 0;
         staging_slot(s, in_contiguous, q, &tr, &e);

@@ -330,7 +330,8 @@ __device__ __forceinline__ void pow2_paired_block(const PassLaunch& p, long long
   }
 }
 
-// The `valid` (<= T) sub-transforms from global sub-transform g0 on, all of one transform (the
+// The `valid` (<= T) sub-transforms from global sub-transform g0 on, of one transform or, for a
+// straddling axis pass, of two (block_frame's split; the
 // body of a block of stockham_pow2, and a tile of the fused kernel), with the block's dynamic
 // shared memory; `thread` is threadIdx.x.
 template <class Real, bool Inverse, int LogN, int Kind, int Cache = kCached>

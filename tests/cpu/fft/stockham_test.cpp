@@ -1929,6 +1929,9 @@ TEST_CASE("tuning table: 2D/3D lines of a strided array native where measured", 
   CHECK(wins(f64, 2, 129, true, 512LL * 512 * 129, h100));
   CHECK(wins(f32, 3, 33, true, 64LL * 64 * 64 * 33, h100));
   CHECK_FALSE(wins(f32, 2, 65, true, 128LL * 128 * 65, h100));
+  CHECK_FALSE(wins(f32, 2, 3, true, 2048LL * 2048 * 3, h100));  // rows of 3 lines: the shape that lost
+  CHECK_FALSE(wins(f32, 2, 7, true, 2048LL * 2048 * 7, h100));
+  CHECK(wins(f32, 2, 17, true, 512LL * 512 * 17, h100));
   CHECK_FALSE(wins(f32, 2, 129, true, 256LL * 256 * 129, h200));
   // Not measured: small calls, rank 1, other precisions, other devices.
   CHECK_FALSE(wins(f32, 2, 1024, false, (1LL << 20) - 1, h100));
