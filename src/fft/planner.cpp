@@ -135,6 +135,7 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass) {
   shape.out_group = pass.out_group;
   shape.in_group = pass.in_group;
   shape.straddles = pass.straddles;
+  shape.nyquist_packed = pass.nyquist_packed;
   shape.sub = pass.sub_transforms;
   shape.span = pass.span_before;
   shape.size = static_cast<int>(pass.size);
@@ -396,10 +397,16 @@ void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t 
     const bool column = pass.sub_transforms > 1;
     pass.transforms_per_block = static_cast<int>(per_block);
     pass.straddles = false;  // the fused kernel's tiles stay within a plane (a short last one)
+    // A real plane's axis pass over its n / 2 + 1 columns packs the last into the first
+    // (FftPass::nyquist_packed): 256^2 takes 4 tiles of 32 columns where it took 5, the last
+    // of them one column.
+    const bool real_axis = (kind == FusedKind::kRealForward && i == 1) || (kind == FusedKind::kRealInverse && i == 0);
+    pass.nyquist_packed = real_axis && column && count == pass.sub_transforms && count % 2 == 1 && count >= 3;
     pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, column);
     pass.shared_bytes = static_cast<std::size_t>(pass.smem_stride) * plan->element_bytes * static_cast<std::size_t>(per_block);
     if (pass.shared_bytes > shared) return;
-    tiles[i] = (count + per_block - 1) / per_block;
+    const long long tiled = pass.nyquist_packed ? count - 1 : count;
+    tiles[i] = (tiled + per_block - 1) / per_block;
     counts[i] = count;
     pass.blocks = transforms * tiles[i];
     fused.shared_bytes = std::max(fused.shared_bytes, pass.shared_bytes);
@@ -1136,6 +1143,9 @@ std::string FftPlan::to_string() const {
         << fused->first_pass + 2 << "): blocks of " << fused->threads << " threads, " << fused->shared_bytes << " B shared, "
         << fused->first_tiles << " + " << fused->last_tiles << " tiles per transform (T " << fused->passes[0].transforms_per_block
         << ", " << fused->passes[1].transforms_per_block << ")";
+    if (fused->passes[0].nyquist_packed || fused->passes[1].nyquist_packed) {
+      out << ", the axis pass's last column packed into column 0";
+    }
   }
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const FftPass& pass = passes[i];

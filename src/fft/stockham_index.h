@@ -198,7 +198,14 @@ struct PassShape {
   // 64-byte rows (an odd S such as PyTorch's 129 lines of a 256^3 rfftn), so the rows are T
   // lines all the same.
   bool straddles = false;
+  // FftPass::nyquist_packed: the block of line 0 (j0 = 0) runs line 0 and line S - 1 as one
+  // complex line in its lane tr = 0, and the pass has S - 1 lines to tile.
+  bool nyquist_packed = false;
 };
+
+// Lines of a pass that its blocks or tiles take: S, or S - 1 with the last line packed into
+// the first (PassShape::nyquist_packed).
+IDGPU_HD long long tiled_lines(const PassShape& s, long long lines) { return s.nyquist_packed ? lines - 1 : lines; }
 
 IDGPU_HD long long input_distance(const PassShape& s) { return s.in_dist > 0 ? s.in_dist : s.n; }
 IDGPU_HD long long input_group(const PassShape& s) { return s.in_group > 0 ? s.in_group : s.n; }

@@ -244,6 +244,16 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
       }
       smem[smem_index(shape, tr, e)] = x;
     }
+    // A real plane's axis pass packs its last line into line 0 (PassShape::nyquist_packed):
+    // z = a + i b, a from line 0 and b from line S - 1.
+    const bool packed = shape.nyquist_packed && frame.j0 == 0 && valid > 0;
+    const long long last_line = shape.sub - 1;
+    if (packed) {
+      for (int e = 0; e < size; ++e) {
+        const long long at = frame.in_base + input_step(shape, 0, e);
+        smem[smem_index(shape, 0, e)] = from[at] + Complex(0.0, 1.0) * from[at + last_line];
+      }
+    }
 
     run_stages(pass, shape, valid, sign, table, layout, &smem);
 
@@ -280,8 +290,24 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
     for (int q = 0; q < out_slots; ++q) {
       int tr = 0, p = 0;
       staging_slot(shape, shape.span == 1, q, &tr, &p);
-      if (tr >= valid) continue;
+      if (tr >= valid || (packed && tr == 0)) continue;
       to[frame.out_base + output_step(shape, tr, p) + output_jump(frame, tr)] = smem[smem_index(shape, tr, p)];
+    }
+    if (packed) {
+      // R2C (forward): A[p] = (Z[p] + conj Z[N-p]) / 2 to line 0, B[p] = (Z[p] - conj Z[N-p]) / 2i
+      // to line S - 1. C2R (inverse, Hermitian lines): a = Re z, b = Im z.
+      for (int p = 0; p < size; ++p) {
+        const long long at = frame.out_base + output_step(shape, 0, p);
+        const Complex z = smem[smem_index(shape, 0, p)];
+        if (sign < 0) {
+          const Complex partner = std::conj(smem[smem_index(shape, 0, (size - p) % size)]);
+          to[at] = 0.5 * (z + partner);
+          to[at + last_line] = Complex(0.0, -0.5) * (z - partner);
+        } else {
+          to[at] = {z.real(), 0.0};
+          to[at + last_line] = {z.imag(), 0.0};
+        }
+      }
     }
   }
 }
@@ -323,7 +349,8 @@ void run_with_fused(const FftPlan& plan, int sign, const Complex* input, Complex
   const auto tile_of = [](const FftPass& pass, long long count, long long transform, int tile, long long* g0) {
     const long long start = static_cast<long long>(tile) * pass.transforms_per_block;
     *g0 = transform * count + start;
-    return static_cast<int>(std::min<long long>(pass.transforms_per_block, count - start));
+    const long long tiled = pass.nyquist_packed ? count - 1 : count;
+    return static_cast<int>(std::min<long long>(pass.transforms_per_block, tiled - start));
   };
   const long long tickets = fused_tickets(schedule);
   for (long long ticket = 0; ticket < tickets; ++ticket) {

@@ -46,7 +46,8 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
 }
 
 // Tile `tile` of a pass of the fused kernel: its T sub-transforms of transform `transform`, which
-// has `count` of them (the last tile of a transform may have fewer).
+// has `count` of them (the last tile of a transform may have fewer; a real plane's axis pass
+// tiles count - 1, its last line packed into the first: PassShape::nyquist_packed).
 template <class Real, bool Inverse, int LogN, int Kind, int Cache>
 __device__ __forceinline__ void fused_pass_tile(const PassLaunch& pass, long long count, long long transform,
                                                 int tile, unsigned char* shared_raw) {
@@ -55,7 +56,8 @@ __device__ __forceinline__ void fused_pass_tile(const PassLaunch& pass, long lon
     pow2_paired_block<Real, Inverse, LogN, Kind, Cache>(pass, transform * count + start, shared_raw,
                                                         static_cast<int>(threadIdx.x));
   } else {
-    const int valid = static_cast<int>(min(static_cast<long long>(pass.shape.per_block), count - start));
+    const int valid =
+        static_cast<int>(min(static_cast<long long>(pass.shape.per_block), tiled_lines(pass.shape, count) - start));
     pow2_tile<Real, Inverse, LogN, Kind, Cache>(pass, transform * count + start, valid, shared_raw,
                                                 static_cast<int>(threadIdx.x));
   }
