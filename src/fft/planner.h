@@ -193,13 +193,13 @@ struct FftPass {
   // An axis pass whose blocks of transforms_per_block lines may straddle two transforms
   // (PassShape::straddles in fft/stockham_index.h; size_pass decides).
   bool straddles = false;
-  // The axis pass of a fused real plane (fuse_passes, FusedKind::kRealForward / kRealInverse):
-  // its first and last lines, columns 0 and n / 2 of the plane's n / 2 + 1, are real sequences
-  // after the rows' R2C and Hermitian ones before the rows' C2R, so they run as one complex
-  // line a + i b in the lane of line 0 (PassShape::nyquist_packed), and the pass's tiles cover
-  // n / 2 lines instead of n / 2 + 1: no tile of one line. R2C splits the line's transform Z as
-  // A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, its partners through
-  // shared memory; C2R stores (Re z, 0) and (Im z, 0). Set on FftFused's passes only.
+  // The axis pass of a fused R2C plane (fuse_passes, FusedKind::kRealForward): its first and
+  // last lines, columns 0 and n / 2 of the plane's n / 2 + 1, are real sequences after the
+  // rows' R2C, so they run as one complex line a + i b in the lane of line 0
+  // (PassShape::nyquist_packed), and the pass's tiles cover n / 2 lines instead of n / 2 + 1:
+  // no tile of one line. The line's transform Z splits as A[k] = (Z[k] + conj Z[N-k]) / 2 and
+  // B[k] = (Z[k] - conj Z[N-k]) / 2i, the partners through shared memory. Set on FftFused's
+  // passes only (a forward pass; C2R pairs measured slower with it, see fuse_passes).
   bool nyquist_packed = false;
   RealStep real_step = RealStep::kNone;
   int real_lo_bits = 0;  // a paired real step's table split (RealStep)

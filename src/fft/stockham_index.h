@@ -198,8 +198,8 @@ struct PassShape {
   // 64-byte rows (an odd S such as PyTorch's 129 lines of a 256^3 rfftn), so the rows are T
   // lines all the same.
   bool straddles = false;
-  // FftPass::nyquist_packed: the block of line 0 (j0 = 0) runs line 0 and line S - 1 as one
-  // complex line in its lane tr = 0, and the pass has S - 1 lines to tile.
+  // FftPass::nyquist_packed (a forward pass): the block of line 0 (j0 = 0) runs line 0 and
+  // line S - 1 as one complex line in its lane tr = 0, and the pass has S - 1 lines to tile.
   bool nyquist_packed = false;
 };
 

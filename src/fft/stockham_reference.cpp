@@ -244,10 +244,11 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
       }
       smem[smem_index(shape, tr, e)] = x;
     }
-    // A real plane's axis pass packs its last line into line 0 (PassShape::nyquist_packed):
+    // An R2C plane's axis pass packs its last line into line 0 (PassShape::nyquist_packed):
     // z = a + i b, a from line 0 and b from line S - 1.
     const bool packed = shape.nyquist_packed && frame.j0 == 0 && valid > 0;
     const long long last_line = shape.sub - 1;
+    if (packed && sign > 0) throw std::logic_error("fft reference: a packed Nyquist column in an inverse pass");
     if (packed) {
       for (int e = 0; e < size; ++e) {
         const long long at = frame.in_base + input_step(shape, 0, e);
@@ -294,19 +295,13 @@ void PassRunner::run_tile(long long g0, int valid, const Complex* from, Complex*
       to[frame.out_base + output_step(shape, tr, p) + output_jump(frame, tr)] = smem[smem_index(shape, tr, p)];
     }
     if (packed) {
-      // R2C (forward): A[p] = (Z[p] + conj Z[N-p]) / 2 to line 0, B[p] = (Z[p] - conj Z[N-p]) / 2i
-      // to line S - 1. C2R (inverse, Hermitian lines): a = Re z, b = Im z.
+      // A[p] = (Z[p] + conj Z[N-p]) / 2 to line 0, B[p] = (Z[p] - conj Z[N-p]) / 2i to line S - 1.
       for (int p = 0; p < size; ++p) {
         const long long at = frame.out_base + output_step(shape, 0, p);
         const Complex z = smem[smem_index(shape, 0, p)];
-        if (sign < 0) {
-          const Complex partner = std::conj(smem[smem_index(shape, 0, (size - p) % size)]);
-          to[at] = 0.5 * (z + partner);
-          to[at + last_line] = Complex(0.0, -0.5) * (z - partner);
-        } else {
-          to[at] = {z.real(), 0.0};
-          to[at + last_line] = {z.imag(), 0.0};
-        }
+        const Complex partner = std::conj(smem[smem_index(shape, 0, (size - p) % size)]);
+        to[at] = 0.5 * (z + partner);
+        to[at + last_line] = Complex(0.0, -0.5) * (z - partner);
       }
     }
   }

@@ -357,9 +357,9 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
   // before its first barrier.
   const C* in = static_cast<const C*>(p.input) + frame.in_base;
   C* out = static_cast<C*>(p.output) + frame.out_base;
-  // A real plane's axis pass whose last line runs packed into line 0 (PassShape::nyquist_packed),
-  // in the tile of line 0; the same for all of the block's threads.
-  const bool packed = Kind == kColumn && s.nyquist_packed && frame.j0 == 0;
+  // An R2C plane's axis pass whose last line runs packed into line 0 (PassShape::nyquist_packed,
+  // forward only), in the tile of line 0; the same for all of the block's threads.
+  const bool packed = Kind == kColumn && !Inverse && s.nyquist_packed && frame.j0 == 0;
 
   C v[kE];
   // Distances between the transforms of a single pass (N, unless the plan says otherwise).
@@ -490,39 +490,29 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
     const int stride = static_cast<int>(s.span);
     C* line = out + (tr + output_jump(frame, tr));
     if (packed) {
-      // Line 0 holds Z = FFT(a + i b). R2C (forward; a, b real): A[e] = (Z[e] + conj Z[N-e]) / 2
-      // to line 0 and B[e] = (Z[e] - conj Z[N-e]) / 2i to line S - 1, the partners through line 0's
-      // shared memory (once every thread is past the last stage's reads). C2R (inverse; the lines
-      // Hermitian, so a and b real): a = Re z, b = Im z.
-      if constexpr (!Inverse) {
-        __syncthreads();
-        if (tr == 0) {
-#pragma unroll
-          for (int k = 0; k < kE; ++k) {
-            const int e = tid + k * kThreads;
-            sm[e + (e >> s.shift)] = v[k];
-          }
-        }
-        __syncthreads();
-      }
+      // Line 0 holds Z = FFT(a + i b), a and b real: A[e] = (Z[e] + conj Z[N-e]) / 2 to line 0 and
+      // B[e] = (Z[e] - conj Z[N-e]) / 2i to line S - 1, the partners through line 0's shared
+      // memory (once every thread is past the last stage's reads).
+      __syncthreads();
       if (tr == 0) {
 #pragma unroll
         for (int k = 0; k < kE; ++k) {
           const int e = tid + k * kThreads;
-          C a, b;
-          if constexpr (Inverse) {
-            a = make<C>(v[k].x, static_cast<Real>(0));
-            b = make<C>(v[k].y, static_cast<Real>(0));
-          } else {
-            const int m = (Pass::kN - e) & (Pass::kN - 1);
-            const C partner = cconj(sm[m + (m >> s.shift)]);
-            const C sum = cadd(v[k], partner);
-            const C difference = csub(v[k], partner);
-            a = make<C>(static_cast<Real>(0.5) * sum.x, static_cast<Real>(0.5) * sum.y);
-            b = make<C>(static_cast<Real>(0.5) * difference.y, static_cast<Real>(-0.5) * difference.x);
-          }
-          store_global<Cache>(&line[e * stride], a);
-          store_global<Cache>(&line[e * stride + stride - 1], b);
+          sm[e + (e >> s.shift)] = v[k];
+        }
+      }
+      __syncthreads();
+      if (tr == 0) {
+#pragma unroll
+        for (int k = 0; k < kE; ++k) {
+          const int e = tid + k * kThreads;
+          const int m = (Pass::kN - e) & (Pass::kN - 1);
+          const C partner = cconj(sm[m + (m >> s.shift)]);
+          const C sum = cadd(v[k], partner);
+          const C difference = csub(v[k], partner);
+          store_global<Cache>(&line[e * stride], make<C>(static_cast<Real>(0.5) * sum.x, static_cast<Real>(0.5) * sum.y));
+          store_global<Cache>(&line[e * stride + stride - 1],
+                              make<C>(static_cast<Real>(0.5) * difference.y, static_cast<Real>(-0.5) * difference.x));
         }
       }
     }
