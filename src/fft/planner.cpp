@@ -360,8 +360,8 @@ FftPass axis_pass(long long size, long long inner, long long transforms, std::si
 // fill a block of fused_threads threads with whole sub-transforms within the shared memory;
 // otherwise leaves the plan as it is. The kernel runs `transforms` transforms of `transform_n`
 // elements: a 1D plan's own, whose tiles must divide each pass's sub-transforms, or the planes of
-// a multi-dimensional plan's two axes, whose last tile of a plane may be short (a real plane's
-// n / 2 + 1 columns).
+// a multi-dimensional plan's two axes, whose last tile of a plane may be short (a C2R plane's
+// n / 2 + 1 columns; an R2C plane's axis pass tiles n / 2 of them, FftPass::nyquist_packed).
 void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t first, long long transforms,
                  long long transform_n) {
   if (first + 2 > plan->passes.size() || transforms > kFusedMaxBatch) return;

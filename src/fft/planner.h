@@ -257,7 +257,8 @@ inline bool fused_in_place(FusedKind kind) {
 // `passes` are those two passes as that kernel runs them: the same sizes, radices, strides and
 // twiddles, with transforms per block (and so shared memory and block counts) chosen so that both
 // fill a block of `threads`. A tile is T consecutive sub-transforms of one of the kernel's
-// transforms, which has first_count (last_count) of them; its last tile may have fewer.
+// transforms, which has first_count (last_count) of them; its last tile may have fewer. A pass
+// with FftPass::nyquist_packed tiles first_count - 1 (last_count - 1) of them.
 struct FftFused {
   FusedKind kind = FusedKind::k1D;
   std::size_t first_pass = 0;

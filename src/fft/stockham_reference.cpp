@@ -81,6 +81,8 @@ class PassRunner {
         smem_(static_cast<std::size_t>(shape_.per_block) * static_cast<std::size_t>(shape_.smem_stride)) {}
 
   void run_all(const Complex* from, Complex* to) {
+    // A packed pass runs as a fused pair's tiles only (run_with_fused).
+    if (shape_.nyquist_packed) throw std::logic_error("fft reference: a packed Nyquist column outside a fused pair");
     const long long total = pass_.sub_transforms * plan_.pass_transforms(pass_);
     for (long long block = 0; block < pass_.blocks; ++block) {
       const long long g0 = block * shape_.per_block;

@@ -1217,8 +1217,9 @@ TEST_CASE("native R2C, C2R, D2Z and Z2D whose half takes two passes", "[fft][rea
 // Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is
 // not: the vendor serves it under the native policy, with no native call counted.
 // Square power-of-two planes of 128^2 .. 1024^2 run the real pass and the next axis as one fused
-// kernel (FusedKind::kRealForward / kRealInverse), whose last column tile of a plane is short (the
-// n / 2 + 1 columns); {128, 128} x 2 stays under the sanitizer runs' cap of points a call.
+// kernel (FusedKind::kRealForward / kRealInverse): a C2R plane's last column tile is short (the
+// n / 2 + 1 columns), an R2C plane's Nyquist column runs packed with column 0; {128, 128} x 2
+// stays under the sanitizer runs' cap of points a call.
 TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][2d]") {
   run_real_shapes<cufftComplex>({{{128, 128}, 2, true},
                                  {{256, 256}, 5, true},

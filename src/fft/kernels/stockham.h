@@ -168,7 +168,7 @@ struct FusedLaunch {
   PassLaunch last;
   int kinds = kFused1D;  // FusedKinds
   // Sub-transforms of each pass in one of the kernel's transforms (tiles: T of them, the last
-  // tile of a transform possibly fewer).
+  // tile of a transform possibly fewer; one fewer tiled where PassShape::nyquist_packed).
   long long first_count = 0;
   long long last_count = 0;
   FusedSchedule schedule;

@@ -46,7 +46,7 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
 }
 
 // Tile `tile` of a pass of the fused kernel: its T sub-transforms of transform `transform`, which
-// has `count` of them (the last tile of a transform may have fewer; a real plane's axis pass
+// has `count` of them (the last tile of a transform may have fewer; an R2C plane's axis pass
 // tiles count - 1, its last line packed into the first: PassShape::nyquist_packed).
 template <class Real, bool Inverse, int LogN, int Kind, int Cache>
 __device__ __forceinline__ void fused_pass_tile(const PassLaunch& pass, long long count, long long transform,

@@ -10,7 +10,9 @@
 // last stage writes its outputs b + p N / R, the same set again. So:
 //  - the first stage takes its elements straight from the pass's input, the last one writes
 //    them straight to its output, and only the exchanges between stages go through shared
-//    memory (padded as in fft/stockham_index.h; one barrier after the writes, one before them);
+//    memory (padded as in fft/stockham_index.h; one barrier after the writes, one before them),
+//    but where a side is staged (pow2_staged_in / out) or an R2C plane's packed Nyquist column
+//    is split (PassShape::nyquist_packed);
 //  - consecutive threads read consecutive addresses: along the sub-transform on a contiguous
 //    side (kSingle: a whole transform per sub-transform), across the block's T sub-transforms on
 //    a column side (kFirst, kColumn: rows of T consecutive elements);
@@ -165,8 +167,9 @@ struct Pow2Pass {
 // across a warp (the sub-transforms j are the lanes), which Nsight Compute showed scattering
 // into one L1 sector per lane.
 //
-// Every caller's exponent is below m (e < N and j < L: the sub-transform index is taken modulo
-// the span, block_frame), so x needs no reduction. A 64-bit `x % m` here, a no-op as it was, cost
+// Every caller's exponent is below m: e < N, and j < L (a column pass's j0 + tr, j0 a multiple
+// of T below L and T dividing L, block_frame; a paired pass's column below C = L; the cluster
+// kernel's n1 < NB with e < NA, m = NA NB), so x needs no reduction. A 64-bit `x % m` here, a no-op as it was, cost
 // the fp32 column kernels 52 B of spills a thread at their 64 registers (ptxas, sm_90).
 template <bool Inverse>
 __device__ __forceinline__ double2 unit_root(unsigned long long x, unsigned long long m) {
@@ -488,7 +491,8 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
     }
   } else {
     const int stride = static_cast<int>(s.span);
-    C* line = out + (tr + output_jump(frame, tr));
+    // Valid lines only take their jump (block_frame).
+    C* line = active ? out + (tr + output_jump(frame, tr)) : out;
     if (packed) {
       // Line 0 holds Z = FFT(a + i b), a and b real: A[e] = (Z[e] + conj Z[N-e]) / 2 to line 0 and
       // B[e] = (Z[e] - conj Z[N-e]) / 2i to line S - 1, the partners through line 0's shared
