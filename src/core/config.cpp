@@ -144,6 +144,10 @@ bool parse_fft_measure(const char* value, Config* config) { return parse_switch(
 
 bool parse_fft_fused(const char* value, Config* config) { return parse_switch(value, &config->fft_fused); }
 
+bool parse_fft_cluster_columns(const char* value, Config* config) {
+  return parse_switch(value, &config->fft_cluster_columns);
+}
+
 bool parse_fft_fused_lag(const char* value, Config* config) {
   long long lag = 0;
   if (!parse_integer(value, 0, 1LL << 30, &lag)) return false;

@@ -46,6 +46,12 @@ class StockhamPlan final : public NativePlan {
     name_ = "Stockham " + rank + kind + ", " +
             (plan_.cluster ? std::string("one cluster kernel")
                            : std::to_string(plan_.passes.size()) + (plan_.passes.size() == 1 ? " pass" : " passes"));
+    for (const FftPass& pass : plan_.passes) {
+      if (pass.cluster) {
+        name_ += " (cluster column pass)";
+        break;
+      }
+    }
     if (fused_) {
       const FusedKind kind = plan_.fused->kind;
       name_ += kind == FusedKind::k1D || kind == FusedKind::kRealPairedInverse ? " (fused out of place)"
@@ -141,6 +147,9 @@ class StockhamPlan final : public NativePlan {
           return plan_.precision == Precision::kSingle ? kernels::launch_fused_f32(pair, inverse, args.stream)
                                                        : kernels::launch_fused_f64(pair, inverse, args.stream);
         });
+      } else if (plan_.passes[i].cluster) {
+        launched = run_cluster_pass(plan_.passes[i], launches_[i], buffer(turns[i].from), buffer(turns[i].to), inverse,
+                                    args.stream);
       } else {
         kernels::PassLaunch launch = launches_[i];
         if (real) launch.shape = shapes_[in_place][i];
@@ -183,6 +192,33 @@ class StockhamPlan final : public NativePlan {
       return single ? kernels::launch_pass_f32(launch, inverse, stream)
                     : kernels::launch_pass_f64(launch, inverse, stream);
     });
+  }
+
+  // A cluster column pass (FftPass::cluster; kernels/stockham_cluster.cuh) from `input` to
+  // `output`: the pass's lines 2^lines_log2 a cluster, its transforms' distances as planned.
+  cudaError_t run_cluster_pass(const FftPass& pass, const kernels::PassLaunch& planned, const void* input, void* output,
+                               bool inverse, cudaStream_t stream) const {
+    const FftCluster& c = *pass.cluster;
+    const PassShape& shape = planned.shape;
+    kernels::ClusterLaunch launch;
+    while ((1LL << launch.bits) < pass.size) ++launch.bits;
+    launch.rank_bits = c.rank_bits;
+    launch.stride_a = c.stride_a;
+    launch.stride_b = c.stride_b;
+    launch.shift = pass.smem_shift;
+    launch.threads = c.threads;
+    launch.shared_bytes = static_cast<unsigned>(c.shared_bytes);
+    launch.batch = plan_.pass_transforms(pass);
+    launch.twiddles_a = planned.cluster_twiddles_a;
+    launch.twiddles_b = planned.cluster_twiddles_b;
+    launch.lines_log2 = c.lines_log2;
+    launch.lines = pass.sub_transforms;
+    launch.twiddle_m = pass.has_twiddle() ? pass.span_before * pass.size : 0;
+    launch.in_dist = input_group(shape);
+    launch.out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
+    launch.input = input;
+    launch.output = output;
+    return launch::counted([&] { return kernels::launch_cluster_f32(launch, inverse, stream); });
   }
 
   // A launch's status as cuFFT's, synchronised and checked first under IDGPU_SYNC_CHECK. A launch
@@ -266,6 +302,15 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
   std::vector<TwiddleLayout> layouts;
   std::vector<std::pair<std::size_t, std::size_t>> chirps, spectra;  // (offset, count) per pass
   std::vector<std::size_t> bases;
+  std::vector<std::pair<std::size_t, std::size_t>> cluster_stages;  // a cluster column pass's stages A, B
+  const auto append = [&host](const std::vector<std::complex<double>>& table) {
+    for (const std::complex<double>& w : table) {
+      Stored value;
+      value.x = static_cast<decltype(value.x)>(w.real());
+      value.y = static_cast<decltype(value.y)>(w.imag());
+      host.push_back(value);
+    }
+  };
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     const FftPass& pass = plan.passes[i];
     // Computing the lo/hi tables costs most of a large plan's creation; skip them where the
@@ -298,11 +343,16 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
       spectra.push_back({0, 0});
     }
     bases.push_back(host.size());
-    for (const std::complex<double>& w : table) {
-      Stored value;
-      value.x = static_cast<decltype(value.x)>(w.real());
-      value.y = static_cast<decltype(value.y)>(w.imag());
-      host.push_back(value);
+    append(table);
+    cluster_stages.push_back({0, 0});
+    if (pass.cluster) {
+      int bits = 0;
+      while ((1LL << bits) < pass.size) ++bits;
+      const long long size_a = 1LL << cluster_bits_a(bits);
+      cluster_stages.back().first = host.size();
+      append(pass_twiddles(cluster_stage_pass(size_a), false));
+      cluster_stages.back().second = host.size();
+      append(pass_twiddles(cluster_stage_pass(pass.size / size_a), false));
     }
   }
   std::size_t zeroed_at = 0;
@@ -332,6 +382,10 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     launch.real_twiddles = layouts[i].real_count > 0 ? base + bases[i] + layouts[i].real : nullptr;
     launch.chirp = chirps[i].second > 0 ? base + bases[i] + chirps[i].first : nullptr;
     launch.spectrum = spectra[i].second > 0 ? base + bases[i] + spectra[i].first : nullptr;
+    if (plan.passes[i].cluster) {
+      launch.cluster_twiddles_a = base + cluster_stages[i].first;
+      launch.cluster_twiddles_b = base + cluster_stages[i].second;
+    }
   }
   return device;
 }
@@ -378,6 +432,10 @@ std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
 // Experiment switches (core/config.h): IDGPU_FFT_FUSED=0 runs fused plans as two launches;
 // IDGPU_FFT_FUSED_LAG=D overrides the schedule's lag.
 bool fused_enabled() { return config().fft_fused; }
+// IDGPU_FFT_CLUSTER_COLUMNS=0 runs the column passes as their own kernels (FftPass::cluster).
+bool cluster_columns_allowed(int arch) {
+  return arch >= 90 && config().fft_cluster_columns && kernels::cluster_kernels_usable_f32();
+}
 int fused_lag_override() { return config().fft_fused_lag; }
 
 // The fused kernel's launch for a plan with FftFused, its twiddles those of the plan's passes
@@ -619,6 +677,7 @@ class StockhamSolver final : public Solver {
     }
     limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                                        : kernels::cluster_kernels_usable_f64());
+    limits.cluster_columns = cluster_columns_allowed(arch);
     // Every length is planned; those with a prime factor above 13 are served where their
     // convolution fits one Bluestein pass over a power of two (kernels_serve below).
     limits.convolution_powers_of_two = true;
@@ -728,6 +787,7 @@ class StockhamSolver final : public Solver {
     limits.clusters = real && d.rank == 1 && arch >= 90 &&
                       (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                          : kernels::cluster_kernels_usable_f64());
+    limits.cluster_columns = cluster_columns_allowed(arch);
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
     FftPlanResult planned =

@@ -435,6 +435,50 @@ bool fusable_plane(long long rows, long long columns, std::size_t element, const
 
 }  // namespace
 
+FftPass cluster_stage_pass(long long size) { return stockham_pass(size, 1, size); }
+
+// Cluster column passes (fft/stockham_index.h; measured in fft/planner.h's sizing rules).
+void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
+  if (!limits.cluster_columns || plan->cluster || plan->element_bytes != 8) return;
+  constexpr long long kMaxGrid = (1LL << 31) - 1;
+  const std::size_t element = plan->element_bytes;
+  const long long lines = 1LL << kClusterColumnLinesLog2;
+  for (std::size_t i = 0; i < plan->passes.size(); ++i) {
+    FftPass& pass = plan->passes[i];
+    if (plan->fused && (i == plan->fused->first_pass || i == plan->fused->first_pass + 1)) continue;
+    int bits = 0;
+    while ((1LL << bits) < pass.size) ++bits;
+    const long long sub = pass.sub_transforms;
+    if ((1LL << bits) != pass.size || bits < kClusterColumnMinBits || bits > kClusterColumnMaxBits || sub < 2 ||
+        pass.span_before != sub || sub % lines != 0 || pass.straddles || pass.nyquist_packed ||
+        pass.real_step != RealStep::kNone || pass.convolution != ConvolutionStep::kNone ||
+        pass.bluestein != BluesteinStep::kNone || pass.in_group != 0 || pass.out_group != 0) {
+      continue;
+    }
+    // A transform's element offsets (l + e S) are 32-bit in the kernel.
+    if (pass.size * sub > (1LL << 31)) continue;
+    FftCluster c;
+    c.lines_log2 = kClusterColumnLinesLog2;
+    c.rank_bits = cluster_rank_bits(bits + c.lines_log2);
+    const long long size_a = 1LL << cluster_bits_a(bits);
+    const long long size_b = pass.size / size_a;
+    const long long columns = (size_b >> c.rank_bits) * lines;  // stage A's lanes of a block: T TA
+    const long long rows = (size_a >> c.rank_bits) * lines;     // stage B's: T TB
+    const int shift = pass.smem_shift;
+    c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
+    c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
+    c.threads = static_cast<int>((pass.size * lines) >> (c.rank_bits + 4));
+    // Stage B's exchange rows (TB NB T elements) lie in its padded buffers' memory.
+    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
+    const long long clusters = plan->pass_transforms(pass) * (sub / lines);
+    if (c.shared_bytes > limits.shared_bytes_per_block || c.threads > limits.max_threads_per_block ||
+        clusters > (kMaxGrid >> c.rank_bits)) {
+      continue;
+    }
+    pass.cluster = c;
+  }
+}
+
 FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, const DeviceLimits& limits) {
   FftPlanResult result;
   const std::size_t element = complex_element_bytes(precision);
@@ -548,6 +592,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
       plan.passes.size() <= 2 ? 0 : static_cast<std::size_t>(n) * static_cast<std::size_t>(batch) * element;
   plan.cluster = cluster_plan;
   if (fusable) fuse_passes(&plan, shared, FusedKind::k1D, 0, batch, n);
+  plan_cluster_columns(&plan, limits);
   result.plan = std::move(plan);
   return result;
 }
@@ -620,6 +665,7 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
     const long long plane = rows * columns;
     fuse_passes(&plan, limits.shared_bytes_per_block, FusedKind::kAxes, 0, total / plane * batch, plane);
   }
+  plan_cluster_columns(&plan, limits);
   result.plan = std::move(plan);
   return result;
 }
@@ -629,6 +675,7 @@ FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, 
   FftPlanResult result;
   DeviceLimits single = limits;  // one ordinary pass: no cluster or fused kernel
   single.clusters = false;
+  single.cluster_columns = false;
   single.fused = false;
   FftPlanResult planned = plan_c2c_1d(n, batch, precision, single);
   if (!planned.plan) return planned;
@@ -685,6 +732,7 @@ FftPlanResult plan_c2c_lines(int rank, const long long* dims, long long lines, b
   }
   DeviceLimits single = limits;  // ordinary passes: no cluster or fused kernel
   single.clusters = false;
+  single.cluster_columns = false;
   single.fused = false;
   const long long total = one_pass_axes(rank, dims, precision, single, &result.reason);
   if (total == 0) return result;
@@ -795,6 +843,7 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   // 0.88-1.01x (H200).
   DeviceLimits plain = limits;
   plain.clusters = false;
+  plain.cluster_columns = false;  // the paired passes have no cluster column kernel
   plain.fused = limits.fused && precision == Precision::kDouble;
   // A power-of-two half in the cluster range (where the limits allow clusters: the native side
   // asks for them for rank 1 only) runs as one cluster kernel (FftCluster) whose stages are the
@@ -1163,6 +1212,11 @@ std::string FftPlan::to_string() const {
         << " blocks";
     if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
     if (pass.straddles) out << ", blocks straddling two transforms' lines";
+    if (pass.cluster) {
+      out << ", cluster column pass: " << (1 << pass.cluster->lines_log2) << " lines a cluster of "
+          << (1 << pass.cluster->rank_bits) << " blocks of " << pass.cluster->threads << " threads, "
+          << pass.cluster->shared_bytes << " B shared";
+    }
     out << pass_step_text(pass);
   }
   return out.str();

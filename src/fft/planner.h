@@ -66,6 +66,17 @@
 //    only), a relaxed first barrier and rows of 64 bytes in 256-thread blocks, they reached
 //    0.83-0.91x the vendor at fp32 2^22..2^24, 1.16x and 1.07x at 2^25 and 2^26, 0.73-0.80x
 //    in fp64: one such kernel moves data at about half of copy bandwidth.
+//  - Cluster column passes (sm_90 on, fp32; fft/stockham_index.h, plan_cluster_columns): a column
+//    pass of 2^10..2^13 points (a two-pass plan's last pass, an outer axis) holds 1-4 lines a
+//    block (16-32-byte rows, one block of 1024 threads per SM). It runs instead as the cluster
+//    kernel over 16 lines a cluster (128-byte rows on both sides), each line's transform split
+//    over the cluster's blocks as a cluster plan's. Measured on an H100 in one build against
+//    IDGPU_FFT_CLUSTER_COLUMNS=0, two runs, 2^26 points a call: C2C 2^22..2^26 from 0.90, 0.84,
+//    0.85, 0.98, 0.80x the vendor to 0.93-0.94, 0.87, 0.91, 1.05-1.06, 1.01-1.03x; 2048^2
+//    0.97 -> 1.02x, 4096^2 0.94-0.95 -> 1.06x, 8192^2 0.85 -> 1.17-1.18x. Rows of 8 lines
+//    (clusters of 8 blocks) tied with 16 (0.90-1.19x); 32 lines (blocks of 512-1024 threads)
+//    lost (8192^2 1.04x, 2^26 0.94x). The first pass of a 1D plan (contiguous out) keeps its
+//    4-line rows: a cluster's blocks hold 4-8 rows of each line's output, 32-64-byte runs.
 //  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
@@ -103,10 +114,18 @@ struct DeviceLimits {
   // The longest power of two (log2) a cluster plan takes: kClusterMaxBits for complex plans; a
   // real plan's half one more (kClusterRealMaxBits, fft/stockham_index.h).
   int cluster_max_bits = kClusterMaxBits;
+  // Column passes of 2^10..2^13 points may run as cluster column passes (FftPass::cluster): the
+  // device has clusters and their kernels (independent of `clusters`, which the native side
+  // leaves off for the axes of multi-dimensional plans).
+  bool cluster_columns = false;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.
-  static DeviceLimits h100() { return {227 * 1024, 1024, 255, true, 132, true}; }
+  static DeviceLimits h100() {
+    DeviceLimits limits{227 * 1024, 1024, 255, true, 132, true};
+    limits.cluster_columns = true;
+    return limits;
+  }
 };
 
 // The real-data step a single pass of a real transform does in shared memory, around its
@@ -156,6 +175,23 @@ enum class ConvolutionStep : int { kNone = 0, kRader = 1, kBluestein = 2 };
 //  - kChirpStore: the inverse plan's last pass (opposite sign), storing the n output points times
 //    the chirp.
 enum class BluesteinStep : int { kNone = 0, kChirpLoad = 1, kForward = 2, kSpectrum = 3, kInverse = 4, kChirpStore = 5 };
+
+// A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
+// passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks. A 1D real plan of
+// n = 2 M reals (plan_real, M = 2^14..2^17 where the limits allow clusters) is one too: its
+// passes are the two-pass real plan's (the real step paired in R2C's last, C2R's first), which
+// the kernel runs as its stages with the real step across the cluster's blocks.
+// A column pass may run as that kernel over lines too (FftPass::cluster, lines_log2 > 0; cluster
+// column passes in fft/stockham_index.h): its N = NA NB points split over the cluster's blocks,
+// 2^lines_log2 adjacent lines a cluster.
+struct FftCluster {
+  int rank_bits = 0;
+  int lines_log2 = 0;  // a cluster column pass's lines a cluster; 0 for a cluster plan
+  int stride_a = 0;  // shared-memory elements per stage-A column, padded as a column pass's
+  int stride_b = 0;  // per stage-B row
+  int threads = 0;   // per block: n / (16 C)
+  std::size_t shared_bytes = 0;
+};
 
 // One kernel launch of the multi-pass FFT; see the mapping at the top of this file.
 struct FftPass {
@@ -211,21 +247,12 @@ struct FftPass {
   int rader_generator = 0;
   BluesteinStep bluestein = BluesteinStep::kNone;
   long long chirp_length = 0;
+  // A cluster column pass (fft/stockham_index.h): the pass runs as the cluster kernel over
+  // lines, the same arithmetic as its stages (the host executor runs it either way); set by
+  // the planner on fp32 column passes of 2^10..2^13 points where the limits allow clusters.
+  std::optional<FftCluster> cluster;
 
   bool has_twiddle() const { return twiddled && span_before > 1; }
-};
-
-// A cluster plan's kernel (fft/stockham_index.h, kernels/stockham_cluster.cuh): the plan's two
-// passes (sizes NA, NB) in one launch of batch clusters of 2^rank_bits blocks. A 1D real plan of
-// n = 2 M reals (plan_real, M = 2^14..2^17 where the limits allow clusters) is one too: its
-// passes are the two-pass real plan's (the real step paired in R2C's last, C2R's first), which
-// the kernel runs as its stages with the real step across the cluster's blocks.
-struct FftCluster {
-  int rank_bits = 0;
-  int stride_a = 0;  // shared-memory elements per stage-A column, padded as a column pass's
-  int stride_b = 0;  // per stage-B row
-  int threads = 0;   // per block: n / (16 C)
-  std::size_t shared_bytes = 0;
 };
 
 // The pairs of passes a fused kernel runs (kernels/stockham_fused.cuh):
@@ -336,6 +363,16 @@ int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long 
 
 // The index shape of one of the plan's passes (fft/stockham_index.h).
 PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
+
+// The single pass of `size` points whose stages a cluster kernel's stage A or B runs (its stage
+// twiddle table is that pass's): the stages of a cluster column pass of NA NB points.
+FftPass cluster_stage_pass(long long size);
+// Sets FftPass::cluster on the passes of `plan` that run as cluster column passes under
+// `limits` (fft/stockham_index.h): fp32, 2^kClusterColumnMinBits..2^kClusterColumnMaxBits
+// points, column in and out (sub = span, a two-pass plan's last pass or an axis pass), T lines
+// dividing S, not straddling, no real or convolution step, not in a fused pair, the cluster's
+// buffers within a block and its grid within 2^31 - 1 blocks.
+void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits);
 
 // Threads per block of a fused plan's kernel: 512 in fp32 and 256 in fp64, so that both leave
 // about 70 KB of shared memory per block (64 / 128 registers per thread allow two blocks per SM).

@@ -70,6 +70,26 @@ IDGPU_HD int cluster_exchange_rank(int k2, int rows_b_log2) { return k2 >> rows_
 IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b, int shift) {
   return (k2 & ((1 << rows_b_log2) - 1)) * stride_b + n1 + (n1 >> shift);
 }
+// Cluster column passes (FftPass::cluster with lines_log2 > 0; kernels/stockham_cluster.cuh,
+// stockham_cluster_lines): a column pass (column in and out, element stride S = sub = span) of
+// N = 2^bits points, whose single-block tiles hold so few lines that its rows are 16-32 bytes
+// (T = 4 lines of 4096 points already take 128 KB of shared memory), runs as a cluster of C
+// blocks per T = 2^lines_log2 adjacent lines, N split NA x NB as a cluster plan's: rows of T
+// lines (128 bytes at 16 fp32 lines) on both sides. C = 2^cluster_rank_bits(bits + lines_log2):
+// the cluster holds T N points, 16 a thread in blocks of 256 threads (up to 16 blocks).
+// Block `rank` runs stage A on the T TA columns (line l, n1 = rank TA + c), lanes tr = l + T c,
+// and stage B on the T TB rows (line l, k2 = rank TB + r), lanes tr = l + T r. The exchange lays
+// a block's rows out line-innermost, element n1 of line l of its row r at (r NB + n1) T + l
+// (cluster_lines_slot), so that the 32 lanes of a warp, T lines of consecutive n1, store one
+// contiguous run into distributed shared memory; stage B reads its elements from there into
+// registers before its own padded buffers (T TB of stride_b) take the same memory.
+inline constexpr int kClusterColumnMinBits = 10;
+inline constexpr int kClusterColumnMaxBits = 13;
+inline constexpr int kClusterColumnLinesLog2 = 4;
+IDGPU_HD int cluster_lines_slot(int k2, int n1, int line, int rows_b_log2, int bits_b, int lines_log2) {
+  return ((((k2 & ((1 << rows_b_log2) - 1)) << bits_b) + n1) << lines_log2) + line;
+}
+
 // Real cluster plans (a 1D R2C / C2R of n = 2 M reals whose half M is a cluster length): the
 // cluster transforms the M complex values z[m] = x[2m] + i x[2m+1], and the real step pairs
 // Z[k] with Z[M - k] (RealStep in fft/planner.h). Output k = k2 + NA k1 of stage B pairs with

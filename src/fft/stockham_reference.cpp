@@ -68,6 +68,116 @@ void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign
 
 Complex not_a_number() { return {std::numeric_limits<double>::quiet_NaN(), 0.0}; }
 
+// A cluster column pass (FftPass::cluster, fft/stockham_index.h) as its kernel runs it
+// (kernels/stockham_cluster.cuh, stockham_cluster_lines): per cluster of T lines, every block's
+// stage A on its T TA columns (lanes tr = l + T c) in its own poisoned buffer, the inter-pass
+// twiddle of a later pass on the loads, the cluster twiddle w_N^{n1 k2}, the exchange into the
+// blocks' poisoned buffers at cluster_lines_slot, then every block's stage B: its T TB rows
+// (lanes tr = l + T r) read from those slots into its padded buffers (poisoned too), the
+// stages, stored. All of a cluster's lines are read before any is written (in place works).
+void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
+  const FftCluster& c = *pass.cluster;
+  const auto log2_of = [](long long v) {
+    int bits = 0;
+    while ((1LL << bits) < v) ++bits;
+    return bits;
+  };
+  const int bits = log2_of(pass.size);
+  const int bits_a = cluster_bits_a(bits);
+  const int bits_b = bits - bits_a;
+  const int size_a = 1 << bits_a;
+  const int size_b = 1 << bits_b;
+  const int lines_log2 = c.lines_log2;
+  const int lines = 1 << lines_log2;
+  const int ranks = 1 << c.rank_bits;
+  const int columns = size_b >> c.rank_bits;  // TA
+  const int rows_log2 = bits_a - c.rank_bits;
+  const int rows = 1 << rows_log2;  // TB
+  const FftPass pass_a = cluster_stage_pass(size_a);
+  const FftPass pass_b = cluster_stage_pass(size_b);
+  PassShape shape_a = pass_shape(plan, pass_a);
+  shape_a.per_block = lines * columns;
+  shape_a.smem_stride = c.stride_a;
+  shape_a.shift = pass.smem_shift;
+  PassShape shape_b = pass_shape(plan, pass_b);
+  shape_b.per_block = lines * rows;
+  shape_b.smem_stride = c.stride_b;
+  shape_b.shift = pass.smem_shift;
+  const std::vector<Complex> table_a = pass_twiddles(pass_a, false);
+  const std::vector<Complex> table_b = pass_twiddles(pass_b, false);
+  const TwiddleLayout layout_a = twiddle_layout(pass_a, false);
+  const TwiddleLayout layout_b = twiddle_layout(pass_b, false);
+  const long long stride = pass.sub_transforms;  // S
+  const long long m = pass.has_twiddle() ? pass.span_before * pass.size : 0;
+  const PassShape shape = pass_shape(plan, pass);
+  const long long in_dist = input_group(shape);
+  const long long out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
+  const std::size_t slots = c.shared_bytes / plan.element_bytes;
+  if (static_cast<std::size_t>(rows << bits_b << lines_log2) > slots) {
+    throw std::logic_error("fft reference: a cluster column pass's exchange rows pass its shared memory");
+  }
+  std::vector<std::vector<Complex>> smem(static_cast<std::size_t>(ranks), std::vector<Complex>(slots));
+  std::vector<Complex> padded(slots);
+  struct Exchange {
+    int rank;
+    int slot;
+    Complex value;
+  };
+  std::vector<Exchange> exchanges;
+  const long long groups = stride >> lines_log2;
+  for (long long cluster = 0; cluster < plan.pass_transforms(pass) * groups; ++cluster) {
+    const long long transform = cluster / groups;
+    const long long j0 = (cluster % groups) << lines_log2;
+    const Complex* in = from + transform * in_dist + j0;
+    Complex* out = to + transform * out_dist + j0;
+    exchanges.clear();
+    for (int rank = 0; rank < ranks; ++rank) {
+      std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
+      std::fill(mine.begin(), mine.end(), not_a_number());
+      for (int tr = 0; tr < lines * columns; ++tr) {
+        const int line = tr & (lines - 1);
+        const int n1 = rank * columns + (tr >> lines_log2);
+        for (int e = 0; e < size_a; ++e) {
+          const long long element = n1 + static_cast<long long>(e) * size_b;
+          Complex x = in[line + element * stride];
+          if (m > 0) x *= twiddle(element * (j0 + line), m, sign);
+          mine[smem_index(shape_a, tr, e)] = x;
+        }
+      }
+      run_stages(pass_a, shape_a, lines * columns, sign, table_a, layout_a, &mine);
+      for (int tr = 0; tr < lines * columns; ++tr) {
+        const int line = tr & (lines - 1);
+        const int n1 = rank * columns + (tr >> lines_log2);
+        for (int k2 = 0; k2 < size_a; ++k2) {
+          const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, pass.size, sign);
+          exchanges.push_back({cluster_exchange_rank(k2, rows_log2),
+                               cluster_lines_slot(k2, n1, line, rows_log2, bits_b, lines_log2), y});
+        }
+      }
+    }
+    for (std::vector<Complex>& buffer : smem) std::fill(buffer.begin(), buffer.end(), not_a_number());
+    for (const Exchange& x : exchanges) smem[static_cast<std::size_t>(x.rank)][static_cast<std::size_t>(x.slot)] = x.value;
+    for (int rank = 0; rank < ranks; ++rank) {
+      const std::vector<Complex>& exchanged = smem[static_cast<std::size_t>(rank)];
+      std::fill(padded.begin(), padded.end(), not_a_number());
+      for (int tr = 0; tr < lines * rows; ++tr) {
+        for (int e = 0; e < size_b; ++e) {
+          padded[smem_index(shape_b, tr, e)] =
+              exchanged[cluster_lines_slot(tr >> lines_log2, e, tr & (lines - 1), rows_log2, bits_b, lines_log2)];
+        }
+      }
+      run_stages(pass_b, shape_b, lines * rows, sign, table_b, layout_b, &padded);
+      for (int tr = 0; tr < lines * rows; ++tr) {
+        const int line = tr & (lines - 1);
+        const long long k2 = static_cast<long long>(rank) * rows + (tr >> lines_log2);
+        for (int k1 = 0; k1 < size_b; ++k1) {
+          out[line + (k2 + static_cast<long long>(k1) * size_a) * stride] = padded[smem_index(shape_b, tr, k1)];
+        }
+      }
+    }
+  }
+}
+
 // One pass of a plan, block by block as its kernel runs them.
 class PassRunner {
  public:
@@ -83,6 +193,10 @@ class PassRunner {
   void run_all(const Complex* from, Complex* to) {
     // A packed pass runs as a fused pair's tiles only (run_with_fused).
     if (shape_.nyquist_packed) throw std::logic_error("fft reference: a packed Nyquist column outside a fused pair");
+    if (pass_.cluster) {
+      run_cluster_column_pass(plan_, pass_, sign_, from, to);
+      return;
+    }
     const long long total = pass_.sub_transforms * plan_.pass_transforms(pass_);
     for (long long block = 0; block < pass_.blocks; ++block) {
       const long long g0 = block * shape_.per_block;

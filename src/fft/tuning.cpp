@@ -49,6 +49,12 @@ constexpr TuningRow kRows[] = {
     // vendor's 45-47%; as two launches 0.94-1.04x). 2^21 fused lost (0.93x).
     {kH100, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 15, 1LL << 20, 1LL << 26,
      "H100: fp32 C2C 2^15..2^20 at 2^26 points, 1.07-1.39x the vendor"},
+    // H100, n = 2^25: two passes, the last a cluster column pass (FftPass::cluster: rows of 16
+    // lines, 128 bytes, where the pass kernel read 4), 1.05-1.06x in three runs (0.29 of copy
+    // bandwidth against the vendor's 0.27; as the pass kernel's 0.98-0.99x). 2^22..2^24 stay below the vendor (0.90-0.94x,
+    // their first pass reads rows of 4 lines) and 2^26 ties (1.01-1.03x).
+    {kH100, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 25, 1LL << 25, 1LL << 26,
+     "H100: fp32 C2C 2^25 at 2^26 points, 1.05-1.06x the vendor (cluster column pass)"},
     // H100, Z2Z: the cluster kernel at n = 2^14 1.39-1.42x, 2^15 1.48-1.50x, 2^16 1.18-1.24x in
     // three runs (71-73%, 73%, 58-60% of copy bandwidth against the vendor's 51%, 48-49%, 48-49%),
     // since its first barrier is a relaxed arrive before the inter-pass twiddles; with
@@ -125,8 +131,9 @@ constexpr TuningRow kRows[] = {
 //   R2C/C2R fp32 n = 2^6..2^15 at 2^26 reals: 0.64-1.05x (the vendor moves these at 0.84-0.98 of
 //     copy bandwidth; the native single pass stages through shared memory at 0.44-0.96);
 //   D2Z/Z2D fp64 n = 2^8..2^12 at 2^25: 0.67-0.97x; 2^14 D2Z 0.98-0.99x;
-//   2D C2C 4096^2, 8192^2 and Z2Z 8192x4096: 0.85-0.98x (as two axis passes; so were 1024^2
-//   and 3D 128^3 before their planes were fused).
+//   2D Z2Z 8192x4096: 0.85-0.98x (as two axis passes; so were 1024^2 and 3D 128^3 before their
+//   planes were fused); C2C 2048^2 and 2048 x 1024 with the outer axis a cluster column pass
+//   1.01-1.03x (ties; 0.97x as pass kernels).
 // The real rows' calls: n x batch within 8192 of 2^26 reals (fp32) or 2^25 (fp64), as the
 // benchmark's batches are for lengths that are not powers of two.
 constexpr long long kRealRow32 = (1LL << 26) - 8192;
@@ -148,6 +155,11 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH100, Kind::kR2C, Precision::kDouble, 1, 8192, 1LL << 25, "H100: D2Z n=8192 at 2^25 reals, 1.42-1.57x"},
     {kH100, Kind::kC2R, Precision::kDouble, 1, 8192, 1LL << 25, "H100: Z2D n=8192 at 2^25 reals, 1.33-1.34x"},
     {kH100, Kind::kC2R, Precision::kDouble, 1, 16384, 1LL << 25, "H100: Z2D n=16384 at 2^25 reals, 1.11x"},
+    // C2C 4096^2 and 8192^2: the outer axis a cluster column pass (FftPass::cluster), three runs:
+    // 1.06x and 1.17-1.18x (0.43 / 0.38 of copy against the vendor's 0.41 / 0.32; as the pass
+    // kernel's 0.94-0.95x and 0.85x).
+    {kH100, Kind::kC2C, Precision::kSingle, 2, 4096, 1LL << 26, "H100: C2C 4096^2 x 4, 1.06x"},
+    {kH100, Kind::kC2C, Precision::kSingle, 2, 8192, 1LL << 26, "H100: C2C 8192^2, 1.17-1.18x"},
     // Z2Z 4096^2: two axis passes at 0.38 of copy against the vendor's 0.32.
     {kH100, Kind::kC2C, Precision::kDouble, 2, 4096, 1LL << 25, "H100: Z2Z 4096^2, 2^25 points, 1.17-1.18x"},
     // Square planes of 128^2 .. 1024^2 with both axes in one fused kernel (FusedKind::kAxes), three

@@ -47,6 +47,10 @@ struct PassLaunch {
   int convolution_log2 = 0;
   const void* chirp = nullptr;
   const void* spectrum = nullptr;
+  // A cluster column pass (fft/planner.h FftPass::cluster): the stage tables of its stages A and
+  // B (cluster_stage_pass's), forward sign; it runs as a ClusterLaunch.
+  const void* cluster_twiddles_a = nullptr;
+  const void* cluster_twiddles_b = nullptr;
   const void* input = nullptr;
   void* output = nullptr;
 };
@@ -133,6 +137,13 @@ struct ClusterLaunch {
   const void* real_twiddles = nullptr;
   long long in_dist = 0;
   long long out_dist = 0;
+  // A cluster column pass (FftPass::cluster with lines; fft/stockham_index.h): the pass's N = 2^bits
+  // points over `lines` (S) lines a transform, element stride S on both sides, 2^lines_log2 lines
+  // a cluster, `batch` transforms in_dist / out_dist apart; a later pass's inter-pass twiddle
+  // w_M^{e j} (j the line) with M = twiddle_m (0: an axis pass, none). fp32 only.
+  int lines_log2 = 0;
+  long long lines = 0;
+  long long twiddle_m = 0;
   const void* input = nullptr;
   void* output = nullptr;
 };

@@ -58,15 +58,17 @@ inline constexpr int kClusterComplex = 0;
 inline constexpr int kClusterR2C = 1;  // forward
 inline constexpr int kClusterC2R = 2;  // inverse
 
-template <int Bits>
+// A cluster's split of N = 2^Bits points over its blocks, for 2^LinesLog2 lines at once (a
+// cluster column pass; 0: one transform, a cluster plan).
+template <int Bits, int LinesLog2 = 0>
 struct ClusterShape {
   static constexpr int kBitsA = cluster_bits_a(Bits);
   static constexpr int kBitsB = Bits - kBitsA;
-  static constexpr int kRankBits = cluster_rank_bits(Bits);
+  static constexpr int kRankBits = cluster_rank_bits(Bits + LinesLog2);
   static constexpr int kRanks = 1 << kRankBits;
   static constexpr int kColumnsLog2 = kBitsB - kRankBits;  // TA
   static constexpr int kRowsLog2 = kBitsA - kRankBits;     // TB
-  static constexpr int kThreads = 1 << (Bits - kRankBits - 4);
+  static constexpr int kThreads = 1 << (Bits + LinesLog2 - kRankBits - 4);
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -243,15 +245,112 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
 #endif
 }
 
+// A cluster column pass (fft/stockham_index.h): T = 2^LinesLog2 adjacent lines of a column pass
+// of N = 2^Bits points per cluster, each line's transform split NA x NB over the blocks as the
+// kernel above splits one transform, the lines innermost in every lane layout so that each
+// global access is a row of T lines. fp32 (the inter-pass twiddles by recurrence in double).
+template <class Real, bool Inverse, int Bits, int LinesLog2>
+__global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const __grid_constant__ ClusterLaunch p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  using Shape = ClusterShape<Bits, LinesLog2>;
+  using A = Pow2Pass<Real, Inverse, Shape::kBitsA, kColumn>;
+  using B = Pow2Pass<Real, Inverse, Shape::kBitsB, kColumn>;
+  using C = typename A::C;
+  static_assert(sizeof(Real) == 4, "fp32: the twiddles by recurrence");
+  static_assert(A::kE == 16 && B::kE == 16, "both stages keep 16 elements per thread");
+  static_assert(A::kThreads << (Shape::kColumnsLog2 + LinesLog2) == Shape::kThreads, "stage A fills the block");
+  static_assert(B::kThreads << (Shape::kRowsLog2 + LinesLog2) == Shape::kThreads, "stage B fills the block");
+  constexpr int kE = 16;
+  constexpr int kLines = 1 << LinesLog2;
+  constexpr int kNA = 1 << Shape::kBitsA;
+  constexpr int kNB = 1 << Shape::kBitsB;
+
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank());
+  // Cluster -> (transform, its lines j0 .. j0 + T - 1).
+  const long long id = static_cast<long long>(blockIdx.x) >> Shape::kRankBits;
+  const long long groups = p.lines >> LinesLog2;
+  const long long transform = id / groups;
+  const int j0 = static_cast<int>((id - transform * groups) << LinesLog2);
+  const int stride = static_cast<int>(p.lines);  // S; l + e S < S N <= 2^31
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  const int thread = static_cast<int>(threadIdx.x);
+  C v[kE];
+
+  // Stage A: lanes tr = l + T c, column n1 = rank TA + c of line l.
+  {
+    const int tr = thread & ((kLines << Shape::kColumnsLog2) - 1);
+    const int line = tr & (kLines - 1);
+    const int n1 = (rank << Shape::kColumnsLog2) + (tr >> LinesLog2);
+    const int tid = thread >> (Shape::kColumnsLog2 + LinesLog2);
+    const C* x = static_cast<const C*>(p.input) + transform * p.in_dist + j0 + line;
+#pragma unroll
+    for (int k = 0; k < kE; ++k) v[k] = x[(n1 + (tid + k * A::kThreads) * kNB) * stride];
+    if (p.twiddle_m > 0) {
+      // w_M^{e j}, e = n1 + NB (tid + k NA / 16), j = j0 + l.
+      const auto j = static_cast<unsigned long long>(j0 + line);
+      twiddles_by_recurrence<Inverse, kE>(v, static_cast<unsigned long long>(n1 + tid * kNB) * j,
+                                          static_cast<unsigned long long>(A::kThreads * kNB) * j,
+                                          static_cast<unsigned long long>(p.twiddle_m));
+    }
+    const A stage_a{p.twiddles_a, sm + tr * p.stride_a, p.shift, tid, true};
+    stage_a.stages(v, std::make_integer_sequence<int, A::kStages>());
+    // As the kernel above: this block's reads are done; arrive, twiddle, then wait for the others.
+    registers_ready<kE>(v);
+    cluster_arrive_relaxed();
+    // v[k] = Y[n1, k2] of line l, k2 = tid + k NA / 16.
+    column_twiddles_by_recurrence<Inverse, kE, A::kThreads>(v, tid, n1, 1LL << Bits);
+    cluster_wait();
+    // Row k2 goes to block k2 / TB = k / (16 / C) (the kernel above), line-innermost
+    // (cluster_lines_slot): a warp's lanes store one contiguous run.
+    constexpr int kPerRank = kE >> Shape::kRankBits;
+#pragma unroll
+    for (int to = 0; to < Shape::kRanks; ++to) {
+      const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
+#pragma unroll
+      for (int kk = 0; kk < kPerRank; ++kk) {
+        const int k = to * kPerRank + kk;
+        const int slot =
+            cluster_lines_slot(tid + k * A::kThreads, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
+        store_cluster_shared(base + static_cast<unsigned>(slot * sizeof(C)), v[k]);
+      }
+    }
+    cluster.sync();
+  }
+
+  // Stage B: lanes tr = l + T r, row k2 = rank TB + r of line l.
+  {
+    const int tr = thread & ((kLines << Shape::kRowsLog2) - 1);
+    const int line = tr & (kLines - 1);
+    const int row = tr >> LinesLog2;
+    const int tid = thread >> (Shape::kRowsLog2 + LinesLog2);
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      v[k] = sm[cluster_lines_slot(row, tid + k * B::kThreads, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2)];
+    }
+    __syncthreads();  // stage B's first stage writes its padded buffers over the exchange's rows
+    const B stage_b{p.twiddles_b, sm + tr * p.stride_b, p.shift, tid, true};
+    stage_b.stages(v, std::make_integer_sequence<int, B::kStages>());
+    const int k2 = (rank << Shape::kRowsLog2) + row;
+    C* out = static_cast<C*>(p.output) + transform * p.out_dist + j0 + line;
+#pragma unroll
+    for (int k = 0; k < kE; ++k) out[(k2 + (tid + k * B::kThreads) * kNA) * stride] = v[k];
+  }
+#endif
+}
+
 // Host side.
 
-template <class Real, bool Inverse, int Bits, int Step>
-cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
-  using Shape = ClusterShape<Bits>;
-  static std::atomic<unsigned> allowed[64] = {};
-  static std::atomic<bool> wide{false};
-  const auto kernel = stockham_cluster<Real, Inverse, Bits, Step>;
+// `clusters` clusters of the kernel's Shape; each kernel (a template instance) keeps its own
+// attribute flags.
+template <class Shape, class Kernel>
+cudaError_t launch_clusters(Kernel kernel, const ClusterLaunch& launch, long long clusters, cudaStream_t stream,
+                            std::atomic<unsigned>* allowed, std::atomic<bool>* wide_allowed) {
+  std::atomic<bool>& wide = *wide_allowed;
   if (launch.rank_bits != Shape::kRankBits || launch.threads != Shape::kThreads) return cudaErrorInvalidValue;
+  if (clusters < 1 || clusters > (0x7fffffffLL >> Shape::kRankBits)) return cudaErrorInvalidValue;
   if (const cudaError_t status = allow_shared(kernel, launch.shared_bytes, allowed); status != cudaSuccess) {
     return status;
   }
@@ -262,7 +361,7 @@ cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stre
     wide.store(true, std::memory_order_relaxed);
   }
   cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(static_cast<unsigned>(launch.batch << Shape::kRankBits));
+  config.gridDim = dim3(static_cast<unsigned>(clusters << Shape::kRankBits));
   config.blockDim = dim3(static_cast<unsigned>(Shape::kThreads));
   config.dynamicSmemBytes = launch.shared_bytes;
   config.stream = stream;
@@ -274,6 +373,27 @@ cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stre
   config.attrs = &attribute;
   config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, kernel, launch);
+}
+
+template <class Real, bool Inverse, int Bits, int Step>
+cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
+  static std::atomic<unsigned> allowed[64] = {};
+  static std::atomic<bool> wide{false};
+  return launch_clusters<ClusterShape<Bits>>(stockham_cluster<Real, Inverse, Bits, Step>, launch, launch.batch, stream,
+                                             allowed, &wide);
+}
+
+template <class Real, bool Inverse, int Bits>
+cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
+  constexpr int kLinesLog2 = kClusterColumnLinesLog2;
+  static std::atomic<unsigned> allowed[64] = {};
+  static std::atomic<bool> wide{false};
+  if (launch.lines_log2 != kLinesLog2 || launch.lines < 1 || launch.lines % (1LL << kLinesLog2) != 0) {
+    return cudaErrorInvalidValue;
+  }
+  return launch_clusters<ClusterShape<Bits, kLinesLog2>>(stockham_cluster_lines<Real, Inverse, Bits, kLinesLog2>,
+                                                         launch, launch.batch * (launch.lines >> kLinesLog2), stream,
+                                                         allowed, &wide);
 }
 
 template <class Real, bool Inverse, int Step, int... Offset>
@@ -290,6 +410,21 @@ cudaError_t launch_cluster_bits(const ClusterLaunch& launch, cudaStream_t stream
   return status;
 }
 
+// A cluster column pass (launch.lines_log2 > 0), fp32.
+template <bool Inverse, int... Offset>
+cudaError_t launch_cluster_lines_bits(const ClusterLaunch& launch, cudaStream_t stream,
+                                      std::integer_sequence<int, Offset...>) {
+  cudaError_t status = cudaErrorInvalidValue;
+  const auto launch_if = [&](auto bits) {
+    constexpr int kBits = decltype(bits)::value;
+    if (launch.bits != kBits) return false;
+    status = launch_cluster_lines_kernel<float, Inverse, kBits>(launch, stream);
+    return true;
+  };
+  (launch_if(std::integral_constant<int, kClusterColumnMinBits + Offset>()) || ...);
+  return status;
+}
+
 template <class Real>
 bool cluster_kernels_usable() {
   cudaFuncAttributes attributes = {};
@@ -301,11 +436,22 @@ bool cluster_kernels_usable() {
 }
 
 // A real plan's direction is its step's: R2C forward, C2R inverse.
-// Complex plans up to kClusterMaxBits, a real plan's half up to kClusterRealMaxBits.
+// Complex plans up to kClusterMaxBits, a real plan's half up to kClusterRealMaxBits; cluster
+// column passes (lines_log2 > 0) of kClusterColumnMinBits..kClusterColumnMaxBits, fp32.
 template <class Real>
 cudaError_t launch_cluster(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
   const auto bits = std::make_integer_sequence<int, kClusterMaxBits - kClusterMinBits + 1>();
   const auto real_bits = std::make_integer_sequence<int, kClusterRealMaxBits - kClusterMinBits + 1>();
+  if (launch.lines_log2 > 0) {
+    if constexpr (sizeof(Real) == 4) {
+      if (launch.real_step != kClusterComplex) return cudaErrorInvalidValue;
+      const auto line_bits = std::make_integer_sequence<int, kClusterColumnMaxBits - kClusterColumnMinBits + 1>();
+      return inverse ? launch_cluster_lines_bits<true>(launch, stream, line_bits)
+                     : launch_cluster_lines_bits<false>(launch, stream, line_bits);
+    } else {
+      return cudaErrorInvalidValue;
+    }
+  }
   switch (launch.real_step) {
     case kClusterComplex:
       return inverse ? launch_cluster_bits<Real, true, kClusterComplex>(launch, stream, bits)

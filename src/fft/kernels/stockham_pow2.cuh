@@ -178,17 +178,24 @@ __device__ __forceinline__ double2 unit_root(unsigned long long x, unsigned long
   return make<double2>(c, Inverse ? s : -s);
 }
 
-template <bool Inverse, int E, int Threads, class C>
-__device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, long long j, long long m) {
-  const auto um = static_cast<unsigned long long>(m);
-  const auto uj = static_cast<unsigned long long>(j);
-  double2 w = unit_root<Inverse>(static_cast<unsigned long long>(tid) * uj, um);
-  const double2 step = unit_root<Inverse>(static_cast<unsigned long long>(Threads) * uj, um);
+// v[k] times w_m^{first + k step} (exponents below m), by that recurrence in double.
+template <bool Inverse, int E, class C>
+__device__ __forceinline__ void twiddles_by_recurrence(C* v, unsigned long long first, unsigned long long step,
+                                                       unsigned long long m) {
+  double2 w = unit_root<Inverse>(first, m);
+  const double2 advance = unit_root<Inverse>(step, m);
 #pragma unroll
   for (int k = 0; k < E; ++k) {
-    if (k > 0) w = cmul(w, step);
+    if (k > 0) w = cmul(w, advance);
     v[k] = cmul(v[k], make<C>(static_cast<float>(w.x), static_cast<float>(w.y)));
   }
+}
+
+template <bool Inverse, int E, int Threads, class C>
+__device__ __forceinline__ void column_twiddles_by_recurrence(C* v, int tid, long long j, long long m) {
+  const auto uj = static_cast<unsigned long long>(j);
+  twiddles_by_recurrence<Inverse, E>(v, static_cast<unsigned long long>(tid) * uj,
+                                     static_cast<unsigned long long>(Threads) * uj, static_cast<unsigned long long>(m));
 }
 
 template <bool Inverse, int E, int Threads, class C>

@@ -730,6 +730,108 @@ TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][ex
   }
 }
 
+TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const long long lines = 1LL << fft::kClusterColumnLinesLog2;
+  // Checks a pass the planner made a cluster column pass: its shape, and a cluster that fits.
+  const auto check_cluster = [&](const fft::FftPlan& plan, const fft::FftPass& pass) {
+    REQUIRE(pass.cluster.has_value());
+    const fft::FftCluster& c = *pass.cluster;
+    int bits = 0;
+    while ((1LL << bits) < pass.size) ++bits;
+    CHECK(bits >= fft::kClusterColumnMinBits);
+    CHECK(bits <= fft::kClusterColumnMaxBits);
+    CHECK(c.lines_log2 == fft::kClusterColumnLinesLog2);
+    CHECK(pass.sub_transforms % lines == 0);
+    CHECK(pass.span_before == pass.sub_transforms);
+    CHECK(c.rank_bits == fft::cluster_rank_bits(bits + c.lines_log2));
+    // 16 points a thread: the cluster's threads hold its T lines exactly.
+    CHECK((static_cast<long long>(c.threads) << (c.rank_bits + 4)) == pass.size * lines);
+    CHECK(c.threads <= 512);
+    const long long size_a = 1LL << fft::cluster_bits_a(bits);
+    const long long size_b = pass.size / size_a;
+    CHECK((size_a >> c.rank_bits) >= 1);
+    CHECK((size_b >> c.rank_bits) >= 1);
+    CHECK(c.stride_a >= size_a);
+    CHECK(c.stride_b >= size_b);
+    // Stage B's exchange rows (TB NB T elements) and both stages' padded buffers fit.
+    const std::size_t exchange = static_cast<std::size_t>((size_a >> c.rank_bits) * size_b * lines) * plan.element_bytes;
+    CHECK(exchange <= c.shared_bytes);
+    CHECK(c.shared_bytes >= static_cast<std::size_t>((size_b >> c.rank_bits) * lines * c.stride_a) * plan.element_bytes);
+    CHECK(c.shared_bytes <= h100.shared_bytes_per_block);
+  };
+  // 1D fp32 two-pass plans above the fused range: the last pass (column in and out); the
+  // first pass (contiguous out) stays a pass kernel's.
+  for (int bits = 22; bits <= 27; ++bits) {
+    CAPTURE(bits);
+    const fft::FftPlan plan = must_plan(1LL << bits, 2, fft::Precision::kSingle, h100);
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.size() == 2);
+    CHECK_FALSE(plan.fused.has_value());
+    CHECK_FALSE(plan.passes[0].cluster.has_value());
+    check_cluster(plan, plan.passes[1]);
+    CHECK(plan.to_string().find("cluster column pass") != std::string::npos);
+  }
+  // Fused plans (2^17..2^21), fp64, and limits without them keep their passes.
+  CHECK_FALSE(must_plan(1LL << 21, 1, fft::Precision::kSingle, h100).passes[1].cluster.has_value());
+  CHECK_FALSE(must_plan(1LL << 24, 1, fft::Precision::kDouble, h100).passes[1].cluster.has_value());
+  fft::DeviceLimits without = h100;
+  without.cluster_columns = false;
+  CHECK_FALSE(must_plan(1LL << 24, 1, fft::Precision::kSingle, without).passes[1].cluster.has_value());
+  // Multi-dimensional fp32: the outer axes of 2^10..2^13 over lines in multiples of 16.
+  struct Case {
+    std::vector<long long> dims;
+    std::vector<bool> clustered;  // per pass, innermost axis first
+  };
+  const std::vector<Case> cases = {
+      {{4096, 4096}, {false, true}},  {{2048, 2048}, {false, true}}, {{8192, 8192}, {false, true}},
+      {{1024, 1024}, {false, false}},  // fused axes
+      {{2048, 100}, {false, false}},   // 100 lines: not a multiple of 16
+      {{1024, 2048, 16}, {false, true, true}}, {{512, 512, 512}, {false, false, false}},
+      {{4096, 8}, {false, false}},     // 8 lines: fewer than a cluster's
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.dims);
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      fft::FftPlanResult result = fft::plan_c2c(static_cast<int>(c.dims.size()), c.dims.data(), 1, precision, h100);
+      REQUIRE(result.plan.has_value());
+      const fft::FftPlan& plan = *result.plan;
+      INFO(plan.to_string());
+      REQUIRE(plan.passes.size() == c.clustered.size());
+      for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+        CAPTURE(i);
+        const bool expected = c.clustered[i] && precision == fft::Precision::kSingle;
+        CHECK(plan.passes[i].cluster.has_value() == expected);
+        if (expected) check_cluster(plan, plan.passes[i]);
+      }
+    }
+  }
+  // The exchange slots of a cluster (cluster_lines_slot): every (row, element, line) of every
+  // block exactly once, within the block's exchange rows, lines innermost.
+  for (int bits = fft::kClusterColumnMinBits; bits <= fft::kClusterColumnMaxBits; ++bits) {
+    CAPTURE(bits);
+    const int lines_log2 = fft::kClusterColumnLinesLog2;
+    const int rank_bits = fft::cluster_rank_bits(bits + lines_log2);
+    const int bits_a = fft::cluster_bits_a(bits);
+    const int bits_b = bits - bits_a;
+    const int rows_log2 = bits_a - rank_bits;
+    std::vector<int> seen(static_cast<std::size_t>(1) << (bits + lines_log2), 0);
+    for (int k2 = 0; k2 < (1 << bits_a); ++k2) {
+      for (int n1 = 0; n1 < (1 << bits_b); ++n1) {
+        for (int line = 0; line < (1 << lines_log2); ++line) {
+          const int rank = fft::cluster_exchange_rank(k2, rows_log2);
+          const int slot = fft::cluster_lines_slot(k2, n1, line, rows_log2, bits_b, lines_log2);
+          REQUIRE(slot >= 0);
+          REQUIRE(slot < (1 << (rows_log2 + bits_b + lines_log2)));
+          ++seen[(static_cast<std::size_t>(rank) << (rows_log2 + bits_b + lines_log2)) + static_cast<std::size_t>(slot)];
+          if (line > 0) CHECK(slot == fft::cluster_lines_slot(k2, n1, line - 1, rows_log2, bits_b, lines_log2) + 1);
+        }
+      }
+    }
+    CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long long>(seen.size()));
+  }
+}
+
 TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][cpu]") {
   const char* reason = nullptr;
   const long long points = 1LL << 26;
@@ -751,6 +853,12 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CAPTURE(bits);
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100));
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200) == (bits <= 16));
+  }
+  // H100 fp32 2^25 (a cluster column pass); 2^21..2^24 and 2^26 lost or tied.
+  for (int bits = 21; bits <= 26; ++bits) {
+    CAPTURE(bits);
+    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100) == (bits == 25));
+    CHECK_FALSE(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200));
   }
   for (int bits = 14; bits <= 20; ++bits) {
     CAPTURE(bits);
@@ -912,6 +1020,70 @@ std::vector<ComplexL> naive_dft_nd(const std::vector<Complex>& x, const std::vec
 }
 
 }  // namespace
+
+TEST_CASE("executor: cluster column passes as their kernel runs them", "[fft][executor][cpu]") {
+  // The kernel's data flow (per cluster of T lines: stage A per column, the twiddles, the
+  // exchange at cluster_lines_slot, stage B per row) in poisoned buffers: a slot the exchange
+  // misses spoils the result.
+  fft::DeviceLimits limits = fft::DeviceLimits::h100();
+  limits.fused = false;  // 2^20 as two launches: its last pass a cluster column pass
+  fft::DeviceLimits plain = limits;
+  plain.cluster_columns = false;
+  std::uint64_t salt = 9100;
+  {
+    const long long n = 1LL << 20;
+    const long long batch = 2;
+    const fft::FftPlan plan = must_plan(n, batch, fft::Precision::kSingle, limits);
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.size() == 2);
+    REQUIRE(plan.passes[1].cluster.has_value());
+    const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
+    for (int sign : {-1, +1}) {
+      CAPTURE(sign);
+      std::vector<Complex> y = poisoned(x.size());
+      fft::reference::execute(plan, sign, x.data(), y.data());
+      for (long long b = 0; b < batch; ++b) {
+        const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
+        const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
+        CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
+      }
+      std::vector<Complex> z = x;
+      fft::reference::execute(plan, sign, z.data(), z.data());
+      CHECK(relative_error(z, std::vector<ComplexL>(y.begin(), y.end())) < 1e-15);
+    }
+  }
+  // Axis passes: against the naive DFT where it is cheap, else against the same plan's passes
+  // as their own kernels run them (checked against the naive DFT above).
+  const std::vector<std::vector<long long>> shapes = {{1024, 48}, {2048, 16, 2}, {4096, 32}, {8192, 16}};
+  for (const std::vector<long long>& dims : shapes) {
+    CAPTURE(dims);
+    const int rank = static_cast<int>(dims.size());
+    const long long batch = dims[0] == 1024 ? 2 : 1;
+    fft::FftPlanResult result = fft::plan_c2c(rank, dims.data(), batch, fft::Precision::kSingle, limits);
+    fft::FftPlanResult reference = fft::plan_c2c(rank, dims.data(), batch, fft::Precision::kSingle, plain);
+    REQUIRE(result.plan.has_value());
+    REQUIRE(reference.plan.has_value());
+    const fft::FftPlan& plan = *result.plan;
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.back().cluster.has_value());
+    REQUIRE_FALSE(reference.plan->passes.back().cluster.has_value());
+    const std::size_t count = static_cast<std::size_t>(plan.n * batch);
+    const std::vector<Complex> input = random_input(count, ++salt);
+    const int sign = dims[0] == 2048 ? +1 : -1;
+    std::vector<Complex> out = poisoned(count);
+    fft::reference::execute(plan, sign, input.data(), out.data());
+    if (dims[0] <= 2048) {
+      CHECK(relative_error(out, naive_dft_nd(input, dims, batch, sign)) < kTolerance);
+    } else {
+      std::vector<Complex> want = poisoned(count);
+      fft::reference::execute(*reference.plan, sign, input.data(), want.data());
+      CHECK(relative_error(out, std::vector<ComplexL>(want.begin(), want.end())) < kTolerance);
+    }
+    std::vector<Complex> in_place = input;
+    fft::reference::execute(plan, sign, in_place.data(), in_place.data());
+    CHECK(relative_error(in_place, std::vector<ComplexL>(out.begin(), out.end())) < 1e-15);
+  }
+}
 
 TEST_CASE("planner: 2D and 3D plans take one axis pass per axis, innermost first", "[fft][planner][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
@@ -2027,6 +2199,9 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
       CHECK(!wins(kind, Precision::kSingle, {side, side}, (1LL << 26) / (side * side), h100));
     }
   }
+  // The outer axis a cluster column pass (H100).
+  CHECK(wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h100));
+  CHECK(wins(Kind::kC2C, Precision::kSingle, {8192, 8192}, 1, h100));
   for (fft::DeviceClass device : {h100, h200}) {
     CHECK(wins(Kind::kC2C, Precision::kSingle, {128, 128, 128}, 32, device));
     CHECK(wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 4, device));
@@ -2039,7 +2214,9 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {8192}, 8192, h100));
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {16384}, 2048, h100));
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 16, h100));
-  CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h200));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 1, h100));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {2048, 2048}, 16, h100));
   CHECK(!wins(Kind::kC2C, Precision::kDouble, {4096, 2048}, 4, h100));
   CHECK(!wins(Kind::kC2C, Precision::kDouble, {256, 256, 256}, 1, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {256, 256, 256}, 1, h100));

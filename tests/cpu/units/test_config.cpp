@@ -92,7 +92,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
   CHECK(unique.size() == names.size());
   for (const char* name :
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
-        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
+        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
         "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
         "IDGPU_OOC_DEVICE_BYTES", "IDGPU_SCRATCH_KEEP"}) {
@@ -224,6 +224,7 @@ TEST_CASE("on/off switches", "[cpu][config]") {
       {"IDGPU_SYNC_CHECK", &Config::sync_check, false},
       {"IDGPU_FFT_MEASURE", &Config::fft_measure, false},
       {"IDGPU_FFT_FUSED", &Config::fft_fused, true},
+      {"IDGPU_FFT_CLUSTER_COLUMNS", &Config::fft_cluster_columns, true},
   };
   for (const Switch& variable : switches) {
     CAPTURE(variable.name);
