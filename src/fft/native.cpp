@@ -216,6 +216,7 @@ class StockhamPlan final : public NativePlan {
     launch.twiddle_m = pass.has_twiddle() ? pass.span_before * pass.size : 0;
     launch.in_dist = input_group(shape);
     launch.out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
+    launch.out_line = c.contiguous_out ? output_distance(shape) : 0;
     launch.input = input;
     launch.output = output;
     return launch::counted([&] { return kernels::launch_cluster_f32(launch, inverse, stream); });
@@ -348,7 +349,7 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     if (pass.cluster) {
       int bits = 0;
       while ((1LL << bits) < pass.size) ++bits;
-      const long long size_a = 1LL << cluster_bits_a(bits);
+      const long long size_a = 1LL << (pass.cluster->contiguous_out ? cluster_first_bits_a(bits) : cluster_bits_a(bits));
       cluster_stages.back().first = host.size();
       append(pass_twiddles(cluster_stage_pass(size_a), false));
       cluster_stages.back().second = host.size();

@@ -449,8 +449,9 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
     int bits = 0;
     while ((1LL << bits) < pass.size) ++bits;
     const long long sub = pass.sub_transforms;
+    const bool first = pass.span_before == 1 && pass.out_dist == 0;  // each line's output contiguous
     if ((1LL << bits) != pass.size || bits < kClusterColumnMinBits || bits > kClusterColumnMaxBits || sub < 2 ||
-        pass.span_before != sub || sub % lines != 0 || pass.straddles || pass.nyquist_packed ||
+        (pass.span_before != sub && !first) || sub % lines != 0 || pass.straddles || pass.nyquist_packed ||
         pass.real_step != RealStep::kNone || pass.convolution != ConvolutionStep::kNone ||
         pass.bluestein != BluesteinStep::kNone || pass.in_group != 0 || pass.out_group != 0) {
       continue;
@@ -459,17 +460,25 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
     if (pass.size * sub > (1LL << 31)) continue;
     FftCluster c;
     c.lines_log2 = kClusterColumnLinesLog2;
+    c.contiguous_out = first;
     c.rank_bits = cluster_rank_bits(bits + c.lines_log2);
-    const long long size_a = 1LL << cluster_bits_a(bits);
+    const long long size_a = 1LL << (first ? cluster_first_bits_a(bits) : cluster_bits_a(bits));
     const long long size_b = pass.size / size_a;
     const long long columns = (size_b >> c.rank_bits) * lines;  // stage A's lanes of a block: T TA
     const long long rows = (size_a >> c.rank_bits) * lines;     // stage B's: T TB
+    if (columns < lines || rows < lines) continue;
     const int shift = pass.smem_shift;
     c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
-    c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
     c.threads = static_cast<int>((pass.size * lines) >> (c.rank_bits + 4));
-    // Stage B's exchange rows (TB NB T elements) lie in its padded buffers' memory.
-    c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
+    if (first) {
+      // Stage B in registers; the exchange rows, one padding element a line (cluster_rows_slot).
+      c.stride_b = 0;
+      c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * size_b + lines)) * element;
+    } else {
+      c.stride_b = pass_smem_stride(size_b, shift, element, rows, size_b / kMaxElementsPerThread, true);
+      // Stage B's exchange rows (TB NB T elements) lie in its padded buffers' memory.
+      c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
+    }
     const long long clusters = plan->pass_transforms(pass) * (sub / lines);
     if (c.shared_bytes > limits.shared_bytes_per_block || c.threads > limits.max_threads_per_block ||
         clusters > (kMaxGrid >> c.rank_bits)) {
@@ -1213,7 +1222,8 @@ std::string FftPlan::to_string() const {
     if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
     if (pass.straddles) out << ", blocks straddling two transforms' lines";
     if (pass.cluster) {
-      out << ", cluster column pass: " << (1 << pass.cluster->lines_log2) << " lines a cluster of "
+      out << ", cluster column pass" << (pass.cluster->contiguous_out ? " (lines out contiguous)" : "") << ": "
+          << (1 << pass.cluster->lines_log2) << " lines a cluster of "
           << (1 << pass.cluster->rank_bits) << " blocks of " << pass.cluster->threads << " threads, "
           << pass.cluster->shared_bytes << " B shared";
     }

@@ -66,17 +66,25 @@
 //    only), a relaxed first barrier and rows of 64 bytes in 256-thread blocks, they reached
 //    0.83-0.91x the vendor at fp32 2^22..2^24, 1.16x and 1.07x at 2^25 and 2^26, 0.73-0.80x
 //    in fp64: one such kernel moves data at about half of copy bandwidth.
-//  - Cluster column passes (sm_90 on, fp32; fft/stockham_index.h, plan_cluster_columns): a column
-//    pass of 2^10..2^13 points (a two-pass plan's last pass, an outer axis) holds 1-4 lines a
-//    block (16-32-byte rows, one block of 1024 threads per SM). It runs instead as the cluster
-//    kernel over 16 lines a cluster (128-byte rows on both sides), each line's transform split
-//    over the cluster's blocks as a cluster plan's. Measured on an H100 in one build against
-//    IDGPU_FFT_CLUSTER_COLUMNS=0, two runs, 2^26 points a call: C2C 2^22..2^26 from 0.90, 0.84,
-//    0.85, 0.98, 0.80x the vendor to 0.93-0.94, 0.87, 0.91, 1.05-1.06, 1.01-1.03x; 2048^2
-//    0.97 -> 1.02x, 4096^2 0.94-0.95 -> 1.06x, 8192^2 0.85 -> 1.17-1.18x. Rows of 8 lines
-//    (clusters of 8 blocks) tied with 16 (0.90-1.19x); 32 lines (blocks of 512-1024 threads)
-//    lost (8192^2 1.04x, 2^26 0.94x). The first pass of a 1D plan (contiguous out) keeps its
-//    4-line rows: a cluster's blocks hold 4-8 rows of each line's output, 32-64-byte runs.
+//  - Cluster column passes (sm_90 on, fp32; fft/stockham_index.h, plan_cluster_columns): a pass
+//    of 2^11..2^13 points over lines (a two-pass plan's first and last pass, an outer axis)
+//    holds 1-4 lines a block (16-32-byte rows, one block of 1024 threads per SM). It runs
+//    instead as the cluster kernel over 16 lines a cluster (128-byte rows), each line's
+//    transform split over the cluster's blocks as a cluster plan's; a first pass (each line's
+//    output contiguous) splits N / 16 x 16 and stages its outputs into runs of 16-32. Measured
+//    on an H100 in one build against IDGPU_FFT_CLUSTER_COLUMNS=0, 2^26 points a call:
+//     - last passes and outer axes alone, two runs: C2C 2^22..2^26 from 0.90, 0.84, 0.85, 0.98,
+//       0.80x the vendor to 0.93-0.94, 0.87, 0.91, 1.05-1.06, 1.01-1.03x; 2048^2 0.97 -> 1.02x,
+//       4096^2 0.94-0.95 -> 1.06x, 8192^2 0.85 -> 1.17-1.18x. Rows of 8 lines (clusters of 8
+//       blocks) tied with 16 (0.90-1.19x); 32 lines (blocks of 512-1024 threads) lost (8192^2
+//       1.04x, 2^26 0.94x);
+//     - the first passes too, three runs: 2^22..2^26 0.99, 0.99-1.00, 1.02-1.03, 1.22,
+//       1.15-1.18x (0.40-0.31 of copy bandwidth). A first version laid the exchange rows out
+//       rows-innermost, so that stage B's lanes (rows fastest) stored their runs straight to
+//       device memory; stage A's stores into distributed shared memory then scattered (a lane a
+//       line, 257 elements apart): 0.68-0.92x. The exchange as the last pass's (a warp's stores
+//       one contiguous run) and the outputs staged through the block's own shared memory gave
+//       the figures above.
 //  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
@@ -114,7 +122,7 @@ struct DeviceLimits {
   // The longest power of two (log2) a cluster plan takes: kClusterMaxBits for complex plans; a
   // real plan's half one more (kClusterRealMaxBits, fft/stockham_index.h).
   int cluster_max_bits = kClusterMaxBits;
-  // Column passes of 2^10..2^13 points may run as cluster column passes (FftPass::cluster): the
+  // Passes of 2^11..2^13 points over lines may run as cluster column passes (FftPass::cluster): the
   // device has clusters and their kernels (independent of `clusters`, which the native side
   // leaves off for the axes of multi-dimensional plans).
   bool cluster_columns = false;
@@ -187,6 +195,9 @@ enum class BluesteinStep : int { kNone = 0, kChirpLoad = 1, kForward = 2, kSpect
 struct FftCluster {
   int rank_bits = 0;
   int lines_log2 = 0;  // a cluster column pass's lines a cluster; 0 for a cluster plan
+  // A cluster column pass that is a first pass (each line's output contiguous), split N / 16 x 16
+  // (cluster_first_bits_a in fft/stockham_index.h); stride_b unused (stage B in registers).
+  bool contiguous_out = false;
   int stride_a = 0;  // shared-memory elements per stage-A column, padded as a column pass's
   int stride_b = 0;  // per stage-B row
   int threads = 0;   // per block: n / (16 C)
@@ -249,7 +260,7 @@ struct FftPass {
   long long chirp_length = 0;
   // A cluster column pass (fft/stockham_index.h): the pass runs as the cluster kernel over
   // lines, the same arithmetic as its stages (the host executor runs it either way); set by
-  // the planner on fp32 column passes of 2^10..2^13 points where the limits allow clusters.
+  // the planner on fp32 passes of 2^11..2^13 points over lines where the limits allow clusters.
   std::optional<FftCluster> cluster;
 
   bool has_twiddle() const { return twiddled && span_before > 1; }
@@ -369,9 +380,10 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
 FftPass cluster_stage_pass(long long size);
 // Sets FftPass::cluster on the passes of `plan` that run as cluster column passes under
 // `limits` (fft/stockham_index.h): fp32, 2^kClusterColumnMinBits..2^kClusterColumnMaxBits
-// points, column in and out (sub = span, a two-pass plan's last pass or an axis pass), T lines
-// dividing S, not straddling, no real or convolution step, not in a fused pair, the cluster's
-// buffers within a block and its grid within 2^31 - 1 blocks.
+// points, column in, and column out (sub = span: a two-pass plan's last pass, an axis pass) or
+// each line's output contiguous (span = 1, the default distances: a two-pass plan's first
+// pass), T lines dividing S, not straddling, no real or convolution step, not in a fused pair,
+// the cluster's buffers within a block and its grid within 2^31 - 1 blocks.
 void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits);
 
 // Threads per block of a fused plan's kernel: 512 in fp32 and 256 in fp64, so that both leave

@@ -76,18 +76,28 @@ IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b
 // (T = 4 lines of 4096 points already take 128 KB of shared memory), runs as a cluster of C
 // blocks per T = 2^lines_log2 adjacent lines, N split NA x NB as a cluster plan's: rows of T
 // lines (128 bytes at 16 fp32 lines) on both sides. C = 2^cluster_rank_bits(bits + lines_log2):
-// the cluster holds T N points, 16 a thread in blocks of 256 threads (up to 16 blocks).
+// the cluster holds T N points, 16 a thread in blocks of 256 threads (512 at 2^13; up to 16 blocks).
 // Block `rank` runs stage A on the T TA columns (line l, n1 = rank TA + c), lanes tr = l + T c,
 // and stage B on the T TB rows (line l, k2 = rank TB + r), lanes tr = l + T r. The exchange lays
 // a block's rows out line-innermost, element n1 of line l of its row r at (r NB + n1) T + l
 // (cluster_lines_slot), so that the 32 lanes of a warp, T lines of consecutive n1, store one
 // contiguous run into distributed shared memory; stage B reads its elements from there into
 // registers before its own padded buffers (T TB of stride_b) take the same memory.
-inline constexpr int kClusterColumnMinBits = 10;
+// A first pass (column in, each line's output contiguous: FftCluster::contiguous_out) splits N as
+// NA = N / 16 and NB = 16 (cluster_first_bits_a), so that a block's TB = NA / C >= 16 rows k2 are
+// consecutive outputs k2 + NA k1 of each line: 128-byte runs. Its stage B is one radix-16
+// butterfly a thread (lanes tr = l + T r, exchange rows as above), whose outputs are staged in
+// the same memory rows-innermost, one padding element a line (cluster_rows_slot: output k1 of
+// line l for row r at l (NB TB + 1) + k1 TB + r), and stored from there in runs of TB.
+inline constexpr int kClusterColumnMinBits = 11;
 inline constexpr int kClusterColumnMaxBits = 13;
 inline constexpr int kClusterColumnLinesLog2 = 4;
 IDGPU_HD int cluster_lines_slot(int k2, int n1, int line, int rows_b_log2, int bits_b, int lines_log2) {
   return ((((k2 & ((1 << rows_b_log2) - 1)) << bits_b) + n1) << lines_log2) + line;
+}
+IDGPU_HD constexpr int cluster_first_bits_a(int bits) { return bits - 4; }
+IDGPU_HD int cluster_rows_slot(int k2, int n1, int line, int rows_b_log2, int bits_b) {
+  return line * ((1 << (bits_b + rows_b_log2)) + 1) + (n1 << rows_b_log2) + (k2 & ((1 << rows_b_log2) - 1));
 }
 
 // Real cluster plans (a 1D R2C / C2R of n = 2 M reals whose half M is a cluster length): the

@@ -75,6 +75,8 @@ Complex not_a_number() { return {std::numeric_limits<double>::quiet_NaN(), 0.0};
 // blocks' poisoned buffers at cluster_lines_slot, then every block's stage B: its T TB rows
 // (lanes tr = l + T r) read from those slots into its padded buffers (poisoned too), the
 // stages, stored. All of a cluster's lines are read before any is written (in place works).
+// A first pass (FftCluster::contiguous_out): N split N / 16 x 16, stage B's outputs staged at
+// cluster_rows_slot (in the exchange's memory), then each line's output contiguous.
 void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
   const FftCluster& c = *pass.cluster;
   const auto log2_of = [](long long v) {
@@ -83,7 +85,8 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
     return bits;
   };
   const int bits = log2_of(pass.size);
-  const int bits_a = cluster_bits_a(bits);
+  const bool contiguous_out = c.contiguous_out;
+  const int bits_a = contiguous_out ? cluster_first_bits_a(bits) : cluster_bits_a(bits);
   const int bits_b = bits - bits_a;
   const int size_a = 1 << bits_a;
   const int size_b = 1 << bits_b;
@@ -101,7 +104,7 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
   shape_a.shift = pass.smem_shift;
   PassShape shape_b = pass_shape(plan, pass_b);
   shape_b.per_block = lines * rows;
-  shape_b.smem_stride = c.stride_b;
+  shape_b.smem_stride = contiguous_out ? smem_stride(size_b, pass.smem_shift) : c.stride_b;
   shape_b.shift = pass.smem_shift;
   const std::vector<Complex> table_a = pass_twiddles(pass_a, false);
   const std::vector<Complex> table_b = pass_twiddles(pass_b, false);
@@ -112,12 +115,18 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
   const PassShape shape = pass_shape(plan, pass);
   const long long in_dist = input_group(shape);
   const long long out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
+  const long long out_line = contiguous_out ? output_distance(shape) : 1;  // line j's output at j out_line
   const std::size_t slots = c.shared_bytes / plan.element_bytes;
-  if (static_cast<std::size_t>(rows << bits_b << lines_log2) > slots) {
+  const auto slot_of = [&](int k2, int n1, int line) {
+    return cluster_lines_slot(k2, n1, line, rows_log2, bits_b, lines_log2);
+  };
+  if (static_cast<std::size_t>(slot_of(rows - 1, size_b - 1, lines - 1)) >= slots ||
+      (contiguous_out && static_cast<std::size_t>(cluster_rows_slot(rows - 1, size_b - 1, lines - 1, rows_log2, bits_b)) >= slots)) {
     throw std::logic_error("fft reference: a cluster column pass's exchange rows pass its shared memory");
   }
   std::vector<std::vector<Complex>> smem(static_cast<std::size_t>(ranks), std::vector<Complex>(slots));
-  std::vector<Complex> padded(slots);
+  // Stage B's padded buffers (in the exchange's memory on the GPU; in registers for a first pass).
+  std::vector<Complex> padded(static_cast<std::size_t>(lines * rows) * static_cast<std::size_t>(shape_b.smem_stride));
   struct Exchange {
     int rank;
     int slot;
@@ -129,7 +138,7 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
     const long long transform = cluster / groups;
     const long long j0 = (cluster % groups) << lines_log2;
     const Complex* in = from + transform * in_dist + j0;
-    Complex* out = to + transform * out_dist + j0;
+    Complex* out = to + transform * out_dist + j0 * out_line;
     exchanges.clear();
     for (int rank = 0; rank < ranks; ++rank) {
       std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
@@ -150,28 +159,47 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
         const int n1 = rank * columns + (tr >> lines_log2);
         for (int k2 = 0; k2 < size_a; ++k2) {
           const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, pass.size, sign);
-          exchanges.push_back({cluster_exchange_rank(k2, rows_log2),
-                               cluster_lines_slot(k2, n1, line, rows_log2, bits_b, lines_log2), y});
+          exchanges.push_back({cluster_exchange_rank(k2, rows_log2), slot_of(k2, n1, line), y});
         }
       }
     }
     for (std::vector<Complex>& buffer : smem) std::fill(buffer.begin(), buffer.end(), not_a_number());
     for (const Exchange& x : exchanges) smem[static_cast<std::size_t>(x.rank)][static_cast<std::size_t>(x.slot)] = x.value;
     for (int rank = 0; rank < ranks; ++rank) {
-      const std::vector<Complex>& exchanged = smem[static_cast<std::size_t>(rank)];
+      const std::vector<Complex> exchanged = smem[static_cast<std::size_t>(rank)];
       std::fill(padded.begin(), padded.end(), not_a_number());
+      // Stage B's lanes: tr = l + T r.
+      const auto line_of = [&](int tr) { return tr & (lines - 1); };
+      const auto row_of = [&](int tr) { return tr >> lines_log2; };
       for (int tr = 0; tr < lines * rows; ++tr) {
         for (int e = 0; e < size_b; ++e) {
-          padded[smem_index(shape_b, tr, e)] =
-              exchanged[cluster_lines_slot(tr >> lines_log2, e, tr & (lines - 1), rows_log2, bits_b, lines_log2)];
+          padded[smem_index(shape_b, tr, e)] = exchanged[slot_of(row_of(tr), e, line_of(tr))];
         }
       }
       run_stages(pass_b, shape_b, lines * rows, sign, table_b, layout_b, &padded);
+      // A first pass stages its outputs at cluster_rows_slot in the exchange's memory, then
+      // stores them by (line, k1, row).
+      std::vector<Complex>& staged = smem[static_cast<std::size_t>(rank)];
+      if (contiguous_out) std::fill(staged.begin(), staged.end(), not_a_number());
       for (int tr = 0; tr < lines * rows; ++tr) {
-        const int line = tr & (lines - 1);
-        const long long k2 = static_cast<long long>(rank) * rows + (tr >> lines_log2);
+        const long long k2 = static_cast<long long>(rank) * rows + row_of(tr);
         for (int k1 = 0; k1 < size_b; ++k1) {
-          out[line + (k2 + static_cast<long long>(k1) * size_a) * stride] = padded[smem_index(shape_b, tr, k1)];
+          const Complex z = padded[smem_index(shape_b, tr, k1)];
+          if (contiguous_out) {
+            staged[static_cast<std::size_t>(cluster_rows_slot(row_of(tr), k1, line_of(tr), rows_log2, bits_b))] = z;
+          } else {
+            out[line_of(tr) + (k2 + static_cast<long long>(k1) * size_a) * stride] = z;
+          }
+        }
+      }
+      if (contiguous_out) {
+        for (int line = 0; line < lines; ++line) {
+          for (int k1 = 0; k1 < size_b; ++k1) {
+            for (int row = 0; row < rows; ++row) {
+              out[line * out_line + static_cast<long long>(rank) * rows + row + static_cast<long long>(k1) * size_a] =
+                  staged[static_cast<std::size_t>(cluster_rows_slot(row, k1, line, rows_log2, bits_b))];
+            }
+          }
         }
       }
     }

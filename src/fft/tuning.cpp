@@ -49,12 +49,13 @@ constexpr TuningRow kRows[] = {
     // vendor's 45-47%; as two launches 0.94-1.04x). 2^21 fused lost (0.93x).
     {kH100, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 15, 1LL << 20, 1LL << 26,
      "H100: fp32 C2C 2^15..2^20 at 2^26 points, 1.07-1.39x the vendor"},
-    // H100, n = 2^25: two passes, the last a cluster column pass (FftPass::cluster: rows of 16
-    // lines, 128 bytes, where the pass kernel read 4), 1.05-1.06x in three runs (0.29 of copy
-    // bandwidth against the vendor's 0.27; as the pass kernel's 0.98-0.99x). 2^22..2^24 stay below the vendor (0.90-0.94x,
-    // their first pass reads rows of 4 lines) and 2^26 ties (1.01-1.03x).
-    {kH100, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 25, 1LL << 25, 1LL << 26,
-     "H100: fp32 C2C 2^25 at 2^26 points, 1.05-1.06x the vendor (cluster column pass)"},
+    // H100, n = 2^25, 2^26: both passes cluster column passes (FftPass::cluster: rows of 16
+    // lines, 128 bytes, where the pass kernels read 2-4; the first pass's outputs staged into
+    // runs of 16-32), 1.22x and 1.15-1.18x in three runs (0.33 / 0.31 of copy bandwidth against
+    // the vendor's 0.27 / 0.26; as the pass kernels' 0.97-0.98x / 0.79-0.81x). 2^22..2^24 tie
+    // (0.99x, 0.99-1.00x, 1.02-1.03x) and stay with the vendor.
+    {kH100, Precision::kSingle, Lengths::kPowersOfTwo, 1LL << 25, 1LL << 26, 1LL << 26,
+     "H100: fp32 C2C 2^25..2^26 at 2^26 points, 1.15-1.22x the vendor (cluster column passes)"},
     // H100, Z2Z: the cluster kernel at n = 2^14 1.39-1.42x, 2^15 1.48-1.50x, 2^16 1.18-1.24x in
     // three runs (71-73%, 73%, 58-60% of copy bandwidth against the vendor's 51%, 48-49%, 48-49%),
     // since its first barrier is a relaxed arrive before the inter-pass twiddles; with

@@ -144,6 +144,9 @@ struct ClusterLaunch {
   int lines_log2 = 0;
   long long lines = 0;
   long long twiddle_m = 0;
+  // A first pass (FftCluster::contiguous_out): line j's output contiguous at j out_line (0: the
+  // column layout above).
+  long long out_line = 0;
   const void* input = nullptr;
   void* output = nullptr;
 };
@@ -155,6 +158,9 @@ bool cluster_kernels_usable_f64();
 // Launches the cluster kernel on `stream`; returns the launch's error (cudaErrorInvalidValue
 // when none is compiled for launch.bits and launch.rank_bits).
 cudaError_t launch_cluster_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
+// A cluster column pass's launch (lines_log2 > 0; launch_cluster_f32 passes it on), compiled
+// apart from the cluster plans' kernels.
+cudaError_t launch_cluster_lines_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 cudaError_t launch_cluster_f64(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 
 }  // namespace idgpu::fft::kernels

@@ -60,9 +60,9 @@ inline constexpr int kClusterC2R = 2;  // inverse
 
 // A cluster's split of N = 2^Bits points over its blocks, for 2^LinesLog2 lines at once (a
 // cluster column pass; 0: one transform, a cluster plan).
-template <int Bits, int LinesLog2 = 0>
+template <int Bits, int LinesLog2 = 0, int BitsA = cluster_bits_a(Bits)>
 struct ClusterShape {
-  static constexpr int kBitsA = cluster_bits_a(Bits);
+  static constexpr int kBitsA = BitsA;
   static constexpr int kBitsB = Bits - kBitsA;
   static constexpr int kRankBits = cluster_rank_bits(Bits + LinesLog2);
   static constexpr int kRanks = 1 << kRankBits;
@@ -249,11 +249,17 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
 // of N = 2^Bits points per cluster, each line's transform split NA x NB over the blocks as the
 // kernel above splits one transform, the lines innermost in every lane layout so that each
 // global access is a row of T lines. fp32 (the inter-pass twiddles by recurrence in double).
-template <class Real, bool Inverse, int Bits, int LinesLog2>
+// ContiguousOut: a first pass, each line's output contiguous (out_line apart), split N / 16 x 16
+// so that a block's rows are runs of TB >= 16 outputs (cluster_rows_slot in fft/stockham_index.h).
+template <int Bits, int LinesLog2, bool ContiguousOut>
+using ClusterLinesShape =
+    ClusterShape<Bits, LinesLog2, ContiguousOut ? cluster_first_bits_a(Bits) : cluster_bits_a(Bits)>;
+
+template <class Real, bool Inverse, int Bits, int LinesLog2, bool ContiguousOut>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const __grid_constant__ ClusterLaunch p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
-  using Shape = ClusterShape<Bits, LinesLog2>;
+  using Shape = ClusterLinesShape<Bits, LinesLog2, ContiguousOut>;
   using A = Pow2Pass<Real, Inverse, Shape::kBitsA, kColumn>;
   using B = Pow2Pass<Real, Inverse, Shape::kBitsB, kColumn>;
   using C = typename A::C;
@@ -330,13 +336,31 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
     for (int k = 0; k < kE; ++k) {
       v[k] = sm[cluster_lines_slot(row, tid + k * B::kThreads, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2)];
     }
-    __syncthreads();  // stage B's first stage writes its padded buffers over the exchange's rows
+    __syncthreads();  // stage B (or the output's staging) writes over the exchange's rows
     const B stage_b{p.twiddles_b, sm + tr * p.stride_b, p.shift, tid, true};
     stage_b.stages(v, std::make_integer_sequence<int, B::kStages>());
-    const int k2 = (rank << Shape::kRowsLog2) + row;
-    C* out = static_cast<C*>(p.output) + transform * p.out_dist + j0 + line;
+    if constexpr (ContiguousOut) {
+      // One radix-16 butterfly a thread: v[k1] = Z[k2 + NA k1] of line l. Staged rows-innermost
+      // (cluster_rows_slot), then stored in runs of TB consecutive outputs a line.
+      static_assert(B::kStages == 1 && B::kThreads == 1, "a first pass's stage B is one butterfly in registers");
 #pragma unroll
-    for (int k = 0; k < kE; ++k) out[(k2 + (tid + k * B::kThreads) * kNA) * stride] = v[k];
+      for (int k = 0; k < kE; ++k) sm[cluster_rows_slot(row, k, line, Shape::kRowsLog2, Shape::kBitsB)] = v[k];
+      __syncthreads();
+      C* out = static_cast<C*>(p.output) + transform * p.out_dist + j0 * p.out_line + (rank << Shape::kRowsLog2);
+#pragma unroll
+      for (int i = 0; i < kE; ++i) {
+        const int q = thread + i * Shape::kThreads;  // (line, k1, row), rows innermost
+        const int r = q & ((1 << Shape::kRowsLog2) - 1);
+        const int k1 = (q >> Shape::kRowsLog2) & (kNB - 1);
+        const int l = q >> (Shape::kRowsLog2 + Shape::kBitsB);
+        out[l * p.out_line + r + k1 * kNA] = sm[cluster_rows_slot(r, k1, l, Shape::kRowsLog2, Shape::kBitsB)];
+      }
+    } else {
+      const int k2 = (rank << Shape::kRowsLog2) + row;
+      C* out = static_cast<C*>(p.output) + transform * p.out_dist + j0 + line;
+#pragma unroll
+      for (int k = 0; k < kE; ++k) out[(k2 + (tid + k * B::kThreads) * kNA) * stride] = v[k];
+    }
   }
 #endif
 }
@@ -383,7 +407,7 @@ cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stre
                                              allowed, &wide);
 }
 
-template <class Real, bool Inverse, int Bits>
+template <class Real, bool Inverse, int Bits, bool ContiguousOut>
 cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
   constexpr int kLinesLog2 = kClusterColumnLinesLog2;
   static std::atomic<unsigned> allowed[64] = {};
@@ -391,9 +415,9 @@ cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_
   if (launch.lines_log2 != kLinesLog2 || launch.lines < 1 || launch.lines % (1LL << kLinesLog2) != 0) {
     return cudaErrorInvalidValue;
   }
-  return launch_clusters<ClusterShape<Bits, kLinesLog2>>(stockham_cluster_lines<Real, Inverse, Bits, kLinesLog2>,
-                                                         launch, launch.batch * (launch.lines >> kLinesLog2), stream,
-                                                         allowed, &wide);
+  return launch_clusters<ClusterLinesShape<Bits, kLinesLog2, ContiguousOut>>(
+      stockham_cluster_lines<Real, Inverse, Bits, kLinesLog2, ContiguousOut>, launch,
+      launch.batch * (launch.lines >> kLinesLog2), stream, allowed, &wide);
 }
 
 template <class Real, bool Inverse, int Step, int... Offset>
@@ -410,7 +434,7 @@ cudaError_t launch_cluster_bits(const ClusterLaunch& launch, cudaStream_t stream
   return status;
 }
 
-// A cluster column pass (launch.lines_log2 > 0), fp32.
+// A cluster column pass (launch.lines_log2 > 0), fp32 (stockham_cluster_lines_f32.cu).
 template <bool Inverse, int... Offset>
 cudaError_t launch_cluster_lines_bits(const ClusterLaunch& launch, cudaStream_t stream,
                                       std::integer_sequence<int, Offset...>) {
@@ -418,7 +442,8 @@ cudaError_t launch_cluster_lines_bits(const ClusterLaunch& launch, cudaStream_t 
   const auto launch_if = [&](auto bits) {
     constexpr int kBits = decltype(bits)::value;
     if (launch.bits != kBits) return false;
-    status = launch_cluster_lines_kernel<float, Inverse, kBits>(launch, stream);
+    status = launch.out_line > 0 ? launch_cluster_lines_kernel<float, Inverse, kBits, true>(launch, stream)
+                                 : launch_cluster_lines_kernel<float, Inverse, kBits, false>(launch, stream);
     return true;
   };
   (launch_if(std::integral_constant<int, kClusterColumnMinBits + Offset>()) || ...);
@@ -444,10 +469,7 @@ cudaError_t launch_cluster(const ClusterLaunch& launch, bool inverse, cudaStream
   const auto real_bits = std::make_integer_sequence<int, kClusterRealMaxBits - kClusterMinBits + 1>();
   if (launch.lines_log2 > 0) {
     if constexpr (sizeof(Real) == 4) {
-      if (launch.real_step != kClusterComplex) return cudaErrorInvalidValue;
-      const auto line_bits = std::make_integer_sequence<int, kClusterColumnMaxBits - kClusterColumnMinBits + 1>();
-      return inverse ? launch_cluster_lines_bits<true>(launch, stream, line_bits)
-                     : launch_cluster_lines_bits<false>(launch, stream, line_bits);
+      return launch_cluster_lines_f32(launch, inverse, stream);  // stockham_cluster_lines_f32.cu
     } else {
       return cudaErrorInvalidValue;
     }

@@ -743,33 +743,49 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
     CHECK(bits <= fft::kClusterColumnMaxBits);
     CHECK(c.lines_log2 == fft::kClusterColumnLinesLog2);
     CHECK(pass.sub_transforms % lines == 0);
-    CHECK(pass.span_before == pass.sub_transforms);
+    // Column out (sub = span), or a first pass whose lines' outputs are contiguous.
+    CHECK(c.contiguous_out == (pass.span_before == 1));
+    if (!c.contiguous_out) CHECK(pass.span_before == pass.sub_transforms);
     CHECK(c.rank_bits == fft::cluster_rank_bits(bits + c.lines_log2));
     // 16 points a thread: the cluster's threads hold its T lines exactly.
     CHECK((static_cast<long long>(c.threads) << (c.rank_bits + 4)) == pass.size * lines);
     CHECK(c.threads <= 512);
-    const long long size_a = 1LL << fft::cluster_bits_a(bits);
+    const long long size_a = 1LL << (c.contiguous_out ? fft::cluster_first_bits_a(bits) : fft::cluster_bits_a(bits));
     const long long size_b = pass.size / size_a;
     CHECK((size_a >> c.rank_bits) >= 1);
     CHECK((size_b >> c.rank_bits) >= 1);
     CHECK(c.stride_a >= size_a);
-    CHECK(c.stride_b >= size_b);
-    // Stage B's exchange rows (TB NB T elements) and both stages' padded buffers fit.
-    const std::size_t exchange = static_cast<std::size_t>((size_a >> c.rank_bits) * size_b * lines) * plan.element_bytes;
-    CHECK(exchange <= c.shared_bytes);
+    // A first pass: runs of TB >= 16 outputs (128 bytes), stage B one radix-16 butterfly.
+    if (c.contiguous_out) {
+      CHECK(size_b == 16);
+      CHECK((size_a >> c.rank_bits) >= 16);
+    } else {
+      CHECK(c.stride_b >= size_b);
+    }
+    // Stage B's exchange rows (TB NB T elements, and a first pass's padding) and both stages'
+    // padded buffers fit.
+    const long long rows = size_a >> c.rank_bits;
+    const int rows_log2 = (c.contiguous_out ? fft::cluster_first_bits_a(bits) : fft::cluster_bits_a(bits)) - c.rank_bits;
+    const long long last_slot = c.contiguous_out ? fft::cluster_rows_slot(static_cast<int>(rows - 1), 15,
+                                                                          static_cast<int>(lines - 1), rows_log2, 4)
+                                                 : rows * size_b * lines - 1;
+    CHECK(static_cast<std::size_t>(last_slot + 1) * plan.element_bytes <= c.shared_bytes);
     CHECK(c.shared_bytes >= static_cast<std::size_t>((size_b >> c.rank_bits) * lines * c.stride_a) * plan.element_bytes);
     CHECK(c.shared_bytes <= h100.shared_bytes_per_block);
   };
-  // 1D fp32 two-pass plans above the fused range: the last pass (column in and out); the
-  // first pass (contiguous out) stays a pass kernel's.
+  // 1D fp32 two-pass plans above the fused range: both passes where their sizes are 2^11..2^13
+  // (the first with its lines' outputs contiguous).
   for (int bits = 22; bits <= 27; ++bits) {
     CAPTURE(bits);
     const fft::FftPlan plan = must_plan(1LL << bits, 2, fft::Precision::kSingle, h100);
     INFO(plan.to_string());
     REQUIRE(plan.passes.size() == 2);
     CHECK_FALSE(plan.fused.has_value());
-    CHECK_FALSE(plan.passes[0].cluster.has_value());
-    check_cluster(plan, plan.passes[1]);
+    for (const fft::FftPass& pass : plan.passes) {
+      const bool expected = pass.size <= (1LL << fft::kClusterColumnMaxBits);
+      CHECK(pass.cluster.has_value() == expected);
+      if (expected) check_cluster(plan, pass);
+    }
     CHECK(plan.to_string().find("cluster column pass") != std::string::npos);
   }
   // Fused plans (2^17..2^21), fp64, and limits without them keep their passes.
@@ -787,7 +803,8 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
       {{4096, 4096}, {false, true}},  {{2048, 2048}, {false, true}}, {{8192, 8192}, {false, true}},
       {{1024, 1024}, {false, false}},  // fused axes
       {{2048, 100}, {false, false}},   // 100 lines: not a multiple of 16
-      {{1024, 2048, 16}, {false, true, true}}, {{512, 512, 512}, {false, false, false}},
+      {{1024, 2048, 16}, {false, true, false}},  // 1024 points: below kClusterColumnMinBits
+      {{512, 512, 512}, {false, false, false}},
       {{4096, 8}, {false, false}},     // 8 lines: fewer than a cluster's
   };
   for (const Case& c : cases) {
@@ -829,6 +846,28 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
       }
     }
     CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long long>(seen.size()));
+    // A first pass's (cluster_rows_slot): N / 16 x 16, rows innermost (a stage-B lane's rows
+    // consecutive), one padding slot a line that nothing takes.
+    const int first_bits_a = fft::cluster_first_bits_a(bits);
+    const int first_rows_log2 = first_bits_a - rank_bits;
+    const int line_slots = (16 << first_rows_log2) + 1;
+    std::vector<int> first_seen(static_cast<std::size_t>(1 << rank_bits) * static_cast<std::size_t>(line_slots << lines_log2), 0);
+    for (int k2 = 0; k2 < (1 << first_bits_a); ++k2) {
+      for (int n1 = 0; n1 < 16; ++n1) {
+        for (int line = 0; line < (1 << lines_log2); ++line) {
+          const int rank = fft::cluster_exchange_rank(k2, first_rows_log2);
+          const int slot = fft::cluster_rows_slot(k2, n1, line, first_rows_log2, 4);
+          REQUIRE(slot >= 0);
+          REQUIRE(slot < (line_slots << lines_log2));
+          REQUIRE(slot % line_slots != line_slots - 1);
+          ++first_seen[static_cast<std::size_t>(rank) * static_cast<std::size_t>(line_slots << lines_log2) +
+                       static_cast<std::size_t>(slot)];
+          if ((k2 & ((1 << first_rows_log2) - 1)) > 0) CHECK(slot == fft::cluster_rows_slot(k2 - 1, n1, line, first_rows_log2, 4) + 1);
+        }
+      }
+    }
+    CHECK(std::count(first_seen.begin(), first_seen.end(), 1) == (1LL << (bits + lines_log2)));
+    CHECK(std::count(first_seen.begin(), first_seen.end(), 0) == (1LL << (rank_bits + lines_log2)));
   }
 }
 
@@ -854,10 +893,10 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100));
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200) == (bits <= 16));
   }
-  // H100 fp32 2^25 (a cluster column pass); 2^21..2^24 and 2^26 lost or tied.
+  // H100 fp32 2^25, 2^26 (cluster column passes); 2^21..2^24 lost or tied.
   for (int bits = 21; bits <= 26; ++bits) {
     CAPTURE(bits);
-    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100) == (bits == 25));
+    CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100) == (bits >= 25));
     CHECK_FALSE(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200));
   }
   for (int bits = 14; bits <= 20; ++bits) {
@@ -1026,19 +1065,21 @@ TEST_CASE("executor: cluster column passes as their kernel runs them", "[fft][ex
   // exchange at cluster_lines_slot, stage B per row) in poisoned buffers: a slot the exchange
   // misses spoils the result.
   fft::DeviceLimits limits = fft::DeviceLimits::h100();
-  limits.fused = false;  // 2^20 as two launches: its last pass a cluster column pass
   fft::DeviceLimits plain = limits;
   plain.cluster_columns = false;
   std::uint64_t salt = 9100;
   {
-    const long long n = 1LL << 20;
-    const long long batch = 2;
+    // 2^22 = 2^11 x 2^11: both passes cluster column passes, the first with contiguous lines out.
+    const long long n = 1LL << 22;
+    const long long batch = 1;
     const fft::FftPlan plan = must_plan(n, batch, fft::Precision::kSingle, limits);
     INFO(plan.to_string());
     REQUIRE(plan.passes.size() == 2);
+    REQUIRE(plan.passes[0].cluster.has_value());
+    REQUIRE(plan.passes[0].cluster->contiguous_out);
     REQUIRE(plan.passes[1].cluster.has_value());
     const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
-    for (int sign : {-1, +1}) {
+    for (int sign : {-1}) {
       CAPTURE(sign);
       std::vector<Complex> y = poisoned(x.size());
       fft::reference::execute(plan, sign, x.data(), y.data());
@@ -1054,11 +1095,11 @@ TEST_CASE("executor: cluster column passes as their kernel runs them", "[fft][ex
   }
   // Axis passes: against the naive DFT where it is cheap, else against the same plan's passes
   // as their own kernels run them (checked against the naive DFT above).
-  const std::vector<std::vector<long long>> shapes = {{1024, 48}, {2048, 16, 2}, {4096, 32}, {8192, 16}};
+  const std::vector<std::vector<long long>> shapes = {{2048, 16, 2}, {2048, 48}, {4096, 32}, {8192, 16}};
   for (const std::vector<long long>& dims : shapes) {
     CAPTURE(dims);
     const int rank = static_cast<int>(dims.size());
-    const long long batch = dims[0] == 1024 ? 2 : 1;
+    const long long batch = dims.size() == 2 && dims[1] == 48 ? 2 : 1;
     fft::FftPlanResult result = fft::plan_c2c(rank, dims.data(), batch, fft::Precision::kSingle, limits);
     fft::FftPlanResult reference = fft::plan_c2c(rank, dims.data(), batch, fft::Precision::kSingle, plain);
     REQUIRE(result.plan.has_value());
@@ -1072,7 +1113,7 @@ TEST_CASE("executor: cluster column passes as their kernel runs them", "[fft][ex
     const int sign = dims[0] == 2048 ? +1 : -1;
     std::vector<Complex> out = poisoned(count);
     fft::reference::execute(plan, sign, input.data(), out.data());
-    if (dims[0] <= 2048) {
+    if (dims.size() == 3) {
       CHECK(relative_error(out, naive_dft_nd(input, dims, batch, sign)) < kTolerance);
     } else {
       std::vector<Complex> want = poisoned(count);
