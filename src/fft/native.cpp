@@ -219,7 +219,10 @@ class StockhamPlan final : public NativePlan {
     launch.out_line = c.contiguous_out ? output_distance(shape) : 0;
     launch.input = input;
     launch.output = output;
-    return launch::counted([&] { return kernels::launch_cluster_f32(launch, inverse, stream); });
+    return launch::counted([&] {
+      return plan_.precision == Precision::kSingle ? kernels::launch_cluster_f32(launch, inverse, stream)
+                                                   : kernels::launch_cluster_f64(launch, inverse, stream);
+    });
   }
 
   // A launch's status as cuFFT's, synchronised and checked first under IDGPU_SYNC_CHECK. A launch
@@ -434,8 +437,10 @@ std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
 // IDGPU_FFT_FUSED_LAG=D overrides the schedule's lag.
 bool fused_enabled() { return config().fft_fused; }
 // IDGPU_FFT_CLUSTER_COLUMNS=0 runs the column passes as their own kernels (FftPass::cluster).
-bool cluster_columns_allowed(int arch) {
-  return arch >= 90 && config().fft_cluster_columns && kernels::cluster_kernels_usable_f32();
+bool cluster_columns_allowed(int arch, Precision precision) {
+  return arch >= 90 && config().fft_cluster_columns &&
+         (precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
+                                          : kernels::cluster_kernels_usable_f64());
 }
 int fused_lag_override() { return config().fft_fused_lag; }
 
@@ -678,7 +683,7 @@ class StockhamSolver final : public Solver {
     }
     limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                                        : kernels::cluster_kernels_usable_f64());
-    limits.cluster_columns = cluster_columns_allowed(arch);
+    limits.cluster_columns = cluster_columns_allowed(arch, d.precision);
     // Every length is planned; those with a prime factor above 13 are served where their
     // convolution fits one Bluestein pass over a power of two (kernels_serve below).
     limits.convolution_powers_of_two = true;
@@ -788,7 +793,7 @@ class StockhamSolver final : public Solver {
     limits.clusters = real && d.rank == 1 && arch >= 90 &&
                       (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                          : kernels::cluster_kernels_usable_f64());
-    limits.cluster_columns = cluster_columns_allowed(arch);
+    limits.cluster_columns = cluster_columns_allowed(arch, d.precision);
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
     FftPlanResult planned =

@@ -439,10 +439,11 @@ FftPass cluster_stage_pass(long long size) { return stockham_pass(size, 1, size)
 
 // Cluster column passes (fft/stockham_index.h; measured in fft/planner.h's sizing rules).
 void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
-  if (!limits.cluster_columns || plan->cluster || plan->element_bytes != 8) return;
+  if (!limits.cluster_columns || plan->cluster) return;
   constexpr long long kMaxGrid = (1LL << 31) - 1;
   const std::size_t element = plan->element_bytes;
-  const long long lines = 1LL << kClusterColumnLinesLog2;
+  const int lines_log2 = cluster_column_lines_log2(static_cast<int>(element));
+  const long long lines = 1LL << lines_log2;
   for (std::size_t i = 0; i < plan->passes.size(); ++i) {
     FftPass& pass = plan->passes[i];
     if (plan->fused && (i == plan->fused->first_pass || i == plan->fused->first_pass + 1)) continue;
@@ -459,7 +460,7 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
     // A transform's element offsets (l + e S) are 32-bit in the kernel.
     if (pass.size * sub > (1LL << 31)) continue;
     FftCluster c;
-    c.lines_log2 = kClusterColumnLinesLog2;
+    c.lines_log2 = lines_log2;
     c.contiguous_out = first;
     c.rank_bits = cluster_rank_bits(bits + c.lines_log2);
     const long long size_a = 1LL << (first ? cluster_first_bits_a(bits) : cluster_bits_a(bits));

@@ -66,11 +66,11 @@
 //    only), a relaxed first barrier and rows of 64 bytes in 256-thread blocks, they reached
 //    0.83-0.91x the vendor at fp32 2^22..2^24, 1.16x and 1.07x at 2^25 and 2^26, 0.73-0.80x
 //    in fp64: one such kernel moves data at about half of copy bandwidth.
-//  - Cluster column passes (sm_90 on, fp32; fft/stockham_index.h, plan_cluster_columns): a pass
+//  - Cluster column passes (sm_90 on; fft/stockham_index.h, plan_cluster_columns): a pass
 //    of 2^11..2^13 points over lines (a two-pass plan's first and last pass, an outer axis)
 //    holds 1-4 lines a block (16-32-byte rows, one block of 1024 threads per SM). It runs
-//    instead as the cluster kernel over 16 lines a cluster (128-byte rows), each line's
-//    transform split over the cluster's blocks as a cluster plan's; a first pass (each line's
+//    instead as the cluster kernel over 16 (fp32) or 8 (fp64) lines a cluster (128-byte rows),
+//    each line's transform split over the cluster's blocks as a cluster plan's; a first pass (each line's
 //    output contiguous) splits N / 16 x 16 and stages its outputs into runs of 16-32. Measured
 //    on an H100 in one build against IDGPU_FFT_CLUSTER_COLUMNS=0, 2^26 points a call:
 //     - last passes and outer axes alone, two runs: C2C 2^22..2^26 from 0.90, 0.84, 0.85, 0.98,
@@ -84,7 +84,11 @@
 //       device memory; stage A's stores into distributed shared memory then scattered (a lane a
 //       line, 257 elements apart): 0.68-0.92x. The exchange as the last pass's (a warp's stores
 //       one contiguous run) and the outputs staged through the block's own shared memory gave
-//       the figures above.
+//       the figures above;
+//     - fp64 (8 lines, each twiddle from its own double sincospi), three runs: Z2Z 2^21..2^25
+//       from 0.82, 0.84, 0.91, 0.88, 0.78x to 0.86-0.87, 0.91, 1.08-1.09, 1.06-1.07,
+//       0.99-1.00x (2^21's first pass of 2^10 stays a pass kernel's); 2048^2 0.95 -> 0.98x,
+//       4096^2 1.17 -> 1.24-1.25x, 8192 x 4096 0.87 -> 1.18-1.20x.
 //  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
@@ -260,7 +264,7 @@ struct FftPass {
   long long chirp_length = 0;
   // A cluster column pass (fft/stockham_index.h): the pass runs as the cluster kernel over
   // lines, the same arithmetic as its stages (the host executor runs it either way); set by
-  // the planner on fp32 passes of 2^11..2^13 points over lines where the limits allow clusters.
+  // the planner on passes of 2^11..2^13 points over lines where the limits allow clusters.
   std::optional<FftCluster> cluster;
 
   bool has_twiddle() const { return twiddled && span_before > 1; }
@@ -379,11 +383,12 @@ PassShape pass_shape(const FftPlan& plan, const FftPass& pass);
 // twiddle table is that pass's): the stages of a cluster column pass of NA NB points.
 FftPass cluster_stage_pass(long long size);
 // Sets FftPass::cluster on the passes of `plan` that run as cluster column passes under
-// `limits` (fft/stockham_index.h): fp32, 2^kClusterColumnMinBits..2^kClusterColumnMaxBits
+// `limits` (fft/stockham_index.h): 2^kClusterColumnMinBits..2^kClusterColumnMaxBits
 // points, column in, and column out (sub = span: a two-pass plan's last pass, an axis pass) or
 // each line's output contiguous (span = 1, the default distances: a two-pass plan's first
-// pass), T lines dividing S, not straddling, no real or convolution step, not in a fused pair,
-// the cluster's buffers within a block and its grid within 2^31 - 1 blocks.
+// pass), T lines (cluster_column_lines_log2) dividing S, not straddling, no real or convolution
+// step, not in a fused pair, the cluster's buffers within a block and its grid within 2^31 - 1
+// blocks.
 void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits);
 
 // Threads per block of a fused plan's kernel: 512 in fp32 and 256 in fp64, so that both leave

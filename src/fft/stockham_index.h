@@ -75,7 +75,7 @@ IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b
 // N = 2^bits points, whose single-block tiles hold so few lines that its rows are 16-32 bytes
 // (T = 4 lines of 4096 points already take 128 KB of shared memory), runs as a cluster of C
 // blocks per T = 2^lines_log2 adjacent lines, N split NA x NB as a cluster plan's: rows of T
-// lines (128 bytes at 16 fp32 lines) on both sides. C = 2^cluster_rank_bits(bits + lines_log2):
+// lines (128 bytes: 16 fp32 or 8 fp64 lines, cluster_column_lines_log2) on both sides. C = 2^cluster_rank_bits(bits + lines_log2):
 // the cluster holds T N points, 16 a thread in blocks of 256 threads (512 at 2^13; up to 16 blocks).
 // Block `rank` runs stage A on the T TA columns (line l, n1 = rank TA + c), lanes tr = l + T c,
 // and stage B on the T TB rows (line l, k2 = rank TB + r), lanes tr = l + T r. The exchange lays
@@ -91,7 +91,8 @@ IDGPU_HD int cluster_exchange_slot(int k2, int n1, int rows_b_log2, int stride_b
 // line l for row r at l (NB TB + 1) + k1 TB + r), and stored from there in runs of TB.
 inline constexpr int kClusterColumnMinBits = 11;
 inline constexpr int kClusterColumnMaxBits = 13;
-inline constexpr int kClusterColumnLinesLog2 = 4;
+// Lines a cluster: 128-byte rows, 16 fp32 or 8 fp64 lines.
+IDGPU_HD constexpr int cluster_column_lines_log2(int element_bytes) { return element_bytes > 8 ? 3 : 4; }
 IDGPU_HD int cluster_lines_slot(int k2, int n1, int line, int rows_b_log2, int bits_b, int lines_log2) {
   return ((((k2 & ((1 << rows_b_log2) - 1)) << bits_b) + n1) << lines_log2) + line;
 }

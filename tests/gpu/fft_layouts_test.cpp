@@ -1182,14 +1182,14 @@ TEST_CASE("native 2D C2C and Z2Z in the default layout", "[fft][2d]") {
                                     1, 2000);
 }
 
-// Outer axes of 2^10..2^13 points over lines in multiples of 16: cluster column passes in fp32
-// (fft/stockham_index.h), the same shapes' ordinary passes in fp64.
+// Outer axes of 2^11..2^13 points over lines in multiples of 16 (fp32) or 8 (fp64): cluster
+// column passes (fft/stockham_index.h).
 TEST_CASE("native 2D and 3D C2C over cluster column passes", "[fft][2d][cluster-columns]") {
   const std::vector<NdShape> shapes = {
       {{2048, 16}, 2}, {{4096, 16}, 1}, {{8192, 16}, 1},  // small: also under the sanitizers' cap
       {{2048, 1024}, 3}, {{1024, 2048, 16}, 1}, {{8192, 64}, 5}, {{4096, 48}, 2}, {{1024, 4096}, 1}};
   run_nd_shapes<cufftComplex>(shapes, 0, 5000);
-  run_nd_shapes<cufftDoubleComplex>({{{2048, 1024}, 3}, {{8192, 64}, 5}}, 1, 6000);
+  run_nd_shapes<cufftDoubleComplex>({{{2048, 8}, 2}, {{4096, 8}, 1}, {{2048, 1024}, 3}, {{8192, 64}, 5}}, 1, 6000);
 }
 
 TEST_CASE("native 3D C2C and Z2Z in the default layout", "[fft][3d]") {

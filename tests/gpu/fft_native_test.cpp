@@ -325,13 +325,16 @@ TEST_CASE("native C2C and Z2Z: cluster kernel lengths", "[fft][cluster]") {
   }
 }
 
-// Two-pass fp32 lengths whose last pass runs as a cluster column pass (fft/stockham_index.h):
-// several transforms (clusters of every transform's lines), both ways, in and out of place.
-TEST_CASE("native C2C: cluster column passes over several transforms", "[fft][cluster-columns]") {
+// Two-pass lengths whose passes run as cluster column passes (fft/stockham_index.h): several
+// transforms (clusters of every transform's lines), both ways, in and out of place.
+TEST_CASE("native C2C and Z2Z: cluster column passes over several transforms", "[fft][cluster-columns]") {
   run_case<cufftComplex>(1LL << 22, 3, CUFFT_FORWARD, false, Maker::kPlanMany, 601);
   run_case<cufftComplex>(1LL << 23, 2, CUFFT_INVERSE, true, Maker::kMakeMany64, 602);
   run_case<cufftComplex>(1LL << 24, 2, CUFFT_FORWARD, true, Maker::kOwnWorkArea, 603);
   run_case<cufftComplex>(1LL << 25, 1, CUFFT_INVERSE, false, Maker::kPlan1d, 604);
+  run_case<cufftDoubleComplex>(1LL << 22, 3, CUFFT_INVERSE, false, Maker::kPlanMany, 605);
+  run_case<cufftDoubleComplex>(1LL << 23, 2, CUFFT_FORWARD, true, Maker::kMakeMany64, 606);
+  run_case<cufftDoubleComplex>(1LL << 25, 1, CUFFT_FORWARD, false, Maker::kOwnWorkArea, 607);
 }
 
 // The lengths that run as one fused kernel out of place (fft/planner.h, FftFused): one transform

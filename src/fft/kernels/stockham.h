@@ -140,7 +140,7 @@ struct ClusterLaunch {
   // A cluster column pass (FftPass::cluster with lines; fft/stockham_index.h): the pass's N = 2^bits
   // points over `lines` (S) lines a transform, element stride S on both sides, 2^lines_log2 lines
   // a cluster, `batch` transforms in_dist / out_dist apart; a later pass's inter-pass twiddle
-  // w_M^{e j} (j the line) with M = twiddle_m (0: an axis pass, none). fp32 only.
+  // w_M^{e j} (j the line) with M = twiddle_m (0: an axis pass, none).
   int lines_log2 = 0;
   long long lines = 0;
   long long twiddle_m = 0;
@@ -158,9 +158,10 @@ bool cluster_kernels_usable_f64();
 // Launches the cluster kernel on `stream`; returns the launch's error (cudaErrorInvalidValue
 // when none is compiled for launch.bits and launch.rank_bits).
 cudaError_t launch_cluster_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
-// A cluster column pass's launch (lines_log2 > 0; launch_cluster_f32 passes it on), compiled
-// apart from the cluster plans' kernels.
+// A cluster column pass's launch (lines_log2 > 0; launch_cluster_f32 / _f64 pass it on),
+// compiled apart from the cluster plans' kernels.
 cudaError_t launch_cluster_lines_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
+cudaError_t launch_cluster_lines_f64(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 cudaError_t launch_cluster_f64(const ClusterLaunch& launch, bool inverse, cudaStream_t stream);
 
 }  // namespace idgpu::fft::kernels

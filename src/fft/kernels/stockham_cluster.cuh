@@ -103,6 +103,22 @@ __device__ __forceinline__ void store_cluster_shared(unsigned address, float2 va
 __device__ __forceinline__ void store_cluster_shared(unsigned address, double2 value) {
   asm volatile("st.shared::cluster.v2.f64 [%0], {%1, %2};" ::"r"(address), "d"(value.x), "d"(value.y) : "memory");
 }
+// Stage A's exchange: v[k], row k2 = tid + k NA / 16 of the thread's stage-A output, into block
+// k2 / TB at element slot(k) of its shared memory. With tid < NA / 16 and C <= 16 blocks,
+// k2 / TB = k / (16 / C) is known at compile time: one address mapping per block.
+template <int Ranks, class C, class Slot>
+__device__ __forceinline__ void exchange_rows(const C* v, C* sm, Slot slot) {
+  constexpr int kPerRank = 16 / Ranks;
+#pragma unroll
+  for (int to = 0; to < Ranks; ++to) {
+    const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
+#pragma unroll
+    for (int kk = 0; kk < kPerRank; ++kk) {
+      const int k = to * kPerRank + kk;
+      store_cluster_shared(base + static_cast<unsigned>(slot(k) * sizeof(C)), v[k]);
+    }
+  }
+}
 #endif
 
 template <class Real, bool Inverse, int Bits, int Step = kClusterComplex>
@@ -177,20 +193,9 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
             cluster_shared_address(sm + row * p.stride_b + n1 + (n1 >> p.shift), static_cast<unsigned>(to)), v[k]);
       }
     } else {
-      // k2 = tid + k NA / 16 with tid < NA / 16 and C <= 16, so the block it goes to,
-      // k2 / TB = k / (16 / C), is known at compile time: one address mapping per block.
-      constexpr int kPerRank = kE >> Shape::kRankBits;
-#pragma unroll
-      for (int to = 0; to < Shape::kRanks; ++to) {
-        const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
-#pragma unroll
-        for (int kk = 0; kk < kPerRank; ++kk) {
-          const int k = to * kPerRank + kk;
-          const int k2 = tid + k * A::kThreads;
-          const int slot = cluster_exchange_slot(k2, n1, Shape::kRowsLog2, p.stride_b, p.shift);
-          store_cluster_shared(base + static_cast<unsigned>(slot * sizeof(C)), v[k]);
-        }
-      }
+      exchange_rows<Shape::kRanks>(v, sm, [&](int k) {
+        return cluster_exchange_slot(tid + k * A::kThreads, n1, Shape::kRowsLog2, p.stride_b, p.shift);
+      });
     }
     cluster.sync();  // every store into this block is visible, and no block reads another any more
   }
@@ -245,10 +250,27 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
 #endif
 }
 
+// v[k] times w_m^{first + k step} (exponents below m): fp32 by the recurrence in double
+// (twiddles_by_recurrence), fp64 each from its own double sincospi (the cluster column passes
+// keep no lo/hi tables; one rounding of 2 x / m, as accurate as a table entry).
+template <bool Inverse, int E, class C>
+__device__ __forceinline__ void line_twiddles(C* v, unsigned long long first, unsigned long long step,
+                                              unsigned long long m) {
+  if constexpr (sizeof(v[0].x) == 4) {
+    twiddles_by_recurrence<Inverse, E>(v, first, step, m);
+  } else {
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const unsigned long long exponent = first + static_cast<unsigned long long>(k) * step;
+      if (exponent != 0) v[k] = cmul(v[k], unit_root<Inverse>(exponent, m));
+    }
+  }
+}
+
 // A cluster column pass (fft/stockham_index.h): T = 2^LinesLog2 adjacent lines of a column pass
 // of N = 2^Bits points per cluster, each line's transform split NA x NB over the blocks as the
 // kernel above splits one transform, the lines innermost in every lane layout so that each
-// global access is a row of T lines. fp32 (the inter-pass twiddles by recurrence in double).
+// global access is a row of T lines (line_twiddles for the inter-pass and cluster twiddles).
 // ContiguousOut: a first pass, each line's output contiguous (out_line apart), split N / 16 x 16
 // so that a block's rows are runs of TB >= 16 outputs (cluster_rows_slot in fft/stockham_index.h).
 template <int Bits, int LinesLog2, bool ContiguousOut>
@@ -263,7 +285,6 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
   using A = Pow2Pass<Real, Inverse, Shape::kBitsA, kColumn>;
   using B = Pow2Pass<Real, Inverse, Shape::kBitsB, kColumn>;
   using C = typename A::C;
-  static_assert(sizeof(Real) == 4, "fp32: the twiddles by recurrence");
   static_assert(A::kE == 16 && B::kE == 16, "both stages keep 16 elements per thread");
   static_assert(A::kThreads << (Shape::kColumnsLog2 + LinesLog2) == Shape::kThreads, "stage A fills the block");
   static_assert(B::kThreads << (Shape::kRowsLog2 + LinesLog2) == Shape::kThreads, "stage B fills the block");
@@ -297,32 +318,23 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
     if (p.twiddle_m > 0) {
       // w_M^{e j}, e = n1 + NB (tid + k NA / 16), j = j0 + l.
       const auto j = static_cast<unsigned long long>(j0 + line);
-      twiddles_by_recurrence<Inverse, kE>(v, static_cast<unsigned long long>(n1 + tid * kNB) * j,
-                                          static_cast<unsigned long long>(A::kThreads * kNB) * j,
-                                          static_cast<unsigned long long>(p.twiddle_m));
+      line_twiddles<Inverse, kE>(v, static_cast<unsigned long long>(n1 + tid * kNB) * j,
+                                 static_cast<unsigned long long>(A::kThreads * kNB) * j,
+                                 static_cast<unsigned long long>(p.twiddle_m));
     }
     const A stage_a{p.twiddles_a, sm + tr * p.stride_a, p.shift, tid, true};
     stage_a.stages(v, std::make_integer_sequence<int, A::kStages>());
     // As the kernel above: this block's reads are done; arrive, twiddle, then wait for the others.
     registers_ready<kE>(v);
     cluster_arrive_relaxed();
-    // v[k] = Y[n1, k2] of line l, k2 = tid + k NA / 16.
-    column_twiddles_by_recurrence<Inverse, kE, A::kThreads>(v, tid, n1, 1LL << Bits);
+    // v[k] = Y[n1, k2] of line l, k2 = tid + k NA / 16: times w_N^{n1 k2}.
+    line_twiddles<Inverse, kE>(v, static_cast<unsigned long long>(tid) * n1,
+                               static_cast<unsigned long long>(A::kThreads) * n1, 1ULL << Bits);
     cluster_wait();
-    // Row k2 goes to block k2 / TB = k / (16 / C) (the kernel above), line-innermost
-    // (cluster_lines_slot): a warp's lanes store one contiguous run.
-    constexpr int kPerRank = kE >> Shape::kRankBits;
-#pragma unroll
-    for (int to = 0; to < Shape::kRanks; ++to) {
-      const unsigned base = cluster_shared_address(sm, static_cast<unsigned>(to));
-#pragma unroll
-      for (int kk = 0; kk < kPerRank; ++kk) {
-        const int k = to * kPerRank + kk;
-        const int slot =
-            cluster_lines_slot(tid + k * A::kThreads, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
-        store_cluster_shared(base + static_cast<unsigned>(slot * sizeof(C)), v[k]);
-      }
-    }
+    // Line-innermost rows (cluster_lines_slot): a warp's lanes store one contiguous run.
+    exchange_rows<Shape::kRanks>(v, sm, [&](int k) {
+      return cluster_lines_slot(tid + k * A::kThreads, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
+    });
     cluster.sync();
   }
 
@@ -409,7 +421,7 @@ cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stre
 
 template <class Real, bool Inverse, int Bits, bool ContiguousOut>
 cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
-  constexpr int kLinesLog2 = kClusterColumnLinesLog2;
+  constexpr int kLinesLog2 = cluster_column_lines_log2(2 * sizeof(Real));
   static std::atomic<unsigned> allowed[64] = {};
   static std::atomic<bool> wide{false};
   if (launch.lines_log2 != kLinesLog2 || launch.lines < 1 || launch.lines % (1LL << kLinesLog2) != 0) {
@@ -434,20 +446,28 @@ cudaError_t launch_cluster_bits(const ClusterLaunch& launch, cudaStream_t stream
   return status;
 }
 
-// A cluster column pass (launch.lines_log2 > 0), fp32 (stockham_cluster_lines_f32.cu).
-template <bool Inverse, int... Offset>
+// A cluster column pass (launch.lines_log2 > 0; stockham_cluster_lines_f32.cu, _f64.cu).
+template <class Real, bool Inverse, int... Offset>
 cudaError_t launch_cluster_lines_bits(const ClusterLaunch& launch, cudaStream_t stream,
                                       std::integer_sequence<int, Offset...>) {
   cudaError_t status = cudaErrorInvalidValue;
   const auto launch_if = [&](auto bits) {
     constexpr int kBits = decltype(bits)::value;
     if (launch.bits != kBits) return false;
-    status = launch.out_line > 0 ? launch_cluster_lines_kernel<float, Inverse, kBits, true>(launch, stream)
-                                 : launch_cluster_lines_kernel<float, Inverse, kBits, false>(launch, stream);
+    status = launch.out_line > 0 ? launch_cluster_lines_kernel<Real, Inverse, kBits, true>(launch, stream)
+                                 : launch_cluster_lines_kernel<Real, Inverse, kBits, false>(launch, stream);
     return true;
   };
   (launch_if(std::integral_constant<int, kClusterColumnMinBits + Offset>()) || ...);
   return status;
+}
+
+template <class Real>
+cudaError_t launch_cluster_lines(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
+  if (launch.real_step != kClusterComplex) return cudaErrorInvalidValue;
+  const auto line_bits = std::make_integer_sequence<int, kClusterColumnMaxBits - kClusterColumnMinBits + 1>();
+  return inverse ? launch_cluster_lines_bits<Real, true>(launch, stream, line_bits)
+                 : launch_cluster_lines_bits<Real, false>(launch, stream, line_bits);
 }
 
 template <class Real>
@@ -462,17 +482,14 @@ bool cluster_kernels_usable() {
 
 // A real plan's direction is its step's: R2C forward, C2R inverse.
 // Complex plans up to kClusterMaxBits, a real plan's half up to kClusterRealMaxBits; cluster
-// column passes (lines_log2 > 0) of kClusterColumnMinBits..kClusterColumnMaxBits, fp32.
+// column passes (lines_log2 > 0) of kClusterColumnMinBits..kClusterColumnMaxBits.
 template <class Real>
 cudaError_t launch_cluster(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
   const auto bits = std::make_integer_sequence<int, kClusterMaxBits - kClusterMinBits + 1>();
   const auto real_bits = std::make_integer_sequence<int, kClusterRealMaxBits - kClusterMinBits + 1>();
-  if (launch.lines_log2 > 0) {
-    if constexpr (sizeof(Real) == 4) {
-      return launch_cluster_lines_f32(launch, inverse, stream);  // stockham_cluster_lines_f32.cu
-    } else {
-      return cudaErrorInvalidValue;
-    }
+  if (launch.lines_log2 > 0) {  // stockham_cluster_lines_f32.cu, _f64.cu
+    return sizeof(Real) == 4 ? launch_cluster_lines_f32(launch, inverse, stream)
+                             : launch_cluster_lines_f64(launch, inverse, stream);
   }
   switch (launch.real_step) {
     case kClusterComplex:

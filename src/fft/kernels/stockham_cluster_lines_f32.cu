@@ -5,10 +5,7 @@
 namespace idgpu::fft::kernels {
 
 cudaError_t launch_cluster_lines_f32(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
-  if (launch.real_step != kClusterComplex) return cudaErrorInvalidValue;
-  const auto line_bits = std::make_integer_sequence<int, kClusterColumnMaxBits - kClusterColumnMinBits + 1>();
-  return inverse ? launch_cluster_lines_bits<true>(launch, stream, line_bits)
-                 : launch_cluster_lines_bits<false>(launch, stream, line_bits);
+  return launch_cluster_lines<float>(launch, inverse, stream);
 }
 
 }  // namespace idgpu::fft::kernels

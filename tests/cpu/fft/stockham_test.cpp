@@ -24,6 +24,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fft/convolution.h"
@@ -140,6 +141,23 @@ std::vector<ComplexL> scaled(const std::vector<Complex>& x, long double factor) 
   std::vector<ComplexL> result(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) result[i] = ComplexL(x[i]) * factor;
   return result;
+}
+
+// Runs `plan` (sign) on `x` out of place, each of its `batch` transforms of n points checked
+// against the long-double radix-2 FFT, then in place; returns both results.
+std::pair<std::vector<Complex>, std::vector<Complex>> run_against_radix2(const fft::FftPlan& plan,
+                                                                         const std::vector<Complex>& x, long long n,
+                                                                         long long batch, int sign) {
+  std::vector<Complex> y = poisoned(x.size());
+  fft::reference::execute(plan, sign, x.data(), y.data());
+  for (long long b = 0; b < batch; ++b) {
+    const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
+    const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
+    CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
+  }
+  std::vector<Complex> z = x;
+  fft::reference::execute(plan, sign, z.data(), z.data());
+  return {std::move(y), std::move(z)};
 }
 
 fft::FftPlan must_plan(long long n, long long batch, fft::Precision precision, const fft::DeviceLimits& limits) {
@@ -688,15 +706,7 @@ TEST_CASE("executor: fused plans in ticket order against a long-double radix-2 F
       REQUIRE(plan.fused.has_value());
       const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
       const int sign = bits % 2 == 0 ? -1 : +1;
-      std::vector<Complex> y = poisoned(x.size());
-      fft::reference::execute(plan, sign, x.data(), y.data());
-      for (long long b = 0; b < batch; ++b) {
-        const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
-        const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
-        CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
-      }
-      std::vector<Complex> z = x;
-      fft::reference::execute(plan, sign, z.data(), z.data());
+      const auto [y, z] = run_against_radix2(plan, x, n, batch, sign);
       CHECK(z == y);
     }
   }
@@ -716,15 +726,7 @@ TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][ex
       REQUIRE(plan.cluster.has_value());
       const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
       const int sign = bits % 2 == 0 ? -1 : +1;
-      std::vector<Complex> y = poisoned(x.size());
-      fft::reference::execute(plan, sign, x.data(), y.data());
-      for (long long b = 0; b < batch; ++b) {
-        const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
-        const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
-        CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
-      }
-      std::vector<Complex> z = x;
-      fft::reference::execute(plan, sign, z.data(), z.data());
+      const auto [y, z] = run_against_radix2(plan, x, n, batch, sign);
       CHECK(z == y);
     }
   }
@@ -732,16 +734,19 @@ TEST_CASE("executor: cluster plans against a long-double radix-2 FFT", "[fft][ex
 
 TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
-  const long long lines = 1LL << fft::kClusterColumnLinesLog2;
+  // 128-byte rows: 16 fp32 lines, 8 fp64.
+  CHECK(fft::cluster_column_lines_log2(8) == 4);
+  CHECK(fft::cluster_column_lines_log2(16) == 3);
   // Checks a pass the planner made a cluster column pass: its shape, and a cluster that fits.
   const auto check_cluster = [&](const fft::FftPlan& plan, const fft::FftPass& pass) {
     REQUIRE(pass.cluster.has_value());
     const fft::FftCluster& c = *pass.cluster;
+    const long long lines = 1LL << fft::cluster_column_lines_log2(static_cast<int>(plan.element_bytes));
     int bits = 0;
     while ((1LL << bits) < pass.size) ++bits;
     CHECK(bits >= fft::kClusterColumnMinBits);
     CHECK(bits <= fft::kClusterColumnMaxBits);
-    CHECK(c.lines_log2 == fft::kClusterColumnLinesLog2);
+    CHECK(c.lines_log2 == fft::cluster_column_lines_log2(static_cast<int>(plan.element_bytes)));
     CHECK(pass.sub_transforms % lines == 0);
     // Column out (sub = span), or a first pass whose lines' outputs are contiguous.
     CHECK(c.contiguous_out == (pass.span_before == 1));
@@ -749,7 +754,7 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
     CHECK(c.rank_bits == fft::cluster_rank_bits(bits + c.lines_log2));
     // 16 points a thread: the cluster's threads hold its T lines exactly.
     CHECK((static_cast<long long>(c.threads) << (c.rank_bits + 4)) == pass.size * lines);
-    CHECK(c.threads <= 512);
+    CHECK(c.threads <= (plan.element_bytes > 8 ? 256 : 512));
     const long long size_a = 1LL << (c.contiguous_out ? fft::cluster_first_bits_a(bits) : fft::cluster_bits_a(bits));
     const long long size_b = pass.size / size_a;
     CHECK((size_a >> c.rank_bits) >= 1);
@@ -773,39 +778,51 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
     CHECK(c.shared_bytes >= static_cast<std::size_t>((size_b >> c.rank_bits) * lines * c.stride_a) * plan.element_bytes);
     CHECK(c.shared_bytes <= h100.shared_bytes_per_block);
   };
-  // 1D fp32 two-pass plans above the fused range: both passes where their sizes are 2^11..2^13
-  // (the first with its lines' outputs contiguous).
-  for (int bits = 22; bits <= 27; ++bits) {
+  // 1D two-pass plans above the fused range: both passes where their sizes are 2^11..2^13 (the
+  // first with its lines' outputs contiguous). fp32 to 2^27, fp64 (16 MB fused: to 2^20) to 2^26.
+  for (int bits = 21; bits <= 27; ++bits) {
+    const fft::Precision precision = bits == 21 ? fft::Precision::kDouble : fft::Precision::kSingle;
     CAPTURE(bits);
-    const fft::FftPlan plan = must_plan(1LL << bits, 2, fft::Precision::kSingle, h100);
+    const fft::FftPlan plan = must_plan(1LL << bits, 2, precision, h100);
     INFO(plan.to_string());
     REQUIRE(plan.passes.size() == 2);
     CHECK_FALSE(plan.fused.has_value());
     for (const fft::FftPass& pass : plan.passes) {
-      const bool expected = pass.size <= (1LL << fft::kClusterColumnMaxBits);
+      const bool expected =
+          pass.size >= (1LL << fft::kClusterColumnMinBits) && pass.size <= (1LL << fft::kClusterColumnMaxBits);
       CHECK(pass.cluster.has_value() == expected);
       if (expected) check_cluster(plan, pass);
     }
     CHECK(plan.to_string().find("cluster column pass") != std::string::npos);
   }
-  // Fused plans (2^17..2^21), fp64, and limits without them keep their passes.
+  for (int bits = 22; bits <= 26; ++bits) {
+    CAPTURE(bits);
+    const fft::FftPlan plan = must_plan(1LL << bits, 3, fft::Precision::kDouble, h100);
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.size() == 2);
+    for (const fft::FftPass& pass : plan.passes) check_cluster(plan, pass);
+    CHECK(plan.passes[0].cluster->lines_log2 == 3);
+  }
+  // Fused plans (fp32 2^17..2^21) and limits without them keep their passes.
   CHECK_FALSE(must_plan(1LL << 21, 1, fft::Precision::kSingle, h100).passes[1].cluster.has_value());
-  CHECK_FALSE(must_plan(1LL << 24, 1, fft::Precision::kDouble, h100).passes[1].cluster.has_value());
   fft::DeviceLimits without = h100;
   without.cluster_columns = false;
   CHECK_FALSE(must_plan(1LL << 24, 1, fft::Precision::kSingle, without).passes[1].cluster.has_value());
-  // Multi-dimensional fp32: the outer axes of 2^10..2^13 over lines in multiples of 16.
+  // Multi-dimensional: the outer axes of 2^11..2^13 points over lines in multiples of 16 (fp32)
+  // or 8 (fp64).
   struct Case {
     std::vector<long long> dims;
-    std::vector<bool> clustered;  // per pass, innermost axis first
+    std::vector<bool> clustered;    // per pass, innermost axis first, fp32
+    std::vector<bool> clustered64;  // fp64, where it differs
   };
   const std::vector<Case> cases = {
-      {{4096, 4096}, {false, true}},  {{2048, 2048}, {false, true}}, {{8192, 8192}, {false, true}},
-      {{1024, 1024}, {false, false}},  // fused axes
-      {{2048, 100}, {false, false}},   // 100 lines: not a multiple of 16
-      {{1024, 2048, 16}, {false, true, false}},  // 1024 points: below kClusterColumnMinBits
-      {{512, 512, 512}, {false, false, false}},
-      {{4096, 8}, {false, false}},     // 8 lines: fewer than a cluster's
+      {{4096, 4096}, {false, true}, {}},  {{2048, 2048}, {false, true}, {}}, {{8192, 8192}, {false, true}, {}},
+      {{1024, 1024}, {false, false}, {}},  // fused axes
+      {{2048, 100}, {false, false}, {}},   // 100 lines: not a multiple of 16 or 8
+      {{1024, 2048, 16}, {false, true, false}, {}},  // 1024 points: below kClusterColumnMinBits
+      {{512, 512, 512}, {false, false, false}, {}},
+      {{4096, 8}, {false, false}, {false, true}},    // 8 lines: an fp64 cluster's, not an fp32 one's
+      {{4096, 24}, {false, false}, {false, true}},
   };
   for (const Case& c : cases) {
     CAPTURE(c.dims);
@@ -815,9 +832,11 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
       const fft::FftPlan& plan = *result.plan;
       INFO(plan.to_string());
       REQUIRE(plan.passes.size() == c.clustered.size());
+      const std::vector<bool>& clustered =
+          precision == fft::Precision::kDouble && !c.clustered64.empty() ? c.clustered64 : c.clustered;
       for (std::size_t i = 0; i < plan.passes.size(); ++i) {
         CAPTURE(i);
-        const bool expected = c.clustered[i] && precision == fft::Precision::kSingle;
+        const bool expected = clustered[i];
         CHECK(plan.passes[i].cluster.has_value() == expected);
         if (expected) check_cluster(plan, plan.passes[i]);
       }
@@ -825,9 +844,9 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
   }
   // The exchange slots of a cluster (cluster_lines_slot): every (row, element, line) of every
   // block exactly once, within the block's exchange rows, lines innermost.
-  for (int bits = fft::kClusterColumnMinBits; bits <= fft::kClusterColumnMaxBits; ++bits) {
-    CAPTURE(bits);
-    const int lines_log2 = fft::kClusterColumnLinesLog2;
+  for (int bits = fft::kClusterColumnMinBits; bits <= fft::kClusterColumnMaxBits; ++bits)
+  for (int lines_log2 : {3, 4}) {
+    CAPTURE(bits, lines_log2);
     const int rank_bits = fft::cluster_rank_bits(bits + lines_log2);
     const int bits_a = fft::cluster_bits_a(bits);
     const int bits_b = bits - bits_a;
@@ -899,9 +918,11 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h100) == (bits >= 25));
     CHECK_FALSE(wins(1LL << bits, points >> bits, fft::Precision::kSingle, h200));
   }
-  for (int bits = 14; bits <= 20; ++bits) {
+  for (int bits = 14; bits <= 25; ++bits) {
     CAPTURE(bits);
-    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100) == (bits != 20));
+    // 2^14..2^19, and 2^23..2^24 (cluster column passes).
+    CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h100) ==
+          (bits <= 19 || bits == 23 || bits == 24));
     CHECK(wins(1LL << bits, (points / 2) >> bits, fft::Precision::kDouble, h200) ==
           (bits == 14 || bits == 15 || bits == 17 || bits == 20));
   }
@@ -1081,27 +1102,27 @@ TEST_CASE("executor: cluster column passes as their kernel runs them", "[fft][ex
     const std::vector<Complex> x = random_input(static_cast<std::size_t>(n * batch), ++salt);
     for (int sign : {-1}) {
       CAPTURE(sign);
-      std::vector<Complex> y = poisoned(x.size());
-      fft::reference::execute(plan, sign, x.data(), y.data());
-      for (long long b = 0; b < batch; ++b) {
-        const std::vector<Complex> one(x.begin() + b * n, x.begin() + (b + 1) * n);
-        const std::vector<Complex> got(y.begin() + b * n, y.begin() + (b + 1) * n);
-        CHECK(relative_error(got, radix2_fft(one, sign)) < kTolerance);
-      }
-      std::vector<Complex> z = x;
-      fft::reference::execute(plan, sign, z.data(), z.data());
+      const auto [y, z] = run_against_radix2(plan, x, n, batch, sign);
       CHECK(relative_error(z, std::vector<ComplexL>(y.begin(), y.end())) < 1e-15);
     }
   }
   // Axis passes: against the naive DFT where it is cheap, else against the same plan's passes
   // as their own kernels run them (checked against the naive DFT above).
-  const std::vector<std::vector<long long>> shapes = {{2048, 16, 2}, {2048, 48}, {4096, 32}, {8192, 16}};
-  for (const std::vector<long long>& dims : shapes) {
-    CAPTURE(dims);
+  // fp64: 8 lines a cluster (a cluster of 4-16 blocks of 256 threads).
+  struct AxisCase {
+    std::vector<long long> dims;
+    fft::Precision precision;
+  };
+  const std::vector<AxisCase> shapes = {{{2048, 16, 2}, fft::Precision::kSingle}, {{2048, 48}, fft::Precision::kSingle},
+                                        {{4096, 32}, fft::Precision::kSingle},    {{8192, 16}, fft::Precision::kSingle},
+                                        {{2048, 8, 2}, fft::Precision::kDouble},  {{4096, 24}, fft::Precision::kDouble},
+                                        {{8192, 8}, fft::Precision::kDouble}};
+  for (const auto& [dims, precision] : shapes) {
+    CAPTURE(dims, static_cast<int>(precision));
     const int rank = static_cast<int>(dims.size());
     const long long batch = dims.size() == 2 && dims[1] == 48 ? 2 : 1;
-    fft::FftPlanResult result = fft::plan_c2c(rank, dims.data(), batch, fft::Precision::kSingle, limits);
-    fft::FftPlanResult reference = fft::plan_c2c(rank, dims.data(), batch, fft::Precision::kSingle, plain);
+    fft::FftPlanResult result = fft::plan_c2c(rank, dims.data(), batch, precision, limits);
+    fft::FftPlanResult reference = fft::plan_c2c(rank, dims.data(), batch, precision, plain);
     REQUIRE(result.plan.has_value());
     REQUIRE(reference.plan.has_value());
     const fft::FftPlan& plan = *result.plan;
