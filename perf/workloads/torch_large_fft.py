@@ -1,0 +1,64 @@
+"""Large complex FFTs as PyTorch makes them, for an A/B run against the vendor libraries:
+
+    perf/idgpu-ab --runs 3 --compare large.npy -- python3 perf/workloads/torch_large_fft.py large.npy
+
+torch.fft.fft of 4 x 2^24 complex64 and 2 x 2^23 complex128 (1D C2C / Z2Z, two passes over
+lines), torch.fft.fft2 of 4 x 4096 x 4096 complex64, 8192 x 8192 complex64 and 2 x 4096 x 4096
+complex128 (2D C2C / Z2Z). Prints each call's GPU time (median of 20 after 3 warm-up calls, CUDA
+events) and writes the first 2^16 values of every result, as complex128, to the .npy file given
+(the outputs idgpu-ab compares between the sides). Exits 77 without torch or a CUDA device.
+"""
+import sys
+
+try:
+    import numpy as np
+    import torch
+except ImportError as error:
+    print(f"skipped: {error}")
+    sys.exit(77)
+if not torch.cuda.is_available():
+    print("skipped: no CUDA device")
+    sys.exit(77)
+if len(sys.argv) != 2:
+    print("usage: torch_large_fft.py OUTPUT.npy", file=sys.stderr)
+    sys.exit(2)
+
+
+def gpu_ms(function, x):
+    for _ in range(3):
+        function(x)
+    times = []
+    for _ in range(20):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        result = function(x)
+        stop.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(stop))
+    return result, sorted(times)[len(times) // 2]
+
+
+generator = torch.Generator(device="cuda").manual_seed(7)
+
+
+def random_complex(shape, dtype):
+    real = torch.float32 if dtype == torch.complex64 else torch.float64
+    parts = torch.randn(*shape, 2, device="cuda", dtype=real, generator=generator)
+    return torch.view_as_complex(parts)
+
+
+cases = [
+    ("torch.fft.fft, 4 x 2^24 complex64", torch.fft.fft, (4, 1 << 24), torch.complex64),
+    ("torch.fft.fft, 2 x 2^23 complex128", torch.fft.fft, (2, 1 << 23), torch.complex128),
+    ("torch.fft.fft2, 4 x 4096 x 4096 complex64", torch.fft.fft2, (4, 4096, 4096), torch.complex64),
+    ("torch.fft.fft2, 8192 x 8192 complex64", torch.fft.fft2, (8192, 8192), torch.complex64),
+    ("torch.fft.fft2, 2 x 4096 x 4096 complex128", torch.fft.fft2, (2, 4096, 4096), torch.complex128),
+]
+kept = []
+for label, function, shape, dtype in cases:
+    x = random_complex(shape, dtype)
+    result, ms = gpu_ms(function, x)
+    print(f"{label:44s} {ms:8.3f} ms")
+    kept.append(result.reshape(-1)[: 1 << 16].cpu().numpy().astype(np.complex128))
+    del x, result
+np.save(sys.argv[1], np.concatenate(kept))
