@@ -319,8 +319,9 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     const FftPass& pass = plan.passes[i];
     // Computing the lo/hi tables costs most of a large plan's creation; skip them where the
     // kernel computes the inter-pass twiddles itself.
-    const bool interpass =
-        !(plan.precision == Precision::kSingle && kernels::computes_interpass_twiddles_f32((*launches)[i]));
+    // A cluster column pass computes its twiddles in both precisions (line_twiddles).
+    const bool interpass = !pass.cluster && !(plan.precision == Precision::kSingle &&
+                                              kernels::computes_interpass_twiddles_f32((*launches)[i]));
     // A convolution pass's tables (its convolution's stage twiddles, the chirp, the spectrum) in
     // their layout (fft/convolution.h); the fields the kernels read are at the same places.
     std::vector<std::complex<double>> table;

@@ -138,9 +138,10 @@ constexpr TuningRow kRows[] = {
 //   R2C/C2R fp32 n = 2^6..2^15 at 2^26 reals: 0.64-1.05x (the vendor moves these at 0.84-0.98 of
 //     copy bandwidth; the native single pass stages through shared memory at 0.44-0.96);
 //   D2Z/Z2D fp64 n = 2^8..2^12 at 2^25: 0.67-0.97x; 2^14 D2Z 0.98-0.99x;
-//   2D Z2Z 8192x4096: 0.85-0.98x (as two axis passes; so were 1024^2 and 3D 128^3 before their
-//   planes were fused); C2C 2048^2 and 2048 x 1024 with the outer axis a cluster column pass
-//   1.01-1.03x (ties; 0.97x as pass kernels).
+//   2D C2C 2048^2 and 2048 x 1024 with the outer axis a cluster column pass 1.01-1.03x (ties;
+//   0.97x as pass kernels); Z2Z 2048^2 0.98x. Z2Z 8192 x 4096 won with its outer axis a
+//   cluster column pass (1.18-1.20x, 0.87x as pass kernels) but has no row: these rows are
+//   square shapes.
 // The real rows' calls: n x batch within 8192 of 2^26 reals (fp32) or 2^25 (fp64), as the
 // benchmark's batches are for lengths that are not powers of two.
 constexpr long long kRealRow32 = (1LL << 26) - 8192;

@@ -380,21 +380,18 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
 // Host side.
 
 // `clusters` clusters of the kernel's Shape; each kernel (a template instance) keeps its own
-// attribute flags.
+// attribute flags, per device (allow_shared, allow_wide_clusters).
 template <class Shape, class Kernel>
 cudaError_t launch_clusters(Kernel kernel, const ClusterLaunch& launch, long long clusters, cudaStream_t stream,
-                            std::atomic<unsigned>* allowed, std::atomic<bool>* wide_allowed) {
-  std::atomic<bool>& wide = *wide_allowed;
+                            std::atomic<unsigned>* allowed, std::atomic<bool>* wide) {
   if (launch.rank_bits != Shape::kRankBits || launch.threads != Shape::kThreads) return cudaErrorInvalidValue;
   if (clusters < 1 || clusters > (0x7fffffffLL >> Shape::kRankBits)) return cudaErrorInvalidValue;
   if (const cudaError_t status = allow_shared(kernel, launch.shared_bytes, allowed); status != cudaSuccess) {
     return status;
   }
-  if (Shape::kRanks > 8 && !wide.load(std::memory_order_relaxed)) {
-    // 16 blocks is beyond the portable cluster size; sm_90 allows it on request.
-    const cudaError_t status = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    if (status != cudaSuccess) return status;
-    wide.store(true, std::memory_order_relaxed);
+  // 16 blocks is beyond the portable cluster size; sm_90 allows it on request.
+  if constexpr (Shape::kRanks > 8) {
+    if (const cudaError_t status = allow_wide_clusters(kernel, wide); status != cudaSuccess) return status;
   }
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(static_cast<unsigned>(clusters << Shape::kRankBits));
@@ -414,22 +411,22 @@ cudaError_t launch_clusters(Kernel kernel, const ClusterLaunch& launch, long lon
 template <class Real, bool Inverse, int Bits, int Step>
 cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
   static std::atomic<unsigned> allowed[64] = {};
-  static std::atomic<bool> wide{false};
+  static std::atomic<bool> wide[64] = {};
   return launch_clusters<ClusterShape<Bits>>(stockham_cluster<Real, Inverse, Bits, Step>, launch, launch.batch, stream,
-                                             allowed, &wide);
+                                             allowed, wide);
 }
 
 template <class Real, bool Inverse, int Bits, bool ContiguousOut>
 cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
   constexpr int kLinesLog2 = cluster_column_lines_log2(2 * sizeof(Real));
   static std::atomic<unsigned> allowed[64] = {};
-  static std::atomic<bool> wide{false};
+  static std::atomic<bool> wide[64] = {};
   if (launch.lines_log2 != kLinesLog2 || launch.lines < 1 || launch.lines % (1LL << kLinesLog2) != 0) {
     return cudaErrorInvalidValue;
   }
   return launch_clusters<ClusterLinesShape<Bits, kLinesLog2, ContiguousOut>>(
       stockham_cluster_lines<Real, Inverse, Bits, kLinesLog2, ContiguousOut>, launch,
-      launch.batch * (launch.lines >> kLinesLog2), stream, allowed, &wide);
+      launch.batch * (launch.lines >> kLinesLog2), stream, allowed, wide);
 }
 
 template <class Real, bool Inverse, int Step, int... Offset>
