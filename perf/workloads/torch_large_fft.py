@@ -10,33 +10,9 @@ events) and writes the first 2^16 values of every result, as complex128, to the 
 """
 import sys
 
-try:
-    import numpy as np
-    import torch
-except ImportError as error:
-    print(f"skipped: {error}")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("skipped: no CUDA device")
-    sys.exit(77)
-if len(sys.argv) != 2:
-    print("usage: torch_large_fft.py OUTPUT.npy", file=sys.stderr)
-    sys.exit(2)
+from torch_common import gpu_ms, torch_or_skip
 
-
-def gpu_ms(function, x):
-    for _ in range(3):
-        function(x)
-    times = []
-    for _ in range(20):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        result = function(x)
-        stop.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(stop))
-    return result, sorted(times)[len(times) // 2]
-
+np, torch = torch_or_skip("torch_large_fft.py")
 
 generator = torch.Generator(device="cuda").manual_seed(7)
 
@@ -57,7 +33,7 @@ cases = [
 kept = []
 for label, function, shape, dtype in cases:
     x = random_complex(shape, dtype)
-    result, ms = gpu_ms(function, x)
+    result, ms = gpu_ms(torch, function, x)
     print(f"{label:44s} {ms:8.3f} ms")
     kept.append(result.reshape(-1)[: 1 << 16].cpu().numpy().astype(np.complex128))
     del x, result

@@ -11,33 +11,9 @@ idgpu-ab compares between the sides). Exits 77 without torch or a CUDA device.
 """
 import sys
 
-try:
-    import numpy as np
-    import torch
-except ImportError as error:
-    print(f"skipped: {error}")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("skipped: no CUDA device")
-    sys.exit(77)
-if len(sys.argv) != 2:
-    print("usage: torch_spectral.py OUTPUT.npy", file=sys.stderr)
-    sys.exit(2)
+from torch_common import gpu_ms, torch_or_skip
 
-
-def gpu_ms(function, *args):
-    for _ in range(3):
-        function(*args)
-    times = []
-    for _ in range(20):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        result = function(*args)
-        stop.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(stop))
-    return result, sorted(times)[len(times) // 2]
-
+np, torch = torch_or_skip("torch_spectral.py")
 
 generator = torch.Generator(device="cuda").manual_seed(11)
 signals = torch.randn(64, 16000 * 30, device="cuda", generator=generator)
@@ -58,7 +34,7 @@ cases = [
 ]
 kept = []
 for label, function, x in cases:
-    result, ms = gpu_ms(function, x)
+    result, ms = gpu_ms(torch, function, x)
     print(f"{label:44s} {ms:8.3f} ms")
     kept.append(result.reshape(-1)[: 1 << 16].cpu().numpy().astype(np.complex64))
 np.save(sys.argv[1], np.concatenate(kept))
