@@ -148,8 +148,10 @@ class StockhamPlan final : public NativePlan {
                                                        : kernels::launch_fused_f64(pair, inverse, args.stream);
         });
       } else if (plan_.passes[i].cluster) {
-        launched = run_cluster_pass(plan_.passes[i], launches_[i], buffer(turns[i].from), buffer(turns[i].to), inverse,
-                                    args.stream);
+        kernels::PassLaunch launch = launches_[i];
+        if (real) launch.shape = shapes_[in_place][i];
+        launched =
+            run_cluster_pass(plan_.passes[i], launch, buffer(turns[i].from), buffer(turns[i].to), inverse, args.stream);
       } else {
         kernels::PassLaunch launch = launches_[i];
         if (real) launch.shape = shapes_[in_place][i];
@@ -195,7 +197,8 @@ class StockhamPlan final : public NativePlan {
   }
 
   // A cluster column pass (FftPass::cluster; kernels/stockham_cluster.cuh) from `input` to
-  // `output`: the pass's lines 2^lines_log2 a cluster, its transforms' distances as planned.
+  // `output`: the pass's lines 2^lines_log2 a cluster, its transforms' distances as `planned`'s
+  // shape has them (a real plan's: this execution's), a paired pass with its real step.
   cudaError_t run_cluster_pass(const FftPass& pass, const kernels::PassLaunch& planned, const void* input, void* output,
                                bool inverse, cudaStream_t stream) const {
     const FftCluster& c = *pass.cluster;
@@ -217,6 +220,9 @@ class StockhamPlan final : public NativePlan {
     launch.in_dist = input_group(shape);
     launch.out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
     launch.out_line = c.contiguous_out ? output_distance(shape) : 0;
+    launch.real_step = pass.real_step == RealStep::kPairedR2C ? 1 : pass.real_step == RealStep::kPairedC2R ? 2 : 0;
+    launch.real_twiddles = planned.real_twiddles;
+    launch.real_lo_bits = pass.real_lo_bits;
     launch.input = input;
     launch.output = output;
     return launch::counted([&] {

@@ -451,14 +451,21 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
     while ((1LL << bits) < pass.size) ++bits;
     const long long sub = pass.sub_transforms;
     const bool first = pass.span_before == 1 && pass.out_dist == 0;  // each line's output contiguous
+    // A two-pass real plan's paired pass (real cluster column passes): R2C's step after a last
+    // pass, C2R's before a first.
+    const bool real_step_served = pass.real_step == RealStep::kNone ||
+                                  (pass.real_step == RealStep::kPairedR2C && !first) ||
+                                  (pass.real_step == RealStep::kPairedC2R && first);
     if ((1LL << bits) != pass.size || bits < kClusterColumnMinBits || bits > kClusterColumnMaxBits || sub < 2 ||
         (pass.span_before != sub && !first) || sub % lines != 0 || pass.straddles || pass.nyquist_packed ||
-        pass.real_step != RealStep::kNone || pass.convolution != ConvolutionStep::kNone ||
-        pass.bluestein != BluesteinStep::kNone || pass.in_group != 0 || pass.out_group != 0) {
+        !real_step_served || pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone ||
+        pass.in_group != 0 || pass.out_group != 0) {
       continue;
     }
-    // A transform's element offsets (l + e S) are 32-bit in the kernel.
-    if (pass.size * sub > (1LL << 31)) continue;
+    // A transform's element offsets (l + e S) are 32-bit in the kernel; a real plan's X[M] too.
+    if (pass.size * sub > (1LL << 31) || (pass.real_step != RealStep::kNone && pass.size * sub >= (1LL << 31))) {
+      continue;
+    }
     FftCluster c;
     c.lines_log2 = lines_log2;
     c.contiguous_out = first;
@@ -853,7 +860,7 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   // 0.88-1.01x (H200).
   DeviceLimits plain = limits;
   plain.clusters = false;
-  plain.cluster_columns = false;  // the paired passes have no cluster column kernel
+  plain.cluster_columns = false;  // planned below, once the paired pass has its step
   plain.fused = limits.fused && precision == Precision::kDouble;
   // A power-of-two half in the cluster range (where the limits allow clusters: the native side
   // asks for them for rank 1 only) runs as one cluster kernel (FftCluster) whose stages are the
@@ -964,6 +971,9 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
       }
     }
   }
+  // Passes of 2^11..2^13 points (halves from 2^22) as cluster column passes, the paired one with
+  // its real step.
+  plan_cluster_columns(&plan, limits);
   result.plan = std::move(plan);
   return result;
 }

@@ -88,7 +88,12 @@
 //     - fp64 (8 lines, each twiddle from its own double sincospi), three runs: Z2Z 2^21..2^25
 //       from 0.82, 0.84, 0.91, 0.88, 0.78x to 0.86-0.87, 0.91, 1.08-1.09, 1.06-1.07,
 //       0.99-1.00x (2^21's first pass of 2^10 stays a pass kernel's); 2048^2 0.95 -> 0.98x,
-//       4096^2 1.17 -> 1.24-1.25x, 8192 x 4096 0.87 -> 1.18-1.20x.
+//       4096^2 1.17 -> 1.24-1.25x, 8192 x 4096 0.87 -> 1.18-1.20x;
+//     - two-pass real plans (plan_real, halves from 2^22), the paired pass with its real step
+//       (real cluster column passes in fft/stockham_index.h), three runs at 2^26 / 2^25 reals:
+//       R2C 2^23..2^27 from 0.59-0.89x to 1.16-1.33x, C2R 0.77-0.93x to 1.07-1.24x, D2Z
+//       2^23..2^26 0.82-0.87x to 1.08-1.20x, Z2D 0.87-1.00x to 1.00-1.16x (0.24-0.34 of copy
+//       bandwidth, the vendor's 0.20-0.28).
 //  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each
@@ -514,6 +519,8 @@ bool lines_layout(const Descriptor& descriptor, bool* contiguous_out);
 //    transform, its last pass then in place there; C2R: the n reals), in place in a temporary
 //    array of n / 2 a transform from the stream-ordered scratch pool (execution_pass). Two reads
 //    and two writes of the data (a cluster plan: one of each, no intermediate), no work area.
+//    Passes of 2^11..2^13 points (halves from 2^22) are cluster column passes, the paired one
+//    with its real step (plan_cluster_columns once the step is set).
 //    (An R2C intermediate in the scratch pool out of
 //    place too, n / 2 a transform so that every row sits on the 32-byte sectors, measured
 //    slower on an H200: R2C 2^18..2^26 0.53-0.89x against C2R's 0.74-1.06x there, where on an

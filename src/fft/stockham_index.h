@@ -150,6 +150,47 @@ IDGPU_HD int cluster_paired_partner_row(int rank, int row, int rows_log2) {
   return rank == 0 && (row == 0 || row == last) ? row : last - row;
 }
 
+// Paired passes (below): of C = sub columns, the column that holds place tr (< 2 half) of a group whose primary columns
+// are j0 .. j0 + half - 1.
+IDGPU_HD long long paired_group_column(long long sub, long long j0, int half, int tr) {
+  if (tr < half) return j0 + tr;
+  const long long column = sub - j0 - half + 1 + (tr - half);
+  return column == sub ? sub / 2 : column;
+}
+// Real cluster column passes (a two-pass real plan's paired pass, RealStep::kPairedR2C /
+// kPairedC2R, as a cluster column pass): the cluster's T lines are a paired group of columns
+// (paired_group_column with half = T / 2, j0 a multiple of T / 2), so that line l's partner is
+// line T - 1 - l (columns 0 and S / 2: itself) and every pair of points the real step combines
+// is in one cluster.
+//  - C2R (the first pass, contiguous out): stage A forms Z[m] from X[m] and X[M - m], both read
+//    from device memory (the partner's row by another block of the same cluster at about the same
+//    time: the L2 serves the second read), as the C2R cluster kernel does.
+//  - R2C (the last pass, column out): output k2 + NA k1 of a column c >= 1 pairs with the
+//    partner column's NA - 1 - k2 + NA (NB - 1 - k1); its exchange gives block `rank` the rows
+//    p = rank H + r in its rows r < H and NA - 1 - p in rows TB - 1 - r (cluster_mirror_row, H =
+//    TB / 2), so that row r's partner is row TB - 1 - r of the partner line in the same block.
+//    Column 0 (line 0 of the group j0 = 0) pairs with itself as a real cluster plan's transform
+//    does (cluster_real_partner), its rows by cluster_paired_row.
+IDGPU_HD long long cluster_paired_column(long long sub, long long j0, int line, int lines_log2) {
+  return paired_group_column(sub, j0, 1 << (lines_log2 - 1), line);
+}
+IDGPU_HD int cluster_paired_line(long long sub, long long column, int line, int lines_log2) {
+  return column == 0 || 2 * column == sub ? line : (1 << lines_log2) - 1 - line;
+}
+IDGPU_HD void cluster_mirror_row(int k2, int rows_log2, int bits_a, int* rank, int* row) {
+  const int half = 1 << (rows_log2 - 1);
+  const bool low = k2 < (1 << (bits_a - 1));
+  const int p = low ? k2 : (1 << bits_a) - 1 - k2;
+  *rank = p >> (rows_log2 - 1);
+  *row = low ? p & (half - 1) : 2 * half - 1 - (p & (half - 1));
+}
+// The row k2 that block `rank` holds in its row `row` (cluster_mirror_row's inverse).
+IDGPU_HD int cluster_mirror_k2(int rank, int row, int rows_log2, int bits_a) {
+  const int half = 1 << (rows_log2 - 1);
+  if (row < half) return rank * half + row;
+  return (1 << bits_a) - 1 - (rank * half + 2 * half - 1 - row);
+}
+
 // Fused plans (kernels/stockham_fused.cuh): the two passes of a power-of-two plan, out of place,
 // in one persistent kernel. The first pass writes its intermediate into the output, the last pass
 // transforms it there in place, and the intermediate of a transform is read back while it is still
@@ -333,10 +374,7 @@ IDGPU_HD PairedFrame paired_frame(const PassShape& s, long long g0) {
 }
 // The column of the block's sub-transform tr (< P).
 IDGPU_HD long long paired_column(const PassShape& s, long long j0, int tr) {
-  const int half = s.per_block / 2;
-  if (tr < half) return j0 + tr;
-  const long long column = s.sub - j0 - half + 1 + (tr - half);
-  return column == s.sub ? s.sub / 2 : column;
+  return paired_group_column(s.sub, j0, s.per_block / 2, tr);
 }
 // The block's sub-transform and element that hold Z[M - k] for element e of sub-transform tr
 // (in column `column`): sub-transform paired_partner_tr, element paired_partner_e of the

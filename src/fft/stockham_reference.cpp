@@ -77,6 +77,10 @@ Complex not_a_number() { return {std::numeric_limits<double>::quiet_NaN(), 0.0};
 // stages, stored. All of a cluster's lines are read before any is written (in place works).
 // A first pass (FftCluster::contiguous_out): N split N / 16 x 16, stage B's outputs staged at
 // cluster_rows_slot (in the exchange's memory), then each line's output contiguous.
+// A real plan's paired pass (real cluster column passes, fft/stockham_index.h): the cluster's
+// lines a paired group of columns; C2R forms Z from X and X[M - m] on the loads, R2C's exchange
+// pairs the rows within the blocks (cluster_mirror_row, column 0 cluster_paired_row) and its real
+// step reads each partner from the block's stage-B buffers.
 void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
   const FftCluster& c = *pass.cluster;
   const auto log2_of = [](long long v) {
@@ -112,6 +116,21 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
   const TwiddleLayout layout_b = twiddle_layout(pass_b, false);
   const long long stride = pass.sub_transforms;  // S
   const long long m = pass.has_twiddle() ? pass.span_before * pass.size : 0;
+  const bool r2c = pass.real_step == RealStep::kPairedR2C;
+  const bool c2r = pass.real_step == RealStep::kPairedC2R;
+  if ((r2c && contiguous_out) || (c2r && !contiguous_out) || (pass.real_step != RealStep::kNone && !r2c && !c2r)) {
+    throw std::logic_error("fft reference: a cluster column pass with a real step it has no form for");
+  }
+  const bool paired = r2c || c2r;
+  const long long total = stride * pass.size;  // a real plan's M
+  const std::vector<Complex> real_table = paired ? pass_twiddles(pass, false) : std::vector<Complex>();
+  const TwiddleLayout real_layout = twiddle_layout(pass, false);
+  const auto real_twiddle = [&](long long k) {  // w_{2M}^k, forward sign, as the kernel's split tables
+    const long long mask = (1LL << pass.real_lo_bits) - 1;
+    return real_table[real_layout.real + static_cast<std::size_t>(k & mask)] *
+           real_table[real_layout.real + (std::size_t{1} << pass.real_lo_bits) +
+                      static_cast<std::size_t>(k >> pass.real_lo_bits)];
+  };
   const PassShape shape = pass_shape(plan, pass);
   const long long in_dist = input_group(shape);
   const long long out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
@@ -136,9 +155,13 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
   const long long groups = stride >> lines_log2;
   for (long long cluster = 0; cluster < plan.pass_transforms(pass) * groups; ++cluster) {
     const long long transform = cluster / groups;
-    const long long j0 = (cluster % groups) << lines_log2;
-    const Complex* in = from + transform * in_dist + j0;
-    Complex* out = to + transform * out_dist + j0 * out_line;
+    const long long group = cluster % groups;
+    const long long j0 = paired ? group << (lines_log2 - 1) : group << lines_log2;
+    const auto column_of = [&](int line) {
+      return paired ? cluster_paired_column(stride, j0, line, lines_log2) : j0 + line;
+    };
+    const Complex* in = from + transform * in_dist;
+    Complex* out = to + transform * out_dist;
     exchanges.clear();
     for (int rank = 0; rank < ranks; ++rank) {
       std::vector<Complex>& mine = smem[static_cast<std::size_t>(rank)];
@@ -146,10 +169,17 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
       for (int tr = 0; tr < lines * columns; ++tr) {
         const int line = tr & (lines - 1);
         const int n1 = rank * columns + (tr >> lines_log2);
+        const long long column = column_of(line);
         for (int e = 0; e < size_a; ++e) {
           const long long element = n1 + static_cast<long long>(e) * size_b;
-          Complex x = in[line + element * stride];
-          if (m > 0) x *= twiddle(element * (j0 + line), m, sign);
+          Complex x = in[column + element * stride];
+          if (c2r) {
+            // Z[k] = (X[k] + conj X[M-k]) + i w^-k (X[k] - conj X[M-k]), k = column + S e.
+            const long long k = column + element * stride;
+            const Complex b = std::conj(in[total - k]);
+            x = (x + b) + Complex(0.0, 1.0) * std::conj(real_twiddle(k)) * (x - b);
+          }
+          if (m > 0) x *= twiddle(element * column, m, sign);
           mine[smem_index(shape_a, tr, e)] = x;
         }
       }
@@ -157,9 +187,17 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
       for (int tr = 0; tr < lines * columns; ++tr) {
         const int line = tr & (lines - 1);
         const int n1 = rank * columns + (tr >> lines_log2);
+        const bool own = column_of(line) == 0;
         for (int k2 = 0; k2 < size_a; ++k2) {
           const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, pass.size, sign);
-          exchanges.push_back({cluster_exchange_rank(k2, rows_log2), slot_of(k2, n1, line), y});
+          int to_rank = cluster_exchange_rank(k2, rows_log2);
+          int row = k2;
+          if (r2c && own) {
+            cluster_paired_row(k2, rows_log2, bits_a, &to_rank, &row);
+          } else if (r2c) {
+            cluster_mirror_row(k2, rows_log2, bits_a, &to_rank, &row);
+          }
+          exchanges.push_back({to_rank, slot_of(row, n1, line), y});
         }
       }
     }
@@ -182,13 +220,31 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
       std::vector<Complex>& staged = smem[static_cast<std::size_t>(rank)];
       if (contiguous_out) std::fill(staged.begin(), staged.end(), not_a_number());
       for (int tr = 0; tr < lines * rows; ++tr) {
-        const long long k2 = static_cast<long long>(rank) * rows + row_of(tr);
+        const long long column = column_of(line_of(tr));
+        const bool own = column == 0;
+        const int row = row_of(tr);
+        const long long k2 = !r2c ? static_cast<long long>(rank) * rows + row
+                             : own ? cluster_paired_k2(rank, row, rows_log2, bits_a)
+                                   : cluster_mirror_k2(rank, row, rows_log2, bits_a);
+        // R2C: the partner line's row in the same block (cluster_mirror_row; column 0's by
+        // cluster_paired_partner_row).
+        const int partner_tr =
+            cluster_paired_line(stride, column, line_of(tr), lines_log2) +
+            ((own ? cluster_paired_partner_row(rank, row, rows_log2) : rows - 1 - row) << lines_log2);
         for (int k1 = 0; k1 < size_b; ++k1) {
           const Complex z = padded[smem_index(shape_b, tr, k1)];
+          const long long index = column + (k2 + static_cast<long long>(k1) * size_a) * stride;
           if (contiguous_out) {
-            staged[static_cast<std::size_t>(cluster_rows_slot(row_of(tr), k1, line_of(tr), rows_log2, bits_b))] = z;
+            staged[static_cast<std::size_t>(cluster_rows_slot(row, k1, line_of(tr), rows_log2, bits_b))] = z;
+          } else if (r2c) {
+            // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2; k = 0 also X[M].
+            int partner_k2 = 0, partner_k1 = size_b - 1 - k1;
+            if (own) cluster_real_partner(static_cast<int>(k2), k1, bits_a, bits_b, &partner_k2, &partner_k1);
+            const Complex b = std::conj(padded[smem_index(shape_b, partner_tr, partner_k1)]);
+            out[index] = 0.5 * (z + b) - Complex(0.0, 0.5) * real_twiddle(index) * (z - b);
+            if (index == 0) out[total] = {z.real() - z.imag(), 0.0};
           } else {
-            out[line_of(tr) + (k2 + static_cast<long long>(k1) * size_a) * stride] = z;
+            out[index] = z;
           }
         }
       }
@@ -196,7 +252,8 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
         for (int line = 0; line < lines; ++line) {
           for (int k1 = 0; k1 < size_b; ++k1) {
             for (int row = 0; row < rows; ++row) {
-              out[line * out_line + static_cast<long long>(rank) * rows + row + static_cast<long long>(k1) * size_a] =
+              out[column_of(line) * out_line + static_cast<long long>(rank) * rows + row +
+                  static_cast<long long>(k1) * size_a] =
                   staged[static_cast<std::size_t>(cluster_rows_slot(row, k1, line, rows_log2, bits_b))];
             }
           }

@@ -273,12 +273,18 @@ __device__ __forceinline__ void line_twiddles(C* v, unsigned long long first, un
 // global access is a row of T lines (line_twiddles for the inter-pass and cluster twiddles).
 // ContiguousOut: a first pass, each line's output contiguous (out_line apart), split N / 16 x 16
 // so that a block's rows are runs of TB >= 16 outputs (cluster_rows_slot in fft/stockham_index.h).
+// Step: a two-pass real plan's paired pass (real cluster column passes in fft/stockham_index.h):
+// kClusterC2R a first pass whose stage A forms Z from X and its mirror, kClusterR2C a last pass
+// whose stage B's outputs meet their partners in the block's own buffers.
 template <int Bits, int LinesLog2, bool ContiguousOut>
 using ClusterLinesShape =
     ClusterShape<Bits, LinesLog2, ContiguousOut ? cluster_first_bits_a(Bits) : cluster_bits_a(Bits)>;
 
-template <class Real, bool Inverse, int Bits, int LinesLog2, bool ContiguousOut>
+template <class Real, bool Inverse, int Bits, int LinesLog2, bool ContiguousOut, int Step = kClusterComplex>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const __grid_constant__ ClusterLaunch p) {
+  static_assert(Step == kClusterComplex || (Step == kClusterR2C && !Inverse && !ContiguousOut) ||
+                    (Step == kClusterC2R && Inverse && ContiguousOut),
+                "R2C's step follows a forward last pass, C2R's precedes an inverse first pass");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
   using Shape = ClusterLinesShape<Bits, LinesLog2, ContiguousOut>;
@@ -295,12 +301,17 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
 
   cg::cluster_group cluster = cg::this_cluster();
   const int rank = static_cast<int>(cluster.block_rank());
-  // Cluster -> (transform, its lines j0 .. j0 + T - 1).
+  constexpr bool kPaired = Step != kClusterComplex;
+  // Cluster -> (transform, its lines: columns j0 .. j0 + T - 1, or a paired group's columns).
   const long long id = static_cast<long long>(blockIdx.x) >> Shape::kRankBits;
   const long long groups = p.lines >> LinesLog2;
   const long long transform = id / groups;
-  const int j0 = static_cast<int>((id - transform * groups) << LinesLog2);
+  const long long group = id - transform * groups;
+  const int j0 = static_cast<int>(kPaired ? group << (LinesLog2 - 1) : group << LinesLog2);
   const int stride = static_cast<int>(p.lines);  // S; l + e S < S N <= 2^31
+  const auto column_of = [&](int line) {
+    return kPaired ? static_cast<int>(cluster_paired_column(p.lines, j0, line, LinesLog2)) : j0 + line;
+  };
   extern __shared__ __align__(16) unsigned char shared_raw[];
   C* sm = reinterpret_cast<C*>(shared_raw);
   const int thread = static_cast<int>(threadIdx.x);
@@ -312,12 +323,27 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
     const int line = tr & (kLines - 1);
     const int n1 = (rank << Shape::kColumnsLog2) + (tr >> LinesLog2);
     const int tid = thread >> (Shape::kColumnsLog2 + LinesLog2);
-    const C* x = static_cast<const C*>(p.input) + transform * p.in_dist + j0 + line;
+    const int column = column_of(line);
+    const C* in = static_cast<const C*>(p.input) + transform * p.in_dist;
+    const C* x = in + column;
 #pragma unroll
     for (int k = 0; k < kE; ++k) v[k] = x[(n1 + (tid + k * A::kThreads) * kNB) * stride];
+    if constexpr (Step == kClusterC2R) {
+      // Z[m] = (X[m] + conj X[M-m]) + i w^-m (X[m] - conj X[M-m]), m = column + S e (m = 0: X[M]).
+      const int total = stride << Bits;  // M
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int m = column + (n1 + (tid + k * A::kThreads) * kNB) * stride;
+        const C b = cconj(in[total - m]);
+        const C w = cconj(split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(m)));
+        const C sum = cadd(v[k], b);
+        const C t = cmul(w, csub(v[k], b));
+        v[k] = make<C>(sum.x - t.y, sum.y + t.x);
+      }
+    }
     if (p.twiddle_m > 0) {
-      // w_M^{e j}, e = n1 + NB (tid + k NA / 16), j = j0 + l.
-      const auto j = static_cast<unsigned long long>(j0 + line);
+      // w_M^{e j}, e = n1 + NB (tid + k NA / 16), j the column.
+      const auto j = static_cast<unsigned long long>(column);
       line_twiddles<Inverse, kE>(v, static_cast<unsigned long long>(n1 + tid * kNB) * j,
                                  static_cast<unsigned long long>(A::kThreads * kNB) * j,
                                  static_cast<unsigned long long>(p.twiddle_m));
@@ -331,10 +357,27 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
     line_twiddles<Inverse, kE>(v, static_cast<unsigned long long>(tid) * n1,
                                static_cast<unsigned long long>(A::kThreads) * n1, 1ULL << Bits);
     cluster_wait();
-    // Line-innermost rows (cluster_lines_slot): a warp's lanes store one contiguous run.
-    exchange_rows<Shape::kRanks>(v, sm, [&](int k) {
-      return cluster_lines_slot(tid + k * A::kThreads, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
-    });
+    if constexpr (Step == kClusterR2C) {
+      // Rows paired within the blocks (cluster_mirror_row; column 0 cluster_paired_row), still
+      // line-innermost: a block and row per element.
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int k2 = tid + k * A::kThreads;
+        int to = 0, row = 0;
+        if (column == 0) {
+          cluster_paired_row(k2, Shape::kRowsLog2, Shape::kBitsA, &to, &row);
+        } else {
+          cluster_mirror_row(k2, Shape::kRowsLog2, Shape::kBitsA, &to, &row);
+        }
+        const int slot = cluster_lines_slot(row, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
+        store_cluster_shared(cluster_shared_address(sm + slot, static_cast<unsigned>(to)), v[k]);
+      }
+    } else {
+      // Line-innermost rows (cluster_lines_slot): a warp's lanes store one contiguous run.
+      exchange_rows<Shape::kRanks>(v, sm, [&](int k) {
+        return cluster_lines_slot(tid + k * A::kThreads, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
+      });
+    }
     cluster.sync();
   }
 
@@ -358,18 +401,54 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
 #pragma unroll
       for (int k = 0; k < kE; ++k) sm[cluster_rows_slot(row, k, line, Shape::kRowsLog2, Shape::kBitsB)] = v[k];
       __syncthreads();
-      C* out = static_cast<C*>(p.output) + transform * p.out_dist + j0 * p.out_line + (rank << Shape::kRowsLog2);
+      C* out = static_cast<C*>(p.output) + transform * p.out_dist + (rank << Shape::kRowsLog2);
 #pragma unroll
       for (int i = 0; i < kE; ++i) {
         const int q = thread + i * Shape::kThreads;  // (line, k1, row), rows innermost
         const int r = q & ((1 << Shape::kRowsLog2) - 1);
         const int k1 = (q >> Shape::kRowsLog2) & (kNB - 1);
         const int l = q >> (Shape::kRowsLog2 + Shape::kBitsB);
-        out[l * p.out_line + r + k1 * kNA] = sm[cluster_rows_slot(r, k1, l, Shape::kRowsLog2, Shape::kBitsB)];
+        out[column_of(l) * p.out_line + r + k1 * kNA] = sm[cluster_rows_slot(r, k1, l, Shape::kRowsLog2, Shape::kBitsB)];
+      }
+    } else if constexpr (Step == kClusterR2C) {
+      // v[k] = Z[k2 + NA k1] of the line's column, k1 = tid + k NB / 16, into the lane's buffer;
+      // the partners Z[M - k] are in the partner line's row (cluster_real_partner's element for
+      // column 0, else NB - 1 - k1).
+      const int column = column_of(line);
+      const bool own = column == 0;
+      const int k2 = own ? cluster_paired_k2(rank, row, Shape::kRowsLog2, Shape::kBitsA)
+                         : cluster_mirror_k2(rank, row, Shape::kRowsLog2, Shape::kBitsA);
+      C* mine = sm + tr * p.stride_b;
+      __syncthreads();  // stage B's last stage has read the buffer
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int e = tid + k * B::kThreads;
+        mine[e + (e >> p.shift)] = v[k];
+      }
+      __syncthreads();
+      const int partner_line = cluster_paired_line(p.lines, column, line, LinesLog2);
+      const int partner_row =
+          own ? cluster_paired_partner_row(rank, row, Shape::kRowsLog2) : (1 << Shape::kRowsLog2) - 1 - row;
+      const C* partner = sm + (partner_line + (partner_row << LinesLog2)) * p.stride_b;
+      C* out = static_cast<C*>(p.output) + transform * p.out_dist;
+      // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2; k = 0 also writes
+      // X[M] = Re Z[0] - Im Z[0].
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int k1 = tid + k * B::kThreads;
+        int partner_k2 = 0, partner_k1 = kNB - 1 - k1;
+        if (own) cluster_real_partner(k2, k1, Shape::kBitsA, Shape::kBitsB, &partner_k2, &partner_k1);
+        const C bc = cconj(partner[partner_k1 + (partner_k1 >> p.shift)]);
+        const int index = column + (k2 + k1 * kNA) * stride;
+        const C w = split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(index));
+        const C sum = cadd(v[k], bc);
+        const C t = cmul(w, csub(v[k], bc));
+        out[index] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+        if (index == 0) out[stride << Bits] = make<C>(v[k].x - v[k].y, static_cast<Real>(0));
       }
     } else {
       const int k2 = (rank << Shape::kRowsLog2) + row;
-      C* out = static_cast<C*>(p.output) + transform * p.out_dist + j0 + line;
+      C* out = static_cast<C*>(p.output) + transform * p.out_dist + column_of(line);
 #pragma unroll
       for (int k = 0; k < kE; ++k) out[(k2 + (tid + k * B::kThreads) * kNA) * stride] = v[k];
     }
@@ -416,7 +495,7 @@ cudaError_t launch_cluster_kernel(const ClusterLaunch& launch, cudaStream_t stre
                                              allowed, wide);
 }
 
-template <class Real, bool Inverse, int Bits, bool ContiguousOut>
+template <class Real, bool Inverse, int Bits, bool ContiguousOut, int Step>
 cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_t stream) {
   constexpr int kLinesLog2 = cluster_column_lines_log2(2 * sizeof(Real));
   static std::atomic<unsigned> allowed[64] = {};
@@ -425,7 +504,7 @@ cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_
     return cudaErrorInvalidValue;
   }
   return launch_clusters<ClusterLinesShape<Bits, kLinesLog2, ContiguousOut>>(
-      stockham_cluster_lines<Real, Inverse, Bits, kLinesLog2, ContiguousOut>, launch,
+      stockham_cluster_lines<Real, Inverse, Bits, kLinesLog2, ContiguousOut, Step>, launch,
       launch.batch * (launch.lines >> kLinesLog2), stream, allowed, wide);
 }
 
@@ -444,27 +523,41 @@ cudaError_t launch_cluster_bits(const ClusterLaunch& launch, cudaStream_t stream
 }
 
 // A cluster column pass (launch.lines_log2 > 0; stockham_cluster_lines_f32.cu, _f64.cu).
-template <class Real, bool Inverse, int... Offset>
+template <class Real, bool Inverse, int Step, int... Offset>
 cudaError_t launch_cluster_lines_bits(const ClusterLaunch& launch, cudaStream_t stream,
                                       std::integer_sequence<int, Offset...>) {
   cudaError_t status = cudaErrorInvalidValue;
   const auto launch_if = [&](auto bits) {
     constexpr int kBits = decltype(bits)::value;
     if (launch.bits != kBits) return false;
-    status = launch.out_line > 0 ? launch_cluster_lines_kernel<Real, Inverse, kBits, true>(launch, stream)
-                                 : launch_cluster_lines_kernel<Real, Inverse, kBits, false>(launch, stream);
+    if constexpr (Step == kClusterComplex) {
+      status = launch.out_line > 0 ? launch_cluster_lines_kernel<Real, Inverse, kBits, true, Step>(launch, stream)
+                                   : launch_cluster_lines_kernel<Real, Inverse, kBits, false, Step>(launch, stream);
+    } else {
+      // R2C's step in a last pass (column out), C2R's in a first pass (contiguous out).
+      constexpr bool kFirst = Step == kClusterC2R;
+      if ((launch.out_line > 0) != kFirst || launch.real_twiddles == nullptr) return true;
+      status = launch_cluster_lines_kernel<Real, Inverse, kBits, kFirst, Step>(launch, stream);
+    }
     return true;
   };
   (launch_if(std::integral_constant<int, kClusterColumnMinBits + Offset>()) || ...);
   return status;
 }
 
+// A real plan's paired pass (launch.real_step kClusterR2C / kClusterC2R) runs in its step's
+// direction: R2C forward, C2R inverse.
 template <class Real>
 cudaError_t launch_cluster_lines(const ClusterLaunch& launch, bool inverse, cudaStream_t stream) {
-  if (launch.real_step != kClusterComplex) return cudaErrorInvalidValue;
   const auto line_bits = std::make_integer_sequence<int, kClusterColumnMaxBits - kClusterColumnMinBits + 1>();
-  return inverse ? launch_cluster_lines_bits<Real, true>(launch, stream, line_bits)
-                 : launch_cluster_lines_bits<Real, false>(launch, stream, line_bits);
+  switch (launch.real_step) {
+    case kClusterComplex:
+      return inverse ? launch_cluster_lines_bits<Real, true, kClusterComplex>(launch, stream, line_bits)
+                     : launch_cluster_lines_bits<Real, false, kClusterComplex>(launch, stream, line_bits);
+    case kClusterR2C: return launch_cluster_lines_bits<Real, false, kClusterR2C>(launch, stream, line_bits);
+    case kClusterC2R: return launch_cluster_lines_bits<Real, true, kClusterC2R>(launch, stream, line_bits);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 template <class Real>

@@ -1712,6 +1712,83 @@ TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][execu
   CHECK((!two_d.plan || !two_d.plan->cluster));
 }
 
+TEST_CASE("executor: two-pass real plans over cluster column passes", "[fft][executor][cpu][real][cluster-columns]") {
+  // n = 2^23 (M = 2^11 x 2^11) under the H100's limits: both passes cluster column passes, the
+  // paired one with its real step (R2C's last pass, column out; C2R's first, contiguous out), in
+  // poisoned buffers as the kernel's data flow; in and out of place against a long-double FFT.
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::uint64_t salt = 8400;
+  for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    const long long n = 1LL << 23;
+    CAPTURE(static_cast<int>(precision));
+    fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, n, 1, precision, h100);
+    fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, n, 1, precision, h100);
+    INFO(r2c.reason << " / " << c2r.reason);
+    REQUIRE(r2c.plan.has_value());
+    REQUIRE(c2r.plan.has_value());
+    INFO(r2c.plan->to_string() << "\n" << c2r.plan->to_string());
+    for (const fft::FftPlan* plan : {&*r2c.plan, &*c2r.plan}) {
+      REQUIRE(plan->passes.size() == 2);
+      CHECK_FALSE(plan->cluster.has_value());
+      CHECK_FALSE(plan->fused.has_value());
+      for (const fft::FftPass& pass : plan->passes) {
+        REQUIRE(pass.cluster.has_value());
+        CHECK(pass.cluster->contiguous_out == (pass.span_before == 1));
+      }
+    }
+    CHECK(r2c.plan->passes[1].real_step == fft::RealStep::kPairedR2C);
+    CHECK(c2r.plan->passes[0].real_step == fft::RealStep::kPairedC2R);
+    check_real_1d(*r2c.plan, *c2r.plan, n, 1, salt);
+    salt += 2;
+  }
+  // Without cluster columns the same lengths keep the paired pass kernels.
+  fft::DeviceLimits plain = h100;
+  plain.cluster_columns = false;
+  const fft::FftPlanResult kept = fft::plan_real_1d(fft::Kind::kR2C, 1LL << 23, 1, fft::Precision::kSingle, plain);
+  REQUIRE(kept.plan.has_value());
+  for (const fft::FftPass& pass : kept.plan->passes) CHECK_FALSE(pass.cluster.has_value());
+  // A paired group of T lines: the columns j0 .. j0 + T/2 - 1 and their partners, every column of
+  // S once over the groups, line l's partner line (cluster_paired_line) holding S - c (mod S).
+  for (const auto& [sub, lines_log2] : {std::pair{16LL, 4}, std::pair{64LL, 4}, std::pair{2048LL, 4}, std::pair{64LL, 3}}) {
+    const int lines = 1 << lines_log2;
+    std::vector<int> seen(static_cast<std::size_t>(sub), 0);
+    bool consistent = true;
+    for (long long j0 = 0; j0 < sub / 2; j0 += lines / 2) {
+      for (int line = 0; line < lines; ++line) {
+        const long long column = fft::cluster_paired_column(sub, j0, line, lines_log2);
+        consistent = consistent && column >= 0 && column < sub;
+        if (column < 0 || column >= sub) continue;
+        ++seen[static_cast<std::size_t>(column)];
+        const int partner = fft::cluster_paired_line(sub, column, line, lines_log2);
+        consistent = consistent && partner >= 0 && partner < lines &&
+                     (column + fft::cluster_paired_column(sub, j0, partner, lines_log2)) % sub == 0;
+      }
+    }
+    CAPTURE(sub, lines_log2);
+    CHECK(consistent);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+  }
+  // R2C's mirrored rows (cluster_mirror_row): every row of NA in one place, the places a
+  // bijection, row r's partner NA - 1 - k2 at row TB - 1 - r of the same block.
+  for (const auto& [bits_a, rows_log2] : {std::pair{6, 3}, std::pair{6, 2}, std::pair{7, 3}, std::pair{6, 1}}) {
+    const int na = 1 << bits_a;
+    const int rows = 1 << rows_log2;
+    std::vector<int> seen(static_cast<std::size_t>(na), 0);
+    bool consistent = true;
+    for (int k2 = 0; k2 < na; ++k2) {
+      int rank = 0, row = 0;
+      fft::cluster_mirror_row(k2, rows_log2, bits_a, &rank, &row);
+      consistent = consistent && rank >= 0 && rank < na / rows && row >= 0 && row < rows &&
+                   fft::cluster_mirror_k2(rank, row, rows_log2, bits_a) == k2 &&
+                   fft::cluster_mirror_k2(rank, rows - 1 - row, rows_log2, bits_a) == na - 1 - k2;
+      if (rank >= 0 && rank < na / rows && row >= 0 && row < rows) ++seen[static_cast<std::size_t>(rank * rows + row)];
+    }
+    CAPTURE(bits_a, rows_log2);
+    CHECK(consistent);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+  }
+}
+
 TEST_CASE("executor: two-pass real plans fused out of place, tiles in either order", "[fft][executor][cpu][real]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   std::uint64_t salt = 8500;
