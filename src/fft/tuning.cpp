@@ -300,6 +300,32 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 21, 1LL << 25, "H100: D2Z n=2^21 fused, 1.25x"},
     {kHopper, Kind::kC2R, Precision::kDouble, 1, 1LL << 19, 1LL << 25, "H100/H200: Z2D n=2^19 fused, 1.40x/1.12x"},
     {kHopper, Kind::kC2R, Precision::kDouble, 1, 1LL << 21, 1LL << 25, "H100/H200: Z2D n=2^21 fused, 1.21x/1.20x"},
+    // Halves from 2^22 (passes of 2^11..2^13 points): both passes cluster column passes, the
+    // paired one with the real step (real cluster column passes, fft/stockham_index.h). Three
+    // runs at 2^26 reals (fp32) / 2^25 (fp64) a call; fraction of copy bandwidth, the vendor's in
+    // brackets; the paired pass kernels these replace ran 0.59-0.89x (fp32) and 0.82-1.00x (fp64):
+    //   R2C 2^23..2^27: 1.19x, 1.16x, 1.17-1.18x, 1.32-1.33x, 1.22x (0.33..0.26 [0.28..0.21]);
+    //     one transform a call (2^23..2^25): 1.21-1.26x, 1.25x, 1.26x;
+    //   C2R 2^23..2^27: 1.23-1.24x, 1.07-1.08x, 1.11x, 1.19-1.20x, 1.13-1.14x (0.34..0.24);
+    //   D2Z 2^23..2^26: 1.08x, 1.20x, 1.17x, 1.11-1.12x (0.29..0.26);
+    //   Z2D 2^24, 2^25: 1.14-1.16x, 1.11-1.12x; 2^23 (1.02-1.03x) and 2^26 (0.99-1.01x) tie.
+    //   In place (one run): R2C 2^24 1.34x, 2^26 1.58x, C2R 2^24 1.25x, D2Z 2^24 1.43x.
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 23, 1LL << 23, "H100: R2C n=2^23 cluster columns, 1.19x (one: 1.21-1.26x)"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 24, 1LL << 24, "H100: R2C n=2^24 cluster columns, 1.16x (one: 1.25x)"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 25, 1LL << 25, "H100: R2C n=2^25 cluster columns, 1.17-1.18x (one: 1.26x)"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 26, 1LL << 26, "H100: R2C n=2^26 cluster columns, 1.32-1.33x"},
+    {kH100, Kind::kR2C, Precision::kSingle, 1, 1LL << 27, 1LL << 26, "H100: R2C n=2^27 cluster columns, 1.22x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 23, 1LL << 26, "H100: C2R n=2^23 cluster columns, 1.23-1.24x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 24, 1LL << 26, "H100: C2R n=2^24 cluster columns, 1.07-1.08x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 25, 1LL << 26, "H100: C2R n=2^25 cluster columns, 1.11x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 26, 1LL << 26, "H100: C2R n=2^26 cluster columns, 1.19-1.20x"},
+    {kH100, Kind::kC2R, Precision::kSingle, 1, 1LL << 27, 1LL << 26, "H100: C2R n=2^27 cluster columns, 1.13-1.14x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 23, 1LL << 25, "H100: D2Z n=2^23 cluster columns, 1.08x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 24, 1LL << 25, "H100: D2Z n=2^24 cluster columns, 1.20x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 25, 1LL << 25, "H100: D2Z n=2^25 cluster columns, 1.17x"},
+    {kH100, Kind::kR2C, Precision::kDouble, 1, 1LL << 26, 1LL << 25, "H100: D2Z n=2^26 cluster columns, 1.11-1.12x"},
+    {kH100, Kind::kC2R, Precision::kDouble, 1, 1LL << 24, 1LL << 25, "H100: Z2D n=2^24 cluster columns, 1.14-1.16x"},
+    {kH100, Kind::kC2R, Precision::kDouble, 1, 1LL << 25, 1LL << 25, "H100: Z2D n=2^25 cluster columns, 1.11-1.12x"},
 };
 
 }  // namespace

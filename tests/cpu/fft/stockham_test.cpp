@@ -2305,7 +2305,22 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(wins(Kind::kC2R, Precision::kDouble, {1LL << 19}, 64, h100));
   CHECK(wins(Kind::kC2R, Precision::kDouble, {1LL << 19}, 64, h200));
   CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << 19}, 64, h100));
-  CHECK_FALSE(wins(Kind::kR2C, Precision::kDouble, {1LL << 23}, 4, h100));  // lost (0.86x)
+  // Halves from 2^22: cluster column passes (H100). R2C from one transform a call, the others
+  // at 2^26 / 2^25 reals; Z2D 2^23 and 2^26 tied.
+  for (int bits = 23; bits <= 27; ++bits) {
+    CAPTURE(bits);
+    const long long batch32 = std::max(1LL, (1LL << 26) >> bits);
+    const long long batch64 = std::max(1LL, (1LL << 25) >> bits);
+    for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
+      CHECK(wins(kind, Precision::kSingle, {1LL << bits}, batch32, h100));
+      CHECK_FALSE(wins(kind, Precision::kSingle, {1LL << bits}, batch32, h200));  // not measured
+    }
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {1LL << bits}, 1, h100));
+    if (bits < 26) CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << bits}, batch32 / 2, h100));
+    CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << bits}, batch64, h100) == (bits <= 26));
+    CHECK(wins(Kind::kC2R, Precision::kDouble, {1LL << bits}, batch64, h100) == (bits == 24 || bits == 25));
+  }
+  CHECK_FALSE(wins(Kind::kR2C, Precision::kDouble, {1LL << 23}, 2, h100));  // below the measured call
   // The measured wins (H100).
   CHECK(wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h100));
   CHECK(wins(Kind::kC2R, Precision::kDouble, {8192}, 4096, h100));
