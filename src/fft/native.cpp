@@ -220,7 +220,12 @@ class StockhamPlan final : public NativePlan {
     launch.in_dist = input_group(shape);
     launch.out_dist = shape.out_group > 0 ? shape.out_group : shape.n;
     launch.out_line = c.contiguous_out ? output_distance(shape) : 0;
-    launch.real_step = pass.real_step == RealStep::kPairedR2C ? 1 : pass.real_step == RealStep::kPairedC2R ? 2 : 0;
+    switch (pass.real_step) {
+      case RealStep::kNone: launch.real_step = pass.nyquist_packed ? kernels::kClusterPackedR2C : kernels::kClusterComplex; break;
+      case RealStep::kPairedR2C: launch.real_step = kernels::kClusterR2C; break;
+      case RealStep::kPairedC2R: launch.real_step = kernels::kClusterC2R; break;
+      default: return cudaErrorInvalidValue;  // no cluster form (the planner never makes one)
+    }
     launch.real_twiddles = planned.real_twiddles;
     launch.real_lo_bits = pass.real_lo_bits;
     launch.input = input;
@@ -263,7 +268,7 @@ class StockhamPlan final : public NativePlan {
     launch.out_dist = points;
     if (plan_.kind != Kind::kC2C) {
       const std::size_t paired = plan_.kind == Kind::kR2C ? 1 : 0;
-      launch.real_step = plan_.kind == Kind::kR2C ? 1 : 2;
+      launch.real_step = plan_.kind == Kind::kR2C ? kernels::kClusterR2C : kernels::kClusterC2R;
       launch.real_twiddles = launches_[paired].real_twiddles;
       launch.real_lo_bits = plan_.passes[paired].real_lo_bits;
       (plan_.kind == Kind::kR2C ? launch.out_dist : launch.in_dist) = points + 1;

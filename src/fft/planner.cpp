@@ -456,8 +456,13 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
     const bool real_step_served = pass.real_step == RealStep::kNone ||
                                   (pass.real_step == RealStep::kPairedR2C && !first) ||
                                   (pass.real_step == RealStep::kPairedC2R && first);
+    // An R2C plane's axis pass with its last line packed into line 0 (packed cluster column
+    // passes): clusters over the other S - 1 lines, column out, no twiddle, no real step.
+    const bool packed = pass.nyquist_packed;
+    const bool packed_served = !packed || (!first && !pass.has_twiddle() && pass.real_step == RealStep::kNone);
+    const long long tiled = packed ? sub - 1 : sub;
     if ((1LL << bits) != pass.size || bits < kClusterColumnMinBits || bits > kClusterColumnMaxBits || sub < 2 ||
-        (pass.span_before != sub && !first) || sub % lines != 0 || pass.straddles || pass.nyquist_packed ||
+        (pass.span_before != sub && !first) || tiled % lines != 0 || (pass.straddles && !packed) || !packed_served ||
         !real_step_served || pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone ||
         pass.in_group != 0 || pass.out_group != 0) {
       continue;
@@ -475,6 +480,8 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
     const long long columns = (size_b >> c.rank_bits) * lines;  // stage A's lanes of a block: T TA
     const long long rows = (size_a >> c.rank_bits) * lines;     // stage B's: T TB
     if (columns < lines || rows < lines) continue;
+    // The real and packed steps pair rows within a block: TB >= 2.
+    if ((pass.real_step != RealStep::kNone || packed) && rows < 2 * lines) continue;
     const int shift = pass.smem_shift;
     c.stride_a = pass_smem_stride(size_a, shift, element, columns, size_a / kMaxElementsPerThread, true);
     c.threads = static_cast<int>((pass.size * lines) >> (c.rank_bits + 4));
@@ -487,12 +494,13 @@ void plan_cluster_columns(FftPlan* plan, const DeviceLimits& limits) {
       // Stage B's exchange rows (TB NB T elements) lie in its padded buffers' memory.
       c.shared_bytes = static_cast<std::size_t>(std::max(columns * c.stride_a, rows * c.stride_b)) * element;
     }
-    const long long clusters = plan->pass_transforms(pass) * (sub / lines);
+    const long long clusters = plan->pass_transforms(pass) * (tiled / lines);
     if (c.shared_bytes > limits.shared_bytes_per_block || c.threads > limits.max_threads_per_block ||
         clusters > (kMaxGrid >> c.rank_bits)) {
       continue;
     }
     pass.cluster = c;
+    pass.straddles = false;  // (a packed pass's blocks would have; its clusters do not)
   }
 }
 
@@ -1081,6 +1089,15 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
       fuse_passes(&plan, limits.shared_bytes_per_block, FusedKind::kRealInverse, plan.passes.size() - 2, planes,
                   plane);
     }
+  }
+  // Outer axes of 2^11..2^13 points as cluster column passes (plan_cluster_columns); an R2C's
+  // axis next to the real pass with its line n / 2 (real, as line 0) packed into line 0, so that
+  // its clusters tile n / 2 lines (packed cluster column passes in fft/stockham_index.h).
+  if (rank > 1 && limits.cluster_columns) {
+    FftPass* packable = kind == Kind::kR2C && !odd && !plan.fused ? &plan.passes[1] : nullptr;
+    if (packable != nullptr) packable->nyquist_packed = true;
+    plan_cluster_columns(&plan, limits);
+    if (packable != nullptr && !packable->cluster) packable->nyquist_packed = false;
   }
   result.plan = std::move(plan);
   return result;

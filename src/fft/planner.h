@@ -93,7 +93,12 @@
 //       (real cluster column passes in fft/stockham_index.h), three runs at 2^26 / 2^25 reals:
 //       R2C 2^23..2^27 from 0.59-0.89x to 1.16-1.33x, C2R 0.77-0.93x to 1.07-1.24x, D2Z
 //       2^23..2^26 0.82-0.87x to 1.08-1.20x, Z2D 0.87-1.00x to 1.00-1.16x (0.24-0.34 of copy
-//       bandwidth, the vendor's 0.20-0.28).
+//       bandwidth, the vendor's 0.20-0.28);
+//     - an R2C plane's outer axis over its n / 2 + 1 lines, line n / 2 packed into line 0 (packed
+//       cluster column passes in fft/stockham_index.h), three runs: R2C 2048^2, 4096^2, 8192^2
+//       from 0.93, 0.63, 0.56x to 1.01-1.02, 0.99-1.00, 0.99x; D2Z 2048^2 0.95 -> 0.95x, 4096^2
+//       0.83 -> 1.08-1.09x. C2R keeps its odd line count: packing its lines 0 and n / 2 is exact
+//       only for Hermitian input.
 //  - Fused plans (fft/stockham_index.h, FusedSchedule): the other two-pass powers of two, out of
 //    place, run both passes in one persistent kernel of fused_threads-thread blocks, so that the
 //    intermediate a first pass writes into the output is read back from the L2 cache. Each

@@ -171,6 +171,12 @@ IDGPU_HD long long paired_group_column(long long sub, long long j0, int half, in
 //    TB / 2), so that row r's partner is row TB - 1 - r of the partner line in the same block.
 //    Column 0 (line 0 of the group j0 = 0) pairs with itself as a real cluster plan's transform
 //    does (cluster_real_partner), its rows by cluster_paired_row.
+// Packed cluster column passes (an R2C plane's axis pass over S = n / 2 + 1 lines, FftPass::
+// nyquist_packed, S - 1 a multiple of T): lines 0 and S - 1 are real after the rows' R2C, so the
+// first cluster loads them as one line z = a + i b in its line 0 and the clusters tile the S - 1
+// others; line 0's rows pair as a real cluster plan's transform's (cluster_paired_row), so that
+// A[k] = (Z[k] + conj Z[N-k]) / 2 (line 0) and B[k] = (Z[k] - conj Z[N-k]) / 2i (line S - 1) are
+// formed from the block's own buffers.
 IDGPU_HD long long cluster_paired_column(long long sub, long long j0, int line, int lines_log2) {
   return paired_group_column(sub, j0, 1 << (lines_log2 - 1), line);
 }

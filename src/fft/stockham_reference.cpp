@@ -80,7 +80,9 @@ Complex not_a_number() { return {std::numeric_limits<double>::quiet_NaN(), 0.0};
 // A real plan's paired pass (real cluster column passes, fft/stockham_index.h): the cluster's
 // lines a paired group of columns; C2R forms Z from X and X[M - m] on the loads, R2C's exchange
 // pairs the rows within the blocks (cluster_mirror_row, column 0 cluster_paired_row) and its real
-// step reads each partner from the block's stage-B buffers.
+// step reads each partner from the block's stage-B buffers. A packed pass (an R2C plane's axis,
+// FftPass::nyquist_packed): line S - 1 loaded into line 0 of the first cluster as z = a + i b, its
+// rows paired (cluster_paired_row), A and B split to lines 0 and S - 1 from the stage-B buffers.
 void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
   const FftCluster& c = *pass.cluster;
   const auto log2_of = [](long long v) {
@@ -122,6 +124,10 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
     throw std::logic_error("fft reference: a cluster column pass with a real step it has no form for");
   }
   const bool paired = r2c || c2r;
+  const bool packed = pass.nyquist_packed;
+  if (packed && (contiguous_out || sign > 0 || pass.real_step != RealStep::kNone || m > 0)) {
+    throw std::logic_error("fft reference: a packed cluster column pass that is not a forward axis pass");
+  }
   const long long total = stride * pass.size;  // a real plan's M
   const std::vector<Complex> real_table = paired ? pass_twiddles(pass, false) : std::vector<Complex>();
   const TwiddleLayout real_layout = twiddle_layout(pass, false);
@@ -152,7 +158,7 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
     Complex value;
   };
   std::vector<Exchange> exchanges;
-  const long long groups = stride >> lines_log2;
+  const long long groups = (packed ? stride - 1 : stride) >> lines_log2;
   for (long long cluster = 0; cluster < plan.pass_transforms(pass) * groups; ++cluster) {
     const long long transform = cluster / groups;
     const long long group = cluster % groups;
@@ -173,6 +179,7 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
         for (int e = 0; e < size_a; ++e) {
           const long long element = n1 + static_cast<long long>(e) * size_b;
           Complex x = in[column + element * stride];
+          if (packed && column == 0) x += Complex(0.0, 1.0) * in[stride - 1 + element * stride];
           if (c2r) {
             // Z[k] = (X[k] + conj X[M-k]) + i w^-k (X[k] - conj X[M-k]), k = column + S e.
             const long long k = column + element * stride;
@@ -187,12 +194,12 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
       for (int tr = 0; tr < lines * columns; ++tr) {
         const int line = tr & (lines - 1);
         const int n1 = rank * columns + (tr >> lines_log2);
-        const bool own = column_of(line) == 0;
+        const bool own = column_of(line) == 0 && (r2c || packed);
         for (int k2 = 0; k2 < size_a; ++k2) {
           const Complex y = mine[smem_index(shape_a, tr, k2)] * twiddle(static_cast<long long>(n1) * k2, pass.size, sign);
           int to_rank = cluster_exchange_rank(k2, rows_log2);
           int row = k2;
-          if (r2c && own) {
+          if (own) {
             cluster_paired_row(k2, rows_log2, bits_a, &to_rank, &row);
           } else if (r2c) {
             cluster_mirror_row(k2, rows_log2, bits_a, &to_rank, &row);
@@ -221,11 +228,11 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
       if (contiguous_out) std::fill(staged.begin(), staged.end(), not_a_number());
       for (int tr = 0; tr < lines * rows; ++tr) {
         const long long column = column_of(line_of(tr));
-        const bool own = column == 0;
+        const bool own = column == 0 && (r2c || packed);
         const int row = row_of(tr);
-        const long long k2 = !r2c ? static_cast<long long>(rank) * rows + row
-                             : own ? cluster_paired_k2(rank, row, rows_log2, bits_a)
-                                   : cluster_mirror_k2(rank, row, rows_log2, bits_a);
+        const long long k2 = own   ? cluster_paired_k2(rank, row, rows_log2, bits_a)
+                             : r2c ? cluster_mirror_k2(rank, row, rows_log2, bits_a)
+                                   : static_cast<long long>(rank) * rows + row;
         // R2C: the partner line's row in the same block (cluster_mirror_row; column 0's by
         // cluster_paired_partner_row).
         const int partner_tr =
@@ -243,6 +250,13 @@ void run_cluster_column_pass(const FftPlan& plan, const FftPass& pass, int sign,
             const Complex b = std::conj(padded[smem_index(shape_b, partner_tr, partner_k1)]);
             out[index] = 0.5 * (z + b) - Complex(0.0, 0.5) * real_twiddle(index) * (z - b);
             if (index == 0) out[total] = {z.real() - z.imag(), 0.0};
+          } else if (packed && own) {
+            // A[k] = (Z[k] + conj Z[N-k]) / 2 to line 0, B[k] = (Z[k] - conj Z[N-k]) / 2i to line S - 1.
+            int partner_k2 = 0, partner_k1 = 0;
+            cluster_real_partner(static_cast<int>(k2), k1, bits_a, bits_b, &partner_k2, &partner_k1);
+            const Complex b = std::conj(padded[smem_index(shape_b, partner_tr, partner_k1)]);
+            out[index] = 0.5 * (z + b);
+            out[index + stride - 1] = (z - b) / Complex(0.0, 2.0);
           } else {
             out[index] = z;
           }
@@ -276,12 +290,12 @@ class PassRunner {
         smem_(static_cast<std::size_t>(shape_.per_block) * static_cast<std::size_t>(shape_.smem_stride)) {}
 
   void run_all(const Complex* from, Complex* to) {
-    // A packed pass runs as a fused pair's tiles only (run_with_fused).
-    if (shape_.nyquist_packed) throw std::logic_error("fft reference: a packed Nyquist column outside a fused pair");
     if (pass_.cluster) {
       run_cluster_column_pass(plan_, pass_, sign_, from, to);
       return;
     }
+    // Otherwise a packed pass runs as a fused pair's tiles only (run_with_fused).
+    if (shape_.nyquist_packed) throw std::logic_error("fft reference: a packed Nyquist column outside a fused pair or cluster");
     const long long total = pass_.sub_transforms * plan_.pass_transforms(pass_);
     for (long long block = 0; block < pass_.blocks; ++block) {
       const long long g0 = block * shape_.per_block;

@@ -1270,6 +1270,20 @@ TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                       1, 8100);
 }
 
+// R2C planes whose outer axis of 2^11..2^13 points runs as a packed cluster column pass (line
+// n / 2 packed into line 0, clusters over the n / 2 others); their C2R the pass kernels. {2048,
+// 32} x 2 stays under the sanitizer runs' cap of 140000 points a call.
+TEST_CASE("native 2D and 3D R2C and D2Z with a packed cluster column pass", "[fft][real][2d][cluster-columns]") {
+  run_real_shapes<cufftComplex>({{{2048, 32}, 2, true},
+                                 {{2048, 2048}, 3, true},
+                                 {{4096, 4096}, 1, true},
+                                 {{8192, 64}, 2, true},
+                                 {{2, 2048, 32}, 3, true}},
+                                0, 8200);
+  run_real_shapes<cufftDoubleComplex>({{{2048, 16}, 2, true}, {{4096, 4096}, 1, true}, {{8192, 256}, 1, true}}, 1,
+                                      8300);
+}
+
 TEST_CASE("native 3D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][3d]") {
   run_real_shapes<cufftComplex>({{{7, 12, 16}, 5, true},
                                  {{128, 128, 128}, 1, true},

@@ -114,6 +114,14 @@ namespace idgpu::fft::kernels {
 
 // One launch of a cluster plan (fft/stockham_index.h, kernels/stockham_cluster.cuh): the whole
 // two-pass transform of every batch member in one kernel, a cluster of 2^rank_bits blocks each.
+// What a cluster kernel does around the complex transform (ClusterLaunch::real_step).
+inline constexpr int kClusterComplex = 0;
+inline constexpr int kClusterR2C = 1;  // forward: the real step after stage B
+inline constexpr int kClusterC2R = 2;  // inverse: the real step before stage A
+// A cluster column pass only: an R2C plane's axis pass over its n / 2 + 1 lines whose last line
+// runs packed into line 0 (PassShape::nyquist_packed; forward).
+inline constexpr int kClusterPackedR2C = 3;
+
 struct ClusterLaunch {
   int bits = 0;              // n = 2^bits
   int rank_bits = 0;         // C = 2^rank_bits blocks per cluster
@@ -128,9 +136,9 @@ struct ClusterLaunch {
   const void* lo_twiddles = nullptr;  // fp64: the last pass's inter-pass tables (fft/twiddle.h)
   const void* hi_twiddles = nullptr;
   int lo_bits = 0;
-  // A real plan's (FftCluster in fft/planner.h): 0 none, 1 R2C (the real step after stage B), 2
-  // C2R (before stage A), with w_{2M}^k from real_twiddles as the paired passes' lo/hi split
-  // (real_lo_bits). Distances between transforms in complex elements: n for C2C; M or M + 1
+  // A real plan's (FftCluster in fft/planner.h, or a real cluster column pass): kClusterComplex,
+  // kClusterR2C, kClusterC2R with w_{2M}^k from real_twiddles as the paired passes' lo/hi split
+  // (real_lo_bits), or kClusterPackedR2C (no tables). Distances between transforms in complex elements: n for C2C; M or M + 1
   // (cuFFT's padded layout in place) on the real side, M + 1 on the complex side.
   int real_step = 0;
   int real_lo_bits = 0;

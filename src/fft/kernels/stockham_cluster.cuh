@@ -49,14 +49,13 @@
 #include <atomic>
 #include <utility>
 
+#include "fft/kernels/stockham.h"
 #include "fft/kernels/stockham_pow2.cuh"
 
 namespace idgpu::fft::kernels {
 
-// What a cluster kernel does around the complex transform (ClusterLaunch::real_step).
-inline constexpr int kClusterComplex = 0;
-inline constexpr int kClusterR2C = 1;  // forward
-inline constexpr int kClusterC2R = 2;  // inverse
+// What a cluster kernel does around the complex transform: ClusterLaunch::real_step
+// (kClusterComplex .. kClusterPackedR2C, kernels/stockham.h).
 
 // A cluster's split of N = 2^Bits points over its blocks, for 2^LinesLog2 lines at once (a
 // cluster column pass; 0: one transform, a cluster plan).
@@ -275,7 +274,11 @@ __device__ __forceinline__ void line_twiddles(C* v, unsigned long long first, un
 // so that a block's rows are runs of TB >= 16 outputs (cluster_rows_slot in fft/stockham_index.h).
 // Step: a two-pass real plan's paired pass (real cluster column passes in fft/stockham_index.h):
 // kClusterC2R a first pass whose stage A forms Z from X and its mirror, kClusterR2C a last pass
-// whose stage B's outputs meet their partners in the block's own buffers.
+// whose stage B's outputs meet their partners in the block's own buffers. kClusterPackedR2C: an
+// R2C plane's axis pass over S = n / 2 + 1 lines (S - 1 a multiple of T), lines 0 and S - 1 (real
+// after the rows' R2C) packed as z = a + i b into line 0 of the first cluster, whose rows pair as
+// a real cluster plan's (cluster_paired_row) so that A[k] = (Z[k] + conj Z[N-k]) / 2 and
+// B[k] = (Z[k] - conj Z[N-k]) / 2i meet in the block (packed cluster column passes).
 template <int Bits, int LinesLog2, bool ContiguousOut>
 using ClusterLinesShape =
     ClusterShape<Bits, LinesLog2, ContiguousOut ? cluster_first_bits_a(Bits) : cluster_bits_a(Bits)>;
@@ -283,7 +286,8 @@ using ClusterLinesShape =
 template <class Real, bool Inverse, int Bits, int LinesLog2, bool ContiguousOut, int Step = kClusterComplex>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const __grid_constant__ ClusterLaunch p) {
   static_assert(Step == kClusterComplex || (Step == kClusterR2C && !Inverse && !ContiguousOut) ||
-                    (Step == kClusterC2R && Inverse && ContiguousOut),
+                    (Step == kClusterC2R && Inverse && ContiguousOut) ||
+                    (Step == kClusterPackedR2C && !Inverse && !ContiguousOut),
                 "R2C's step follows a forward last pass, C2R's precedes an inverse first pass");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
@@ -301,7 +305,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
 
   cg::cluster_group cluster = cg::this_cluster();
   const int rank = static_cast<int>(cluster.block_rank());
-  constexpr bool kPaired = Step != kClusterComplex;
+  constexpr bool kPaired = Step == kClusterR2C || Step == kClusterC2R;
   // Cluster -> (transform, its lines: columns j0 .. j0 + T - 1, or a paired group's columns).
   const long long id = static_cast<long long>(blockIdx.x) >> Shape::kRankBits;
   const long long groups = p.lines >> LinesLog2;
@@ -326,8 +330,18 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
     const int column = column_of(line);
     const C* in = static_cast<const C*>(p.input) + transform * p.in_dist;
     const C* x = in + column;
+    // The packed line (kClusterPackedR2C): line 0 of the first cluster, z = a + i b with b from
+    // line S - 1.
+    const bool packed = Step == kClusterPackedR2C && column == 0;
 #pragma unroll
     for (int k = 0; k < kE; ++k) v[k] = x[(n1 + (tid + k * A::kThreads) * kNB) * stride];
+    if (packed) {
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const C b = x[(n1 + (tid + k * A::kThreads) * kNB) * stride + stride - 1];
+        v[k] = make<C>(v[k].x - b.y, v[k].y + b.x);
+      }
+    }
     if constexpr (Step == kClusterC2R) {
       // Z[m] = (X[m] + conj X[M-m]) + i w^-m (X[m] - conj X[M-m]), m = column + S e (m = 0: X[M]).
       const int total = stride << Bits;  // M
@@ -357,16 +371,17 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
     line_twiddles<Inverse, kE>(v, static_cast<unsigned long long>(tid) * n1,
                                static_cast<unsigned long long>(A::kThreads) * n1, 1ULL << Bits);
     cluster_wait();
-    if constexpr (Step == kClusterR2C) {
-      // Rows paired within the blocks (cluster_mirror_row; column 0 cluster_paired_row), still
-      // line-innermost: a block and row per element.
+    if constexpr (Step == kClusterR2C || Step == kClusterPackedR2C) {
+      // Rows paired within the blocks (cluster_mirror_row; column 0 cluster_paired_row; the
+      // packed kernel's other lines as the complex exchange's), still line-innermost: a block
+      // and row per element.
 #pragma unroll
       for (int k = 0; k < kE; ++k) {
         const int k2 = tid + k * A::kThreads;
-        int to = 0, row = 0;
+        int to = k2 >> Shape::kRowsLog2, row = k2 & ((1 << Shape::kRowsLog2) - 1);
         if (column == 0) {
           cluster_paired_row(k2, Shape::kRowsLog2, Shape::kBitsA, &to, &row);
-        } else {
+        } else if constexpr (Step == kClusterR2C) {
           cluster_mirror_row(k2, Shape::kRowsLog2, Shape::kBitsA, &to, &row);
         }
         const int slot = cluster_lines_slot(row, n1, line, Shape::kRowsLog2, Shape::kBitsB, LinesLog2);
@@ -446,6 +461,46 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
         out[index] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
         if (index == 0) out[stride << Bits] = make<C>(v[k].x - v[k].y, static_cast<Real>(0));
       }
+    } else if constexpr (Step == kClusterPackedR2C) {
+      // The packed line's rows as a real cluster plan's (cluster_paired_k2); the first cluster's
+      // blocks stage their rows to pair them, the others store as the complex pass.
+      const int column = column_of(line);
+      const bool packed = column == 0;
+      const int k2 = packed ? cluster_paired_k2(rank, row, Shape::kRowsLog2, Shape::kBitsA) : (rank << Shape::kRowsLog2) + row;
+      C* out = static_cast<C*>(p.output) + transform * p.out_dist;
+      if (j0 == 0) {  // the same for every thread of the cluster
+        C* mine = sm + tr * p.stride_b;
+        __syncthreads();  // stage B's last stage has read the buffer
+        if (packed) {
+#pragma unroll
+          for (int k = 0; k < kE; ++k) {
+            const int e = tid + k * B::kThreads;
+            mine[e + (e >> p.shift)] = v[k];
+          }
+        }
+        __syncthreads();
+        if (packed) {
+          // A[k] = (Z[k] + conj Z[N-k]) / 2 to line 0, B[k] = (Z[k] - conj Z[N-k]) / 2i to line S - 1.
+          const C* partner = sm + (cluster_paired_partner_row(rank, row, Shape::kRowsLog2) << LinesLog2) * p.stride_b;
+#pragma unroll
+          for (int k = 0; k < kE; ++k) {
+            const int k1 = tid + k * B::kThreads;
+            int partner_k2 = 0, partner_k1 = 0;
+            cluster_real_partner(k2, k1, Shape::kBitsA, Shape::kBitsB, &partner_k2, &partner_k1);
+            const C bc = cconj(partner[partner_k1 + (partner_k1 >> p.shift)]);
+            const int index = (k2 + k1 * kNA) * stride;
+            const C sum = cadd(v[k], bc);
+            const C difference = csub(v[k], bc);
+            out[index] = make<C>(static_cast<Real>(0.5) * sum.x, static_cast<Real>(0.5) * sum.y);
+            out[index + stride - 1] =
+                make<C>(static_cast<Real>(0.5) * difference.y, static_cast<Real>(-0.5) * difference.x);
+          }
+        }
+      }
+      if (!packed) {
+#pragma unroll
+        for (int k = 0; k < kE; ++k) out[(k2 + (tid + k * B::kThreads) * kNA) * stride + column] = v[k];
+      }
     } else {
       const int k2 = (rank << Shape::kRowsLog2) + row;
       C* out = static_cast<C*>(p.output) + transform * p.out_dist + column_of(line);
@@ -500,7 +555,9 @@ cudaError_t launch_cluster_lines_kernel(const ClusterLaunch& launch, cudaStream_
   constexpr int kLinesLog2 = cluster_column_lines_log2(2 * sizeof(Real));
   static std::atomic<unsigned> allowed[64] = {};
   static std::atomic<bool> wide[64] = {};
-  if (launch.lines_log2 != kLinesLog2 || launch.lines < 1 || launch.lines % (1LL << kLinesLog2) != 0) {
+  // S lines a transform, a multiple of T; a packed pass's S - 1.
+  const long long tiled = Step == kClusterPackedR2C ? launch.lines - 1 : launch.lines;
+  if (launch.lines_log2 != kLinesLog2 || tiled < 1 || tiled % (1LL << kLinesLog2) != 0) {
     return cudaErrorInvalidValue;
   }
   return launch_clusters<ClusterLinesShape<Bits, kLinesLog2, ContiguousOut>>(
@@ -534,9 +591,14 @@ cudaError_t launch_cluster_lines_bits(const ClusterLaunch& launch, cudaStream_t 
       status = launch.out_line > 0 ? launch_cluster_lines_kernel<Real, Inverse, kBits, true, Step>(launch, stream)
                                    : launch_cluster_lines_kernel<Real, Inverse, kBits, false, Step>(launch, stream);
     } else {
-      // R2C's step in a last pass (column out), C2R's in a first pass (contiguous out).
+      // R2C's step in a last pass (column out), C2R's in a first pass (contiguous out); the
+      // packed pass column out, with no twiddle.
       constexpr bool kFirst = Step == kClusterC2R;
-      if ((launch.out_line > 0) != kFirst || launch.real_twiddles == nullptr) return true;
+      constexpr bool kTables = Step != kClusterPackedR2C;
+      if ((launch.out_line > 0) != kFirst || (kTables && launch.real_twiddles == nullptr) ||
+          (!kTables && launch.twiddle_m != 0)) {
+        return true;
+      }
       status = launch_cluster_lines_kernel<Real, Inverse, kBits, kFirst, Step>(launch, stream);
     }
     return true;
@@ -556,6 +618,7 @@ cudaError_t launch_cluster_lines(const ClusterLaunch& launch, bool inverse, cuda
                      : launch_cluster_lines_bits<Real, false, kClusterComplex>(launch, stream, line_bits);
     case kClusterR2C: return launch_cluster_lines_bits<Real, false, kClusterR2C>(launch, stream, line_bits);
     case kClusterC2R: return launch_cluster_lines_bits<Real, true, kClusterC2R>(launch, stream, line_bits);
+    case kClusterPackedR2C: return launch_cluster_lines_bits<Real, false, kClusterPackedR2C>(launch, stream, line_bits);
     default: return cudaErrorInvalidValue;
   }
 }

@@ -1741,6 +1741,27 @@ TEST_CASE("executor: two-pass real plans over cluster column passes", "[fft][exe
     check_real_1d(*r2c.plan, *c2r.plan, n, 1, salt);
     salt += 2;
   }
+  // n = 2^22 (M = 2^10 x 2^11): only the 2^11-point pass clusters (R2C's paired last pass, C2R's
+  // complex last pass), beside a pass kernel's paired or complex pass.
+  {
+    const long long n = 1LL << 22;
+    fft::FftPlanResult r2c = fft::plan_real_1d(fft::Kind::kR2C, n, 1, fft::Precision::kSingle, h100);
+    fft::FftPlanResult c2r = fft::plan_real_1d(fft::Kind::kC2R, n, 1, fft::Precision::kSingle, h100);
+    REQUIRE(r2c.plan.has_value());
+    REQUIRE(c2r.plan.has_value());
+    INFO(r2c.plan->to_string() << "\n" << c2r.plan->to_string());
+    int clustered = 0;
+    for (const fft::FftPlan* plan : {&*r2c.plan, &*c2r.plan}) {
+      REQUIRE(plan->passes.size() == 2);
+      for (const fft::FftPass& pass : plan->passes) {
+        CHECK(pass.cluster.has_value() == (pass.size >= (1LL << fft::kClusterColumnMinBits)));
+        clustered += pass.cluster.has_value() ? 1 : 0;
+      }
+    }
+    CHECK(clustered == 2);
+    check_real_1d(*r2c.plan, *c2r.plan, n, 1, salt);
+    salt += 2;
+  }
   // Without cluster columns the same lengths keep the paired pass kernels.
   fft::DeviceLimits plain = h100;
   plain.cluster_columns = false;
@@ -1787,6 +1808,68 @@ TEST_CASE("executor: two-pass real plans over cluster column passes", "[fft][exe
     CHECK(consistent);
     CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
   }
+}
+
+TEST_CASE("executor: 2D real plans whose outer axis is a packed cluster column pass", "[fft][executor][cpu][real][cluster-columns]") {
+  // An R2C plane's axis of 2^11..2^13 points over its n / 2 + 1 lines: line n / 2 packed into
+  // line 0 (nyquist_packed), clusters over the n / 2 others; against the same plan with the axis
+  // as the pass kernels run it, out of place and in place (cuFFT's padded layout).
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  fft::DeviceLimits plain = h100;
+  plain.cluster_columns = false;
+  struct Shape {
+    std::vector<long long> dims;
+    long long batch;
+    fft::Precision precision;
+  };
+  std::uint64_t salt = 9400;
+  for (const auto& [dims, batch, precision] : {Shape{{2048, 32}, 2, fft::Precision::kSingle},
+                                               Shape{{4096, 64}, 1, fft::Precision::kSingle},
+                                               Shape{{8192, 32}, 1, fft::Precision::kSingle},
+                                               Shape{{2048, 16}, 1, fft::Precision::kDouble}}) {
+    CAPTURE(dims, batch, static_cast<int>(precision));
+    const long long n = dims.back();
+    const long long slots = n / 2 + 1;
+    const long long rows = dims[0];
+    fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, 2, dims.data(), batch, precision, h100);
+    fft::FftPlanResult reference = fft::plan_real(fft::Kind::kR2C, 2, dims.data(), batch, precision, plain);
+    fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, 2, dims.data(), batch, precision, h100);
+    REQUIRE(r2c.plan.has_value());
+    REQUIRE(reference.plan.has_value());
+    REQUIRE(c2r.plan.has_value());
+    INFO(r2c.plan->to_string());
+    REQUIRE(r2c.plan->passes.size() == 2);
+    const fft::FftPass& axis = r2c.plan->passes[1];
+    REQUIRE(axis.cluster.has_value());
+    CHECK(axis.nyquist_packed);
+    CHECK_FALSE(axis.straddles);
+    CHECK_FALSE(axis.cluster->contiguous_out);
+    CHECK(axis.sub_transforms == slots);
+    CHECK_FALSE(reference.plan->passes[1].cluster.has_value());
+    CHECK_FALSE(reference.plan->passes[1].nyquist_packed);
+    // C2R keeps its odd line count: no packed form (its inputs need not be Hermitian).
+    CHECK_FALSE(c2r.plan->passes[0].cluster.has_value());
+    CHECK_FALSE(c2r.plan->passes[0].nyquist_packed);
+    const long long all_rows = rows * batch;
+    const std::vector<Complex> noise = random_input(static_cast<std::size_t>(all_rows * n / 2), ++salt);
+    std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
+    for (long long r = 0; r < all_rows; ++r) {
+      for (long long m = 0; m < n / 2; ++m) padded[r * slots + m] = noise[r * (n / 2) + m];
+    }
+    std::vector<Complex> want = poisoned(padded.size());
+    fft::reference::execute(*reference.plan, -1, noise.data(), want.data());
+    std::vector<Complex> out = poisoned(padded.size());
+    fft::reference::execute(*r2c.plan, -1, noise.data(), out.data());
+    CHECK(relative_error(out, std::vector<ComplexL>(want.begin(), want.end())) < kTolerance);
+    fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
+    CHECK(relative_error(padded, std::vector<ComplexL>(out.begin(), out.end())) < 1e-15);
+  }
+  // An odd n / 2 + 1 - 1 that T does not divide (n = 40: 20 lines) keeps the pass kernels.
+  const long long narrow[2] = {2048, 40};
+  const fft::FftPlanResult kept = fft::plan_real(fft::Kind::kR2C, 2, narrow, 1, fft::Precision::kSingle, h100);
+  REQUIRE(kept.plan.has_value());
+  CHECK_FALSE(kept.plan->passes[1].cluster.has_value());
+  CHECK_FALSE(kept.plan->passes[1].nyquist_packed);
 }
 
 TEST_CASE("executor: two-pass real plans fused out of place, tiles in either order", "[fft][executor][cpu][real]") {
