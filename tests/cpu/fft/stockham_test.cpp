@@ -2436,6 +2436,11 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
       CHECK(!wins(kind, Precision::kSingle, {side, side}, (1LL << 26) / (side * side), h100));
     }
   }
+  // A packed cluster column pass (H100): D2Z 4096^2 won; the fp32 planes and C2R tied.
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {4096, 4096}, 2, h100));
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {4096, 4096}, 4, h100));
+  CHECK(!wins(Kind::kC2R, Precision::kDouble, {4096, 4096}, 2, h100));
+  CHECK(!wins(Kind::kR2C, Precision::kDouble, {4096, 4096}, 2, h200));
   // The outer axis a cluster column pass (H100).
   CHECK(wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h100));
   CHECK(wins(Kind::kC2C, Precision::kSingle, {8192, 8192}, 1, h100));
