@@ -120,6 +120,41 @@ __device__ __forceinline__ void exchange_rows(const C* v, C* sm, Slot slot) {
 }
 #endif
 
+// The real steps of the cluster kernels (RealStep in fft/planner.h), w = w_{2M}^k from the
+// paired passes' split tables:
+//  - C2R, before stage A: Z[m] = (X[m] + b) + i conj(w) (X[m] - b), b = conj X[M - m];
+//  - R2C, after stage B: X[k] = (Z[k] + b) / 2 - i w (Z[k] - b) / 2, b = conj Z[M - k].
+template <class C>
+__device__ __forceinline__ C cluster_c2r_combine(C x, C b, const void* tables, int lo_bits, unsigned m) {
+  const C w = cconj(split_real_twiddle<C>(tables, lo_bits, m));
+  const C sum = cadd(x, b);
+  const C t = cmul(w, csub(x, b));
+  return make<C>(sum.x - t.y, sum.y + t.x);
+}
+template <class C>
+__device__ __forceinline__ C cluster_r2c_split(C z, C b, const void* tables, int lo_bits, unsigned k) {
+  using Real = decltype(z.x);
+  const C w = split_real_twiddle<C>(tables, lo_bits, k);
+  const C sum = cadd(z, b);
+  const C t = cmul(w, csub(z, b));
+  return make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+}
+// Stage B's outputs v[k] (elements tid + k Threads of the lane's row) back into the lane's padded
+// buffer `mine` (where `store`), between two block barriers: the first keeps stage B's last reads
+// of the buffers before the stores, the second makes every buffer whole before partners are read.
+template <int E, int Threads, class C>
+__device__ __forceinline__ void stage_rows(const C* v, C* mine, int tid, int shift, bool store) {
+  __syncthreads();
+  if (store) {
+#pragma unroll
+    for (int k = 0; k < E; ++k) {
+      const int e = tid + k * Threads;
+      mine[e + (e >> shift)] = v[k];
+    }
+  }
+  __syncthreads();
+}
+
 template <class Real, bool Inverse, int Bits, int Step = kClusterComplex>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_constant__ ClusterLaunch p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -156,11 +191,8 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
 #pragma unroll
       for (int k = 0; k < kE; ++k) {
         const int m = n1 + (tid + k * A::kThreads) * kNB;
-        const C b = cconj(x[(1 << Bits) - m]);
-        const C w = cconj(split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(m)));
-        const C sum = cadd(v[k], b);
-        const C t = cmul(w, csub(v[k], b));
-        v[k] = make<C>(sum.x - t.y, sum.y + t.x);
+        v[k] = cluster_c2r_combine(v[k], cconj(x[(1 << Bits) - m]), p.real_twiddles, p.real_lo_bits,
+                                   static_cast<unsigned>(m));
       }
     }
     const A stage_a{p.twiddles_a, sm + tr * p.stride_a, p.shift, tid, true};
@@ -218,13 +250,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
     if constexpr (Step == kClusterR2C) {
       // v[k] = Z[k2 + NA k1], k1 = tid + k NB / 16, into the buffer; the partners Z[M - k] are
       // in the block's row cluster_paired_partner_row.
-      __syncthreads();  // stage B's last stage has read the buffer
-#pragma unroll
-      for (int k = 0; k < kE; ++k) {
-        const int e = tid + k * B::kThreads;
-        mine[e + (e >> p.shift)] = v[k];
-      }
-      __syncthreads();
+      stage_rows<kE, B::kThreads>(v, mine, tid, p.shift, true);
       const C* partner = sm + cluster_paired_partner_row(rank, tr, Shape::kRowsLog2) * p.stride_b;
       // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2; k = 0 also writes
       // X[M] = Re Z[0] - Im Z[0].
@@ -235,10 +261,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster(const __grid_
         cluster_real_partner(k2, e, Shape::kBitsA, Shape::kBitsB, &partner_k2, &partner_k1);
         const C bc = cconj(partner[partner_k1 + (partner_k1 >> p.shift)]);
         const int index = k2 + e * kNA;
-        const C w = split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(index));
-        const C sum = cadd(v[k], bc);
-        const C t = cmul(w, csub(v[k], bc));
-        out[index] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+        out[index] = cluster_r2c_split(v[k], bc, p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(index));
         if (index == 0) out[1 << Bits] = make<C>(v[k].x - v[k].y, static_cast<Real>(0));
       }
     } else {
@@ -348,11 +371,8 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
 #pragma unroll
       for (int k = 0; k < kE; ++k) {
         const int m = column + (n1 + (tid + k * A::kThreads) * kNB) * stride;
-        const C b = cconj(in[total - m]);
-        const C w = cconj(split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(m)));
-        const C sum = cadd(v[k], b);
-        const C t = cmul(w, csub(v[k], b));
-        v[k] = make<C>(sum.x - t.y, sum.y + t.x);
+        v[k] = cluster_c2r_combine(v[k], cconj(in[total - m]), p.real_twiddles, p.real_lo_bits,
+                                   static_cast<unsigned>(m));
       }
     }
     if (p.twiddle_m > 0) {
@@ -433,14 +453,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
       const bool own = column == 0;
       const int k2 = own ? cluster_paired_k2(rank, row, Shape::kRowsLog2, Shape::kBitsA)
                          : cluster_mirror_k2(rank, row, Shape::kRowsLog2, Shape::kBitsA);
-      C* mine = sm + tr * p.stride_b;
-      __syncthreads();  // stage B's last stage has read the buffer
-#pragma unroll
-      for (int k = 0; k < kE; ++k) {
-        const int e = tid + k * B::kThreads;
-        mine[e + (e >> p.shift)] = v[k];
-      }
-      __syncthreads();
+      stage_rows<kE, B::kThreads>(v, sm + tr * p.stride_b, tid, p.shift, true);
       const int partner_line = cluster_paired_line(p.lines, column, line, LinesLog2);
       const int partner_row =
           own ? cluster_paired_partner_row(rank, row, Shape::kRowsLog2) : (1 << Shape::kRowsLog2) - 1 - row;
@@ -455,10 +468,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
         if (own) cluster_real_partner(k2, k1, Shape::kBitsA, Shape::kBitsB, &partner_k2, &partner_k1);
         const C bc = cconj(partner[partner_k1 + (partner_k1 >> p.shift)]);
         const int index = column + (k2 + k1 * kNA) * stride;
-        const C w = split_real_twiddle<C>(p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(index));
-        const C sum = cadd(v[k], bc);
-        const C t = cmul(w, csub(v[k], bc));
-        out[index] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+        out[index] = cluster_r2c_split(v[k], bc, p.real_twiddles, p.real_lo_bits, static_cast<unsigned>(index));
         if (index == 0) out[stride << Bits] = make<C>(v[k].x - v[k].y, static_cast<Real>(0));
       }
     } else if constexpr (Step == kClusterPackedR2C) {
@@ -469,16 +479,7 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_cluster_lines(const _
       const int k2 = packed ? cluster_paired_k2(rank, row, Shape::kRowsLog2, Shape::kBitsA) : (rank << Shape::kRowsLog2) + row;
       C* out = static_cast<C*>(p.output) + transform * p.out_dist;
       if (j0 == 0) {  // the same for every thread of the cluster
-        C* mine = sm + tr * p.stride_b;
-        __syncthreads();  // stage B's last stage has read the buffer
-        if (packed) {
-#pragma unroll
-          for (int k = 0; k < kE; ++k) {
-            const int e = tid + k * B::kThreads;
-            mine[e + (e >> p.shift)] = v[k];
-          }
-        }
-        __syncthreads();
+        stage_rows<kE, B::kThreads>(v, sm + tr * p.stride_b, tid, p.shift, packed);
         if (packed) {
           // A[k] = (Z[k] + conj Z[N-k]) / 2 to line 0, B[k] = (Z[k] - conj Z[N-k]) / 2i to line S - 1.
           const C* partner = sm + (cluster_paired_partner_row(rank, row, Shape::kRowsLog2) << LinesLog2) * p.stride_b;

@@ -1470,6 +1470,27 @@ TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "
 // input as it was.
 // Fused plans' tiles run in `order` (reference::TileOrder). Powers of two above 2^12 are checked
 // against the radix-2 FFT in long double, other lengths against the naive DFT.
+// A pairing of a cluster's NA rows over its blocks of TB = 2^rows_log2 rows (place: k2 -> (rank,
+// row); k2_of its inverse): every row in one place, the places a bijection, and the row that
+// partner_row gives in the same block holding partner_of(k2).
+template <class Place, class K2Of, class PartnerRow, class PartnerOf>
+void check_row_pairing(int bits_a, int rows_log2, Place place, K2Of k2_of, PartnerRow partner_row, PartnerOf partner_of) {
+  const int na = 1 << bits_a;
+  const int rows = 1 << rows_log2;
+  std::vector<int> seen(static_cast<std::size_t>(na), 0);
+  bool consistent = true;
+  for (int k2 = 0; k2 < na; ++k2) {
+    int rank = -1, row = -1;
+    place(k2, rows_log2, bits_a, &rank, &row);
+    const bool inside = rank >= 0 && rank < na / rows && row >= 0 && row < rows;
+    consistent = consistent && inside && k2_of(rank, row, rows_log2, bits_a) == k2 &&
+                 k2_of(rank, partner_row(rank, row), rows_log2, bits_a) == partner_of(k2);
+    if (inside) ++seen[static_cast<std::size_t>(rank * rows + row)];
+  }
+  CHECK(consistent);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+}
+
 void check_real_1d(const fft::FftPlan& r2c, const fft::FftPlan& c2r, long long n, long long batch, std::uint64_t salt,
                    fft::reference::TileOrder order = fft::reference::TileOrder::kTickets) {
   const long long half = n / 2;
@@ -1671,27 +1692,13 @@ TEST_CASE("executor: 1D real plans whose half is a cluster length", "[fft][execu
     CAPTURE(bits_a, bits_b);
     CHECK(all);
   }
-  // R2C's rows paired within the blocks (cluster_paired_row): every row of NA in one place, the
-  // places a bijection, each row's partner NA - k2 (mod NA) in the same block at
-  // cluster_paired_partner_row.
+  // R2C's rows paired within the blocks (cluster_paired_row): each row's partner NA - k2 (mod
+  // NA) in the same block at cluster_paired_partner_row.
   for (const auto& [bits_a, rows_log2] : {std::pair{7, 5}, std::pair{8, 5}, std::pair{8, 4}, std::pair{8, 1}}) {
-    const int na = 1 << bits_a;
-    const int rows = 1 << rows_log2;
-    std::vector<int> seen(static_cast<std::size_t>(na), 0);
-    bool consistent = true;
-    for (int k2 = 0; k2 < na; ++k2) {
-      int rank = 0, row = 0;
-      fft::cluster_paired_row(k2, rows_log2, bits_a, &rank, &row);
-      consistent = consistent && rank >= 0 && rank < na / rows && row >= 0 && row < rows &&
-                   fft::cluster_paired_k2(rank, row, rows_log2, bits_a) == k2;
-      const int partner = fft::cluster_paired_k2(rank, fft::cluster_paired_partner_row(rank, row, rows_log2),
-                                                 rows_log2, bits_a);
-      consistent = consistent && (k2 + partner) % na == 0;
-      ++seen[static_cast<std::size_t>(rank * rows + row)];
-    }
     CAPTURE(bits_a, rows_log2);
-    CHECK(consistent);
-    CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+    check_row_pairing(bits_a, rows_log2, fft::cluster_paired_row, fft::cluster_paired_k2,
+                      [&](int rank, int row) { return fft::cluster_paired_partner_row(rank, row, rows_log2); },
+                      [&](int k2) { return ((1 << bits_a) - k2) % (1 << bits_a); });
   }
   // Without clusters (sm_80), and from n = 2^19, the two passes of plan_real's two-pass plan; a
   // complex 2^17 is no cluster plan either.
@@ -1789,24 +1796,13 @@ TEST_CASE("executor: two-pass real plans over cluster column passes", "[fft][exe
     CHECK(consistent);
     CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
   }
-  // R2C's mirrored rows (cluster_mirror_row): every row of NA in one place, the places a
-  // bijection, row r's partner NA - 1 - k2 at row TB - 1 - r of the same block.
+  // R2C's mirrored rows (cluster_mirror_row): row r's partner NA - 1 - k2 at row TB - 1 - r of
+  // the same block.
   for (const auto& [bits_a, rows_log2] : {std::pair{6, 3}, std::pair{6, 2}, std::pair{7, 3}, std::pair{6, 1}}) {
-    const int na = 1 << bits_a;
-    const int rows = 1 << rows_log2;
-    std::vector<int> seen(static_cast<std::size_t>(na), 0);
-    bool consistent = true;
-    for (int k2 = 0; k2 < na; ++k2) {
-      int rank = 0, row = 0;
-      fft::cluster_mirror_row(k2, rows_log2, bits_a, &rank, &row);
-      consistent = consistent && rank >= 0 && rank < na / rows && row >= 0 && row < rows &&
-                   fft::cluster_mirror_k2(rank, row, rows_log2, bits_a) == k2 &&
-                   fft::cluster_mirror_k2(rank, rows - 1 - row, rows_log2, bits_a) == na - 1 - k2;
-      if (rank >= 0 && rank < na / rows && row >= 0 && row < rows) ++seen[static_cast<std::size_t>(rank * rows + row)];
-    }
     CAPTURE(bits_a, rows_log2);
-    CHECK(consistent);
-    CHECK(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+    check_row_pairing(bits_a, rows_log2, fft::cluster_mirror_row, fft::cluster_mirror_k2,
+                      [&](int, int row) { return (1 << rows_log2) - 1 - row; },
+                      [&](int k2) { return (1 << bits_a) - 1 - k2; });
   }
 }
 
