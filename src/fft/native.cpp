@@ -822,10 +822,11 @@ class StockhamSolver final : public Solver {
     // A two-pass real plan runs on the power-of-two kernels only, both passes: the paired real
     // steps have no other kernel, and the general kernel's 16-byte accesses assume even
     // transform distances, which an intermediate of n / 2 + 1 a transform is not. (A cluster
-    // plan's passes are its kernel's two stages.)
+    // plan's passes are its kernel's two stages; a cluster column pass is a kernel of its own.)
     bool two_pass_real = false;
     for (const FftPass& pass : planned.plan->passes) two_pass_real = two_pass_real || paired_real_step(pass.real_step);
     for (std::size_t i = 0; two_pass_real && !planned.plan->cluster && i < launches.size(); ++i) {
+      if (planned.plan->passes[i].cluster) continue;
       const bool served = d.precision == Precision::kSingle ? kernels::pow2_pass_served_f32(launches[i])
                                                             : kernels::pow2_pass_served_f64(launches[i]);
       if (!served) {

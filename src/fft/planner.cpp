@@ -922,7 +922,17 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
                     std::to_string(columns) + ")";
     return result;
   }
-  if (paired.transforms_per_block % 2 != 0) {
+  int bits = 0;
+  while ((1LL << bits) < half) ++bits;
+  paired.real_lo_bits = (bits + 1) / 2;
+  for (FftPass& pass : plan.passes) {
+    pass.transform_n = half;
+    pass.transforms = batch;
+  }
+  // Passes of 2^11..2^13 points (halves from 2^22) as cluster column passes, the paired one with
+  // its real step; a clustered paired pass needs no block of paired columns.
+  plan_cluster_columns(&plan, limits);
+  if (!paired.cluster && paired.transforms_per_block % 2 != 0) {
     // An even P: twice the planned one where it divides C and fits, else the largest even
     // divisor of C below it, at least 2.
     const long long max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0),
@@ -955,13 +965,6 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
                           static_cast<std::size_t>(per_block);
     paired.blocks = columns * batch / per_block;
   }
-  int bits = 0;
-  while ((1LL << bits) < half) ++bits;
-  paired.real_lo_bits = (bits + 1) / 2;
-  for (FftPass& pass : plan.passes) {
-    pass.transform_n = half;
-    pass.transforms = batch;
-  }
   if (plan.fused) {
     // The passes as one fused kernel (fuse_passes sized its tiles: T columns of the paired pass,
     // a power of two of at least 2), with the paired step.
@@ -979,9 +982,6 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
       }
     }
   }
-  // Passes of 2^11..2^13 points (halves from 2^22) as cluster column passes, the paired one with
-  // its real step.
-  plan_cluster_columns(&plan, limits);
   result.plan = std::move(plan);
   return result;
 }

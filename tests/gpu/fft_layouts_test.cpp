@@ -1227,8 +1227,8 @@ TEST_CASE("native R2C, C2R, D2Z and Z2D whose half takes two passes", "[fft][rea
 // Halves of 2^22 and more split into passes of 2^11..2^13 points: cluster column passes, the
 // paired one with the real step (R2C's last pass, C2R's first; fft/stockham_index.h). 2^23 reals
 // in batches of 1 and 3, in and out of place (the sanitizer runs' case: IDGPU_TEST_MAX_POINTS=8400000);
-// 2^24 and 2^26 (a pass of 2^13) and fp64 2^25 in fewer calls: each call's float64 reference
-// takes seconds on the host.
+// 2^24 and 2^26 (a pass of 2^13) and fp64 2^25, 2^26 in fewer calls: each call's float64
+// reference takes seconds on the host.
 TEST_CASE("native R2C and C2R over cluster column passes", "[fft][real][cluster-columns]") {
   run_two_pass_real_lengths<cufftComplex>({1LL << 23}, 7200);
   run_real_case<cufftComplex>({1LL << 24}, 2, false, kMakers[1], true, 7210);
@@ -1238,6 +1238,8 @@ TEST_CASE("native R2C and C2R over cluster column passes", "[fft][real][cluster-
 TEST_CASE("native D2Z and Z2D over cluster column passes", "[fft][real][cluster-columns][fp64]") {
   run_two_pass_real_lengths<cufftDoubleComplex>({1LL << 23}, 7300);
   run_real_case<cufftDoubleComplex>({1LL << 25}, 1, false, kMakers[3], true, 7310);
+  // 2^26: a paired first pass of 2^13 points, whose two columns fit no block (a cluster only).
+  run_real_case<cufftDoubleComplex>({1LL << 26}, 1, true, kMakers[0], true, 7311);
 }
 
 // Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is

@@ -747,7 +747,13 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
     CHECK(bits >= fft::kClusterColumnMinBits);
     CHECK(bits <= fft::kClusterColumnMaxBits);
     CHECK(c.lines_log2 == fft::cluster_column_lines_log2(static_cast<int>(plan.element_bytes)));
-    CHECK(pass.sub_transforms % lines == 0);
+    // (A packed pass tiles all its lines but the last.)
+    CHECK((pass.nyquist_packed ? pass.sub_transforms - 1 : pass.sub_transforms) % lines == 0);
+    // The real and packed steps pair rows within a block: TB >= 2.
+    if (pass.real_step != fft::RealStep::kNone || pass.nyquist_packed) {
+      const long long size_a_bits = c.contiguous_out ? fft::cluster_first_bits_a(bits) : fft::cluster_bits_a(bits);
+      CHECK((size_a_bits - c.rank_bits) >= 1);
+    }
     // Column out (sub = span), or a first pass whose lines' outputs are contiguous.
     CHECK(c.contiguous_out == (pass.span_before == 1));
     if (!c.contiguous_out) CHECK(pass.span_before == pass.sub_transforms);
@@ -840,6 +846,61 @@ TEST_CASE("planner: cluster column passes", "[fft][planner][cpu]") {
         CHECK(plan.passes[i].cluster.has_value() == expected);
         if (expected) check_cluster(plan, plan.passes[i]);
       }
+    }
+  }
+  // Real 1D plans (two passes of the half): every pass of 2^11..2^13 points a cluster column
+  // pass, the paired one keeping its step (R2C's last, C2R's first).
+  for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (int bits = 22; bits <= 27; ++bits) {
+      for (fft::Kind kind : {fft::Kind::kR2C, fft::Kind::kC2R}) {
+        CAPTURE(bits, static_cast<int>(precision), static_cast<int>(kind));
+        const fft::FftPlanResult result = fft::plan_real_1d(kind, 1LL << bits, 1, precision, h100);
+        INFO(result.reason);
+        REQUIRE(result.plan.has_value());
+        const fft::FftPlan& plan = *result.plan;
+        INFO(plan.to_string());
+        REQUIRE(plan.passes.size() == 2);
+        const std::size_t paired = kind == fft::Kind::kR2C ? 1 : 0;
+        CHECK(plan.passes[paired].real_step ==
+              (kind == fft::Kind::kR2C ? fft::RealStep::kPairedR2C : fft::RealStep::kPairedC2R));
+        for (const fft::FftPass& pass : plan.passes) {
+          const bool expected =
+              pass.size >= (1LL << fft::kClusterColumnMinBits) && pass.size <= (1LL << fft::kClusterColumnMaxBits);
+          CHECK(pass.cluster.has_value() == expected);
+          if (expected) check_cluster(plan, pass);
+        }
+      }
+    }
+  }
+  // Real planes: an R2C's outer axis of 2^11..2^13 points packed (line n / 2 into line 0) where
+  // n / 2 is a multiple of T; C2R's never (n / 2 + 1 lines); fused planes keep their pair.
+  struct RealCase {
+    std::vector<long long> dims;
+    bool packed32;
+    bool packed64;
+  };
+  for (const RealCase& c : {RealCase{{2048, 2048}, true, true}, RealCase{{4096, 4096}, true, true},
+                            RealCase{{8192, 8192}, true, true}, RealCase{{4096, 48}, false, true},
+                            RealCase{{4096, 100}, false, false}, RealCase{{1024, 1024}, false, false},
+                            RealCase{{2, 2048, 64}, true, true}}) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      CAPTURE(c.dims, static_cast<int>(precision));
+      const int rank = static_cast<int>(c.dims.size());
+      const fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, c.dims.data(), 1, precision, h100);
+      const fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, c.dims.data(), 1, precision, h100);
+      REQUIRE(r2c.plan.has_value());
+      REQUIRE(c2r.plan.has_value());
+      INFO(r2c.plan->to_string());
+      const fft::FftPass& axis = r2c.plan->passes[1];
+      const bool packed = precision == fft::Precision::kSingle ? c.packed32 : c.packed64;
+      CHECK(axis.cluster.has_value() == packed);
+      CHECK(axis.nyquist_packed == packed);
+      if (packed) {
+        check_cluster(*r2c.plan, axis);
+        CHECK_FALSE(axis.straddles);
+      }
+      for (const fft::FftPass& pass : c2r.plan->passes) CHECK_FALSE(pass.nyquist_packed);
+      CHECK_FALSE(c2r.plan->passes[rank - 2].cluster.has_value());  // the axis over n / 2 + 1 lines
     }
   }
   // The exchange slots of a cluster (cluster_lines_slot): every (row, element, line) of every
@@ -2385,7 +2446,7 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(wins(Kind::kC2R, Precision::kDouble, {1LL << 19}, 64, h200));
   CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << 19}, 64, h100));
   // Halves from 2^22: cluster column passes (H100). R2C from one transform a call, the others
-  // at 2^26 / 2^25 reals; Z2D 2^23 and 2^26 tied.
+  // at 2^26 / 2^25 reals; Z2D 2^23 tied, 2^26 not measured.
   for (int bits = 23; bits <= 27; ++bits) {
     CAPTURE(bits);
     const long long batch32 = std::max(1LL, (1LL << 26) >> bits);
