@@ -92,7 +92,7 @@
 //     - two-pass real plans (plan_real, halves from 2^22), the paired pass with its real step
 //       (real cluster column passes in fft/stockham_index.h), three runs at 2^26 / 2^25 reals:
 //       R2C 2^23..2^27 from 0.59-0.89x to 1.16-1.33x, C2R 0.77-0.93x to 1.07-1.24x, D2Z
-//       2^23..2^26 0.82-0.88x to 1.08-1.20x, Z2D 0.87-1.00x to 0.99-1.16x (0.24-0.34 of copy
+//       2^23..2^26 0.82-0.88x to 1.08-1.20x, Z2D 2^23..2^25 0.87-0.89x to 1.02-1.16x (0.24-0.34 of copy
 //       bandwidth, the vendor's 0.20-0.28);
 //     - an R2C plane's outer axis over its n / 2 + 1 lines, line n / 2 packed into line 0 (packed
 //       cluster column passes in fft/stockham_index.h), three runs: R2C 2048^2, 4096^2, 8192^2
