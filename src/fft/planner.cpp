@@ -929,6 +929,23 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
     pass.transform_n = half;
     pass.transforms = batch;
   }
+  if (plan.fused) {
+    // The passes as one fused kernel (fuse_passes sized its tiles: T columns of the paired pass,
+    // a power of two of at least 2), with the paired step.
+    FftFused& fused = *plan.fused;
+    fused.kind = kind == Kind::kR2C ? FusedKind::kRealPairedForward : FusedKind::kRealPairedInverse;
+    FftPass& tile = fused.passes[kind == Kind::kR2C ? 1 : 0];
+    if (tile.transforms_per_block < 2 || columns % tile.transforms_per_block != 0) {
+      plan.fused.reset();
+    } else {
+      tile.real_step = paired.real_step;
+      tile.real_lo_bits = paired.real_lo_bits;
+      for (FftPass& pass : fused.passes) {
+        pass.transform_n = half;
+        pass.transforms = batch;
+      }
+    }
+  }
   // Passes of 2^11..2^13 points (halves from 2^22) as cluster column passes, the paired one with
   // its real step; a clustered paired pass needs no block of paired columns.
   plan_cluster_columns(&plan, limits);
@@ -964,23 +981,6 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
     paired.shared_bytes = static_cast<std::size_t>(paired.smem_stride) * plan.element_bytes *
                           static_cast<std::size_t>(per_block);
     paired.blocks = columns * batch / per_block;
-  }
-  if (plan.fused) {
-    // The passes as one fused kernel (fuse_passes sized its tiles: T columns of the paired pass,
-    // a power of two of at least 2), with the paired step.
-    FftFused& fused = *plan.fused;
-    fused.kind = kind == Kind::kR2C ? FusedKind::kRealPairedForward : FusedKind::kRealPairedInverse;
-    FftPass& tile = fused.passes[kind == Kind::kR2C ? 1 : 0];
-    if (tile.transforms_per_block < 2 || columns % tile.transforms_per_block != 0) {
-      plan.fused.reset();
-    } else {
-      tile.real_step = paired.real_step;
-      tile.real_lo_bits = paired.real_lo_bits;
-      for (FftPass& pass : fused.passes) {
-        pass.transform_n = half;
-        pass.transforms = batch;
-      }
-    }
   }
   result.plan = std::move(plan);
   return result;

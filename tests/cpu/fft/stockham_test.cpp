@@ -1867,7 +1867,8 @@ TEST_CASE("executor: two-pass real plans over cluster column passes", "[fft][exe
   }
 }
 
-TEST_CASE("executor: 2D real plans whose outer axis is a packed cluster column pass", "[fft][executor][cpu][real][cluster-columns]") {
+TEST_CASE("executor: real planes whose outer axis is a cluster column pass (R2C packed, C2R where T divides n / 2 + 1)",
+          "[fft][executor][cpu][real][cluster-columns]") {
   // An R2C plane's axis of 2^11..2^13 points over its n / 2 + 1 lines: line n / 2 packed into
   // line 0 (nyquist_packed), clusters over the n / 2 others; against the same plan with the axis
   // as the pass kernels run it, out of place and in place (cuFFT's padded layout).
@@ -1883,19 +1884,22 @@ TEST_CASE("executor: 2D real plans whose outer axis is a packed cluster column p
   for (const auto& [dims, batch, precision] : {Shape{{2048, 32}, 2, fft::Precision::kSingle},
                                                Shape{{4096, 64}, 1, fft::Precision::kSingle},
                                                Shape{{8192, 32}, 1, fft::Precision::kSingle},
-                                               Shape{{2048, 16}, 1, fft::Precision::kDouble}}) {
+                                               Shape{{2048, 16}, 1, fft::Precision::kDouble},
+                                               Shape{{3, 2048, 32}, 1, fft::Precision::kSingle}}) {
     CAPTURE(dims, batch, static_cast<int>(precision));
+    const int rank = static_cast<int>(dims.size());
     const long long n = dims.back();
     const long long slots = n / 2 + 1;
-    const long long rows = dims[0];
-    fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, 2, dims.data(), batch, precision, h100);
-    fft::FftPlanResult reference = fft::plan_real(fft::Kind::kR2C, 2, dims.data(), batch, precision, plain);
-    fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, 2, dims.data(), batch, precision, h100);
+    long long rows = 1;  // rows of the innermost axis a transform
+    for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+    fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
+    fft::FftPlanResult reference = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, plain);
+    fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, h100);
     REQUIRE(r2c.plan.has_value());
     REQUIRE(reference.plan.has_value());
     REQUIRE(c2r.plan.has_value());
     INFO(r2c.plan->to_string());
-    REQUIRE(r2c.plan->passes.size() == 2);
+    REQUIRE(r2c.plan->passes.size() == dims.size());
     const fft::FftPass& axis = r2c.plan->passes[1];
     REQUIRE(axis.cluster.has_value());
     CHECK(axis.nyquist_packed);
@@ -1905,8 +1909,8 @@ TEST_CASE("executor: 2D real plans whose outer axis is a packed cluster column p
     CHECK_FALSE(reference.plan->passes[1].cluster.has_value());
     CHECK_FALSE(reference.plan->passes[1].nyquist_packed);
     // C2R keeps its odd line count: no packed form (its inputs need not be Hermitian).
-    CHECK_FALSE(c2r.plan->passes[0].cluster.has_value());
-    CHECK_FALSE(c2r.plan->passes[0].nyquist_packed);
+    CHECK_FALSE(c2r.plan->passes[static_cast<std::size_t>(rank - 2)].cluster.has_value());
+    for (const fft::FftPass& pass : c2r.plan->passes) CHECK_FALSE(pass.nyquist_packed);
     const long long all_rows = rows * batch;
     const std::vector<Complex> noise = random_input(static_cast<std::size_t>(all_rows * n / 2), ++salt);
     std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
@@ -1920,6 +1924,40 @@ TEST_CASE("executor: 2D real plans whose outer axis is a packed cluster column p
     CHECK(relative_error(out, std::vector<ComplexL>(want.begin(), want.end())) < kTolerance);
     fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
     CHECK(relative_error(padded, std::vector<ComplexL>(out.begin(), out.end())) < 1e-15);
+  }
+  // A C2R plane whose n / 2 + 1 lines T divides (n = 30: 16 fp32 lines; n = 14: 8 fp64 lines):
+  // its axis an ordinary (inverse) cluster column pass, against the pass kernels' plan, out of
+  // place and in place.
+  for (const Shape& shape : {Shape{{2048, 30}, 2, fft::Precision::kSingle}, Shape{{4096, 14}, 1, fft::Precision::kDouble}}) {
+    CAPTURE(shape.dims, static_cast<int>(shape.precision));
+    const fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, 2, shape.dims.data(), shape.batch, shape.precision, h100);
+    const fft::FftPlanResult reference =
+        fft::plan_real(fft::Kind::kC2R, 2, shape.dims.data(), shape.batch, shape.precision, plain);
+    REQUIRE(c2r.plan.has_value());
+    REQUIRE(reference.plan.has_value());
+    INFO(c2r.plan->to_string());
+    REQUIRE(c2r.plan->passes[0].cluster.has_value());
+    CHECK_FALSE(c2r.plan->passes[0].nyquist_packed);
+    CHECK_FALSE(reference.plan->passes[0].cluster.has_value());
+    const long long slots = shape.dims[1] / 2 + 1;
+    const long long count = shape.dims[0] * slots * shape.batch;
+    const std::vector<Complex> spectrum = random_input(static_cast<std::size_t>(count), ++salt);
+    const long long reals = shape.dims[0] * (shape.dims[1] / 2) * shape.batch;  // complex pairs out
+    std::vector<Complex> input = spectrum;  // a multi-dimensional C2R overwrites its input
+    std::vector<Complex> want = poisoned(static_cast<std::size_t>(reals));
+    fft::reference::execute(*reference.plan, +1, input.data(), want.data());
+    input = spectrum;
+    std::vector<Complex> out = poisoned(static_cast<std::size_t>(reals));
+    fft::reference::execute(*c2r.plan, +1, input.data(), out.data());
+    CHECK(relative_error(out, std::vector<ComplexL>(want.begin(), want.end())) < kTolerance);
+    std::vector<Complex> in_place = spectrum;
+    fft::reference::execute(*c2r.plan, +1, in_place.data(), in_place.data());
+    std::vector<Complex> unpadded(static_cast<std::size_t>(reals));
+    const long long half = shape.dims[1] / 2;
+    for (long long r = 0; r < shape.dims[0] * shape.batch; ++r) {
+      for (long long m = 0; m < half; ++m) unpadded[r * half + m] = in_place[r * slots + m];
+    }
+    CHECK(relative_error(unpadded, std::vector<ComplexL>(out.begin(), out.end())) < 1e-15);
   }
   // An odd n / 2 + 1 - 1 that T does not divide (n = 40: 20 lines) keeps the pass kernels.
   const long long narrow[2] = {2048, 40};
