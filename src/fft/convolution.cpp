@@ -327,12 +327,14 @@ StepLayout step_layout(const FftPass& pass) {
   return layout;
 }
 
-StepTables step_tables(const FftPass& pass, TableAccuracy accuracy) {
+StepTables step_tables(const FftPass& pass, TableAccuracy accuracy, bool multi_pass_steps) {
   StepTables tables;
   const StepLayout& layout = tables.layout = step_layout(pass);
   std::vector<Complex>& table = tables.values;
-  table.assign(layout.total, Complex(0.0, 0.0));
+  const bool steps = pass.bluestein == BluesteinStep::kNone || multi_pass_steps;
+  table.assign(steps ? layout.total : layout.chirp, Complex(0.0, 0.0));
   write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table);
+  if (!steps) return tables;
   if (layout.chirp_count > 0) {
     const std::vector<Complex> chirp = chirp_table(static_cast<long long>(layout.chirp_count));
     std::copy(chirp.begin(), chirp.end(), table.begin() + static_cast<std::ptrdiff_t>(layout.chirp));

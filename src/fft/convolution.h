@@ -75,7 +75,11 @@ struct StepTables {
 enum class TableAccuracy { kDouble, kExtended };
 
 // The pass's tables in that layout (any pass: an ordinary one's are its pass_twiddles).
-StepTables step_tables(const FftPass& pass, TableAccuracy accuracy);
+// `multi_pass_steps` false leaves a multi-pass Bluestein pass's chirp and spectrum out (`values`
+// then ends where the chirp begins; the layout is the same), for the caller to form: the native
+// plans form them on the device (fft/native.cpp), where the host would spend most of a large
+// plan's creation on them.
+StepTables step_tables(const FftPass& pass, TableAccuracy accuracy, bool multi_pass_steps = true);
 
 // The pieces, for the tests and the kernels' set-up:
 // exp(-pi i k^2 / n) for k < n, each from the exact exponent k^2 mod 2n.

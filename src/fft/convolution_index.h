@@ -77,6 +77,15 @@ IDGPU_HD PassShape spectrum_output_shape(PassShape s) {
 // The spectrum bin of element p of sub-transform j in that pass.
 IDGPU_HD long long spectrum_position(const PassShape& s, long long j, int p) { return j + p * s.sub; }
 
+// A three-pass plan (M = N1 N2, two passes a side: bluestein_one_buffer in fft/planner.h, every
+// plan the kernels run) keeps one M-point intermediate a transform: the spectrum pass writes its
+// outputs where it read its inputs (element p of sub-transform j at j + p N1: the forward pass's
+// outputs there are the inverse first pass's inputs, so the pass runs in place), and the
+// chirp-store pass (N2 sub-transforms c of N1 points, span N2) reads that inverse first pass's
+// output (c, e) at e + c N1 rather than c + e N2: element e of sub-transform c at
+// turned_input_position, a contiguous run per sub-transform, from the transform's first element.
+IDGPU_HD long long turned_input_position(const PassShape& s, long long c, int e) { return c * s.size + e; }
+
 #if !defined(__CUDA_ARCH__)
 // Host-only number theory for the planner and the tables (lengths below 2^62).
 

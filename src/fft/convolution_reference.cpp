@@ -42,6 +42,7 @@ class StepRunner {
         transform_sign_(sign),
         sign_(pass_sign(pass, sign)),
         shape_(pass_shape(plan, pass)),
+        one_buffer_(bluestein_one_buffer(plan)),
         tables_(step_tables(pass, TableAccuracy::kExtended)),
         smem_(static_cast<std::size_t>(shape_.per_block) * static_cast<std::size_t>(shape_.smem_stride)) {}
 
@@ -75,6 +76,7 @@ class StepRunner {
   int transform_sign_;
   int sign_;  // the pass's (pass_sign)
   PassShape shape_;
+  bool one_buffer_;  // bluestein_one_buffer: the spectrum pass in place, the last one's input turned
   StepTables tables_;
   std::vector<Complex> smem_;
 };
@@ -109,7 +111,9 @@ void StepRunner::load(const BlockFrame& frame, long long g0, int valid, const Co
               ? from[chirp_frame_in.transform * pass_.chirp_length + position] * chirp(position)
               : Complex(0.0, 0.0);
     } else {
-      x = from[frame.in_base + input_step(shape_, tr, e)];
+      const bool turned = one_buffer_ && pass_.bluestein == BluesteinStep::kChirpStore;
+      x = turned ? from[chirp_frame_in.transform * shape_.n + turned_input_position(shape_, frame.j0 + tr, e)]
+                 : from[frame.in_base + input_step(shape_, tr, e)];
       if (inter_pass_twiddled(shape_) && e > 0) {
         const long long exponent = e * (frame.j0 + tr);
         x *= oriented(table[tables_.layout.lo + static_cast<std::size_t>(exponent & lo_mask)] *
@@ -167,6 +171,15 @@ void StepRunner::compute(const BlockFrame& frame, int valid) {
 // points of a transform times the chirp (last Bluestein pass).
 void StepRunner::store(const BlockFrame& frame, long long g0, int valid, Complex* to) {
   const int size = shape_.size;
+  if (pass_.bluestein == BluesteinStep::kSpectrum && one_buffer_) {
+    // In place: each output where its input was (turned_input_position reads them there).
+    for (int q = 0; q < valid * size; ++q) {
+      int tr = 0, p = 0;
+      staging_slot(shape_, false, q, &tr, &p);
+      to[frame.in_base + input_step(shape_, tr, p)] = slot(tr, p);
+    }
+    return;
+  }
   if (pass_.bluestein == BluesteinStep::kSpectrum) {
     const PassShape out = spectrum_output_shape(shape_);
     const BlockFrame out_frame = block_frame(out, g0);
@@ -213,7 +226,7 @@ void execute_any(const FftPlan& plan, int sign, const Complex* input, Complex* o
   const bool in_place = input == output;
   const std::vector<PassTurn> turns = plan_turns(plan, in_place);
   const long long padded = bluestein_padded_length(plan);
-  const long long work_points = padded > 0 ? 2 * padded : plan.n;
+  const long long work_points = padded == 0 ? plan.n : bluestein_one_buffer(plan) ? padded : 2 * padded;
   std::vector<Complex> work(static_cast<std::size_t>(work_points * plan.batch),
                             Complex(std::numeric_limits<double>::quiet_NaN(), 0.0));
   const auto buffer = [&](Buffer which, std::size_t offset) -> Complex* {

@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "core/scratch.h"
 #include "core/vendor.h"
+#include "fft/kernels/bluestein_tables.h"
 #include "fft/kernels/stockham.h"
 #include "fft/convolution.h"
 #include "fft/planner.h"
@@ -51,6 +52,9 @@ class StockhamPlan final : public NativePlan {
         name_ += " (cluster column pass)";
         break;
       }
+    }
+    if (const long long padded = bluestein_padded_length(plan_); padded > 0) {
+      name_ += " (Bluestein over " + std::to_string(padded) + " points)";
     }
     if (fused_) {
       const FusedKind kind = plan_.fused->kind;
@@ -93,6 +97,7 @@ class StockhamPlan final : public NativePlan {
     if (in_place && !in_place_served_) return kNotServed;
     launch::begin_call();
     if (plan_.cluster) return execute_cluster(args, in_place);
+    if (bluestein_padded_length(plan_) > 0) return execute_bluestein(args, in_place);
     // A 1D fused plan runs fused out of place only (in place its passes run as two launches),
     // but a two-pass R2C's, whose turns in place go through a temporary array (fused_in_place).
     const bool fused = fused_ && (!in_place || fused_in_place(plan_.fused->kind));
@@ -256,6 +261,36 @@ class StockhamPlan final : public NativePlan {
     return redo ? kNotServed : CUFFT_EXEC_FAILED;
   }
 
+  // A multi-pass Bluestein plan (BluesteinStep): its passes over the M-point intermediates in the
+  // two halves of the work area (plan_turns), each pass with its own sign (pass_sign: the inverse
+  // FFT's passes the opposite of the transform's). In place too: the first pass reads all of the
+  // input before the last writes the output.
+  cufftResult execute_bluestein(const ExecArgs& args, bool in_place) const {
+    if (args.work_area == nullptr) {
+      log::api().error("{}: this plan needs a work area of {} B and none is set (cufftSetWorkArea)", name_,
+                       plan_.work_bytes);
+      return CUFFT_INVALID_VALUE;
+    }
+    const std::vector<PassTurn> turns = plan_turns(plan_, in_place);
+    const auto buffer = [&](Buffer which, std::size_t offset) -> void* {
+      switch (which) {
+        case Buffer::kInput: return const_cast<void*>(args.input);
+        case Buffer::kOutput: return args.output;
+        default: return static_cast<char*>(args.work_area) + offset * plan_.element_bytes;
+      }
+    };
+    const int sign = args.direction == CUFFT_INVERSE ? 1 : -1;
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+      const bool inverse = pass_sign(plan_.passes[i], sign) > 0;
+      const cudaError_t launched = run_pass(launches_[i], buffer(turns[i].from, turns[i].from_offset),
+                                            buffer(turns[i].to, turns[i].to_offset), inverse, args.stream);
+      if (const cufftResult status = finish_launch(launched, args, static_cast<int>(i) + 1); status != CUFFT_SUCCESS) {
+        return status;
+      }
+    }
+    return CUFFT_SUCCESS;
+  }
+
   // The two passes as one cluster kernel: no work area, in place or not. A real plan's (1D,
   // n = 2 M) with its real step, R2C's in the last pass's place, C2R's in the first's; the
   // distances of this execution (in place: cuFFT's padded layout, M + 1 on both sides).
@@ -316,6 +351,10 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
   std::vector<Stored> host;
   std::vector<TwiddleLayout> layouts;
   std::vector<std::pair<std::size_t, std::size_t>> chirps, spectra;  // (offset, count) per pass
+  // A multi-pass Bluestein plan's chirps and spectrum: device memory only, after the host part
+  // (offsets from there), formed by form_bluestein_tables.
+  std::vector<bool> device_formed;
+  std::size_t device_only = 0;
   std::vector<std::size_t> bases;
   std::vector<std::pair<std::size_t, std::size_t>> cluster_stages;  // a cluster column pass's stages A, B
   const auto append = [&host](const std::vector<std::complex<double>>& table) {
@@ -336,10 +375,12 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     // A convolution pass's tables (its convolution's stage twiddles, the chirp, the spectrum) in
     // their layout (fft/convolution.h); the fields the kernels read are at the same places.
     std::vector<std::complex<double>> table;
-    if (pass.convolution != ConvolutionStep::kNone) {
-      StepTables steps = step_tables(pass, plan.precision == Precision::kDouble ? TableAccuracy::kExtended
-                                                                                 : TableAccuracy::kDouble);
+    if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone) {
+      // A multi-pass Bluestein plan's chirp and spectrum are not formed here (form_bluestein_tables).
+      StepTables steps = step_tables(
+          pass, plan.precision == Precision::kDouble ? TableAccuracy::kExtended : TableAccuracy::kDouble, false);
       const StepLayout& step = steps.layout;
+      device_formed.push_back(pass.bluestein != BluesteinStep::kNone);
       TwiddleLayout layout;
       layout.stage = step.stage;
       layout.stage_count = step.stage_count;
@@ -349,12 +390,20 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
       layout.hi_count = step.hi_count;
       layout.total = step.total;
       layouts.push_back(layout);
-      chirps.push_back({step.chirp, step.chirp_count});
-      spectra.push_back({step.spectrum, step.spectrum_count});
+      if (device_formed.back()) {
+        chirps.push_back({device_only, step.chirp_count});
+        device_only += step.chirp_count;
+        spectra.push_back({device_only, step.spectrum_count});
+        device_only += step.spectrum_count;
+      } else {
+        chirps.push_back({step.chirp, step.chirp_count});
+        spectra.push_back({step.spectrum, step.spectrum_count});
+      }
       table = std::move(steps.values);
     } else {
       table = pass_twiddles(pass, interpass);
       layouts.push_back(twiddle_layout(pass, interpass));
+      device_formed.push_back(false);
       chirps.push_back({0, 0});
       spectra.push_back({0, 0});
     }
@@ -378,7 +427,7 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     host.resize(zeroed_at + (zeroed_bytes + sizeof(Stored) - 1) / sizeof(Stored), Stored{});
   }
   void* device = nullptr;
-  cudaError_t status = cudaMalloc(&device, host.size() * sizeof(Stored));
+  cudaError_t status = cudaMalloc(&device, (host.size() + device_only) * sizeof(Stored));
   if (status == cudaSuccess) {
     status = cudaMemcpy(device, host.data(), host.size() * sizeof(Stored), cudaMemcpyHostToDevice);
   }
@@ -396,8 +445,9 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
     launch.lo_twiddles = layouts[i].lo_count > 0 ? base + bases[i] + layouts[i].lo : nullptr;
     launch.hi_twiddles = layouts[i].hi_count > 0 ? base + bases[i] + layouts[i].hi : nullptr;
     launch.real_twiddles = layouts[i].real_count > 0 ? base + bases[i] + layouts[i].real : nullptr;
-    launch.chirp = chirps[i].second > 0 ? base + bases[i] + chirps[i].first : nullptr;
-    launch.spectrum = spectra[i].second > 0 ? base + bases[i] + spectra[i].first : nullptr;
+    const Stored* steps = device_formed[i] ? base + host.size() : base + bases[i];
+    launch.chirp = chirps[i].second > 0 ? steps + chirps[i].first : nullptr;
+    launch.spectrum = spectra[i].second > 0 ? steps + spectra[i].first : nullptr;
     if (plan.passes[i].cluster) {
       launch.cluster_twiddles_a = base + cluster_stages[i].first;
       launch.cluster_twiddles_b = base + cluster_stages[i].second;
@@ -416,6 +466,8 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.real_step = static_cast<int>(pass.real_step);
   launch.real_lo_bits = pass.real_lo_bits;
   launch.convolution = static_cast<int>(pass.convolution);
+  launch.bluestein = static_cast<int>(pass.bluestein);
+  launch.chirp_length = pass.chirp_length;
   while (pass.convolution_size > 0 && (1LL << launch.convolution_log2) < pass.convolution_size) ++launch.convolution_log2;
   launch.blocks = pass.blocks;
   launch.shared_bytes = static_cast<unsigned>(pass.shared_bytes);
@@ -424,13 +476,20 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
 }
 
 // Whether compiled kernels run every pass of a plan_c2c_any plan: passes with no convolution
-// step (the Stockham kernels) and one-pass Bluestein convolutions of power-of-two length (the
-// Bluestein kernels); the multi-pass Bluestein steps and convolutions on later passes of a mixed
-// plan have no kernel yet.
+// step (the Stockham kernels), one-pass Bluestein convolutions of power-of-two length (the
+// Bluestein kernels) and the passes of two-pass Bluestein plans over a power of two (the
+// power-of-two kernels' Bluestein kinds); Rader's convolutions, convolutions on later passes of a
+// mixed plan and Bluestein plans of three passes or more on each side have no kernel yet.
 bool kernels_serve(const FftPlan& plan, const std::vector<kernels::PassLaunch>& launches) {
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     const FftPass& pass = plan.passes[i];
-    if (pass.bluestein != BluesteinStep::kNone) return false;
+    if (pass.bluestein != BluesteinStep::kNone) {
+      if (!bluestein_one_buffer(plan)) return false;  // the kernels' layout (fft/convolution_index.h)
+      const bool served = plan.precision == Precision::kSingle ? kernels::pow2_pass_served_f32(launches[i])
+                                                               : kernels::pow2_pass_served_f64(launches[i]);
+      if (!served) return false;
+      continue;
+    }
     if (pass.convolution == ConvolutionStep::kNone) continue;
     const bool served = plan.precision == Precision::kSingle ? kernels::bluestein_pass_served_f32(launches[i])
                                                              : kernels::bluestein_pass_served_f64(launches[i]);
@@ -443,6 +502,62 @@ std::vector<kernels::PassLaunch> launches_for(const FftPlan& plan) {
   std::vector<kernels::PassLaunch> launches;
   for (const FftPass& pass : plan.passes) launches.push_back(launch_for(plan, pass));
   return launches;
+}
+
+// A multi-pass Bluestein plan's chirp (in its first and last passes' tables) and kernel spectrum
+// (its middle pass's), which upload_tables leaves zero, formed on the device
+// (kernels/bluestein_tables.cu): the chirp and the kernel b in double, b's M-point DFT by a plan
+// of our own double-precision passes (no cluster or fused kernels: one or two pass launches, no
+// work area), scaled into the spectrum. On a stream of its own, finished before it returns. False,
+// with the error logged, where any step fails (M above the two double passes' 2^26 among them).
+bool form_bluestein_tables(const FftPlan& plan, const std::vector<kernels::PassLaunch>& launches,
+                           DeviceLimits limits) {
+  const long long m = bluestein_padded_length(plan);
+  const long long n = plan.n;
+  const bool single = plan.precision == Precision::kSingle;
+  limits.clusters = false;
+  limits.cluster_columns = false;
+  limits.fused = false;
+  FftPlanResult dft = plan_c2c_1d(m, 1, Precision::kDouble, limits);
+  if (!dft.plan || dft.plan->work_bytes > 0) {
+    log::plan().info("native FFT: no double {}-point plan without a work area for Bluestein's spectrum ({})", m,
+                     dft.reason);
+    return false;
+  }
+  std::vector<kernels::PassLaunch> dft_launches = launches_for(*dft.plan);
+  void* dft_tables = upload_tables<double2>(*dft.plan, &dft_launches);
+  if (dft_tables == nullptr) return false;
+  const StockhamPlan transform(std::move(*dft.plan), dft_tables, std::move(dft_launches), std::nullopt);
+  double2* kernel = nullptr;
+  cudaStream_t stream = nullptr;
+  void* first_chirp = const_cast<void*>(launches.front().chirp);
+  void* last_chirp = const_cast<void*>(launches.back().chirp);
+  void* spectrum = const_cast<void*>(launches[launches.size() / 2].spectrum);
+  cudaError_t status = first_chirp != nullptr && last_chirp != nullptr && spectrum != nullptr
+                           ? cudaMalloc(&kernel, 2 * static_cast<std::size_t>(m) * sizeof(double2))
+                           : cudaErrorInvalidValue;
+  if (status == cudaSuccess) status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess) status = kernels::bluestein_chirp_and_kernel(n, m, single, first_chirp, kernel, stream);
+  if (status == cudaSuccess &&
+      transform.execute({kernel, kernel + m, CUFFT_FORWARD, stream, nullptr}) != CUFFT_SUCCESS) {
+    status = cudaErrorUnknown;
+  }
+  if (status == cudaSuccess) status = kernels::bluestein_scaled_spectrum(m, kernel + m, single, spectrum, stream);
+  if (status == cudaSuccess) {
+    status = cudaMemcpyAsync(last_chirp, first_chirp, static_cast<std::size_t>(n) * plan.element_bytes,
+                             cudaMemcpyDeviceToDevice, stream);
+  }
+  if (status == cudaSuccess) status = cudaStreamSynchronize(stream);
+  if (status != cudaSuccess) {
+    log::plan().warn("native FFT: Bluestein's tables for n = {} (M = {}): {}", n, m, cudaGetErrorString(status));
+    cudaGetLastError();
+  }
+  if (stream != nullptr) {
+    cudaStreamSynchronize(stream);
+    cudaStreamDestroy(stream);
+  }
+  cudaFree(kernel);
+  return status == cudaSuccess;
 }
 
 // Experiment switches (core/config.h): IDGPU_FFT_FUSED=0 runs fused plans as two launches;
@@ -696,8 +811,8 @@ class StockhamSolver final : public Solver {
     limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                                        : kernels::cluster_kernels_usable_f64());
     limits.cluster_columns = cluster_columns_allowed(arch, d.precision);
-    // Every length is planned; those with a prime factor above 13 are served where their
-    // convolution fits one Bluestein pass over a power of two (kernels_serve below).
+    // Every length is planned; those with a prime factor above 13 are served where Bluestein's
+    // convolution over a power of two takes one pass, or two on each side (kernels_serve below).
     limits.convolution_powers_of_two = true;
     FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
     static thread_local std::string why;
@@ -709,7 +824,8 @@ class StockhamSolver final : public Solver {
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
     if (!kernels_serve(*planned.plan, launches)) {
-      why = "native FFT: lengths with a prime factor above 13 run natively as one Bluestein pass only (" +
+      why = "native FFT: lengths with a prime factor above 13 run natively as Bluestein's convolution over a "
+            "power of two in one pass or two (" +
             planned.reason + ")";
       *reason = why.c_str();
       return nullptr;
@@ -723,6 +839,11 @@ class StockhamSolver final : public Solver {
                        : upload_tables<double2>(*planned.plan, &launches, counter_bytes, &counters);
     if (tables == nullptr) {
       *reason = "native FFT: twiddle tables could not be allocated";
+      return nullptr;
+    }
+    if (bluestein_padded_length(*planned.plan) > 0 && !form_bluestein_tables(*planned.plan, launches, limits)) {
+      cudaFree(tables);
+      *reason = "native FFT: Bluestein's tables could not be formed on the device";
       return nullptr;
     }
     const std::optional<kernels::FusedLaunch> fused = plan_fused_launch(*planned.plan, launches, counters);

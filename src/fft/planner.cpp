@@ -1510,7 +1510,8 @@ FftPlan bluestein_plan(long long n, long long batch, Precision precision, const 
     plan.passes.push_back(std::move(back[i]));
   }
   for (FftPass& pass : plan.passes) size_pass(&pass, batch, budget.element, limits, budget.max_threads);
-  plan.work_bytes = 2 * static_cast<std::size_t>(m) * static_cast<std::size_t>(batch) * budget.element;
+  const std::size_t buffers = bluestein_one_buffer(plan) ? 1 : 2;
+  plan.work_bytes = buffers * static_cast<std::size_t>(m) * static_cast<std::size_t>(batch) * budget.element;
   return plan;
 }
 
@@ -1612,6 +1613,8 @@ long long bluestein_padded_length(const FftPlan& plan) {
   return plan.passes.front().transform_n;
 }
 
+bool bluestein_one_buffer(const FftPlan& plan) { return bluestein_padded_length(plan) > 0 && plan.passes.size() == 3; }
+
 int pass_sign(const FftPass& pass, int sign) {
   return pass.bluestein == BluesteinStep::kInverse || pass.bluestein == BluesteinStep::kChirpStore ? -sign : sign;
 }
@@ -1623,7 +1626,8 @@ std::vector<PassTurn> plan_turns(const FftPlan& plan, bool in_place) {
     for (const PassBuffers& buffers : plan_buffers(plan, in_place)) turns.push_back({buffers.from, buffers.to});
     return turns;
   }
-  const std::size_t half = static_cast<std::size_t>(padded) * static_cast<std::size_t>(plan.batch);
+  // One buffer: the spectrum pass (the middle one) in place; else the halves in turn.
+  const std::size_t half = bluestein_one_buffer(plan) ? 0 : static_cast<std::size_t>(padded) * static_cast<std::size_t>(plan.batch);
   const std::size_t count = plan.passes.size();
   for (std::size_t i = 0; i < count; ++i) {
     PassTurn turn{i == 0 ? Buffer::kInput : Buffer::kWork, i + 1 == count ? Buffer::kOutput : Buffer::kWork};

@@ -586,6 +586,11 @@ inline constexpr long long kMaxAnyLength = 1LL << 40;
 
 // The Bluestein padded length of a plan (the passes' transform length), 0 where it is none.
 long long bluestein_padded_length(const FftPlan& plan);
+// Whether a multi-pass Bluestein plan keeps one M-point intermediate a transform rather than two:
+// its three passes (M in two passes a side) run the spectrum pass in place and the last pass on
+// its output as fft/convolution_index.h's turned_input_position lays it out; longer plans
+// alternate between the work area's two halves.
+bool bluestein_one_buffer(const FftPlan& plan);
 
 // The sign a pass of a plan runs with, for a transform of sign `sign`: the opposite for the
 // inverse half of a multi-pass Bluestein plan (kInverse, kChirpStore).

@@ -416,6 +416,26 @@ TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime f
   run_case<cufftDoubleComplex>(19, 1LL << 20, CUFFT_INVERSE, false, Maker::kPlan1d, ++seed);
 }
 
+// Above one block (fp32 n > 8192, fp64 n > 4096) Bluestein's convolution over the next power of
+// two M runs as two passes a side (kernels/stockham_pow2.cuh's Bluestein kinds): three launches,
+// the first loading the n points times the chirp, the middle multiplying by the spectrum between
+// the forward and inverse stages, the last storing n points times the chirp. Primes, a composite
+// with a large prime factor (3 x 10007), both directions, in and out of place, every maker,
+// batches of 1 to hundreds.
+TEST_CASE("native C2C and Z2Z: two-pass Bluestein above one block", "[fft][bluestein]") {
+  std::uint64_t seed = 960;
+  run_case<cufftComplex>(8209, 5, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
+  run_case<cufftComplex>(10007, 3, CUFFT_INVERSE, true, Maker::kPlanMany, ++seed);
+  run_case<cufftComplex>(30021, 2, CUFFT_FORWARD, true, Maker::kMakeMany64, ++seed);
+  run_case<cufftComplex>(65521, 4, CUFFT_INVERSE, false, Maker::kOwnWorkArea, ++seed);
+  run_case<cufftComplex>(1048573, 1, CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
+  run_case<cufftComplex>(10007, (1LL << 22) / 10007, CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
+  run_case<cufftDoubleComplex>(4099, 3, CUFFT_FORWARD, false, Maker::kPlanMany, ++seed);
+  run_case<cufftDoubleComplex>(8191, 2, CUFFT_INVERSE, true, Maker::kOwnWorkArea, ++seed);
+  run_case<cufftDoubleComplex>(65521, 1, CUFFT_FORWARD, true, Maker::kPlan1d, ++seed);
+  run_case<cufftDoubleComplex>(1048573, 1, CUFFT_INVERSE, false, Maker::kMakeMany64, ++seed);
+}
+
 // Under the auto policy a prime of the tuning table's rows runs natively on the device classes
 // the rows were measured on, and a prime outside them on the vendor: the table's own answer for
 // this device (fft/tuning.h) against the calls idgpu served natively. A row the kernels declined

@@ -29,6 +29,7 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
 // transform in the block.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (pass.convolution != 0) return launch_bluestein_pass_f32(pass, inverse, stream);
+  if (pass.bluestein != 0) return launch_bluestein_step_f32(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f32(pass, inverse, stream, &status)) return status;
   if (pass.real_step != 0 && (pass.shape.sub != 1 || pass.shape.span != 1)) return cudaErrorNotSupported;
   return inverse ? launch<float, true>(pass, stream) : launch<float, false>(pass, stream);
@@ -36,6 +37,7 @@ cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t s
 
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
   if (pass.convolution != 0) return launch_bluestein_pass_f64(pass, inverse, stream);
+  if (pass.bluestein != 0) return launch_bluestein_step_f64(pass, inverse, stream);
   if (cudaError_t status = cudaSuccess; launch_pow2_pass_f64(pass, inverse, stream, &status)) return status;
   if (pass.real_step != 0 && (pass.shape.sub != 1 || pass.shape.span != 1)) return cudaErrorNotSupported;
   return inverse ? launch<double, true>(pass, stream) : launch<double, false>(pass, stream);

@@ -47,6 +47,13 @@ struct PassLaunch {
   int convolution_log2 = 0;
   const void* chirp = nullptr;
   const void* spectrum = nullptr;
+  // A pass of a multi-pass Bluestein plan (BluesteinStep, fft/planner.h): 1 loads the n input
+  // points times the chirp, 3 multiplies by the spectrum and runs the opposite-sign stages, 5
+  // stores the n output points times the chirp (the pass kernels of stockham_pow2.cuh, compiled
+  // in stockham_bluestein_steps_f32.cu / _f64.cu); n = chirp_length, the chirp and the spectrum
+  // in the fields above.
+  int bluestein = 0;
+  long long chirp_length = 0;
   // A cluster column pass (fft/planner.h FftPass::cluster): the stage tables of its stages A and
   // B (cluster_stage_pass's), forward sign; it runs as a ClusterLaunch.
   const void* cluster_twiddles_a = nullptr;
@@ -100,6 +107,12 @@ bool pow2_pass_served_f64(const PassLaunch& pass);
 // pass's radices; false, with nothing launched, otherwise.
 bool launch_fixed_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
 bool launch_fixed_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
+
+// The passes of multi-pass Bluestein plans (PassLaunch::bluestein; stockham_bluestein_steps_f32.cu,
+// stockham_bluestein_steps_f64.cu): cudaErrorNotSupported, with nothing launched, for a pass no
+// kernel is compiled for.
+cudaError_t launch_bluestein_step_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+cudaError_t launch_bluestein_step_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 
 // The one-pass Bluestein kernels (stockham_bluestein_f32.cu, stockham_bluestein_f64.cu).
 cudaError_t launch_bluestein_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);

@@ -28,6 +28,7 @@
 #include <atomic>
 #include <utility>
 
+#include "fft/convolution_index.h"
 #include "fft/kernels/butterfly.cuh"
 #include "fft/kernels/launch.cuh"
 #include "fft/kernels/stockham.h"
@@ -50,12 +51,20 @@ enum Pow2Kind : int {
                       // with the partners in shared memory, column out (and X[M] by column 0)
   kPairedUnpack = 7,  // C2R's first pass: column in (and X[M] for column 0), the C2R step with
                       // the partners in shared memory, the transform, kFirst's contiguous out
+  // The passes of a multi-pass Bluestein plan over M = 2^a points in two passes (BluesteinStep,
+  // fft/planner.h; the indices in fft/convolution_index.h), PassShape::n = M while the caller's
+  // arrays hold n = PassLaunch::chirp_length points a transform:
+  kChirpFirst = 8,    // kFirst, loading input position < n times the chirp, zero past n (no read)
+  kSpectrumTurn = 9,  // kColumn's load and stages, outputs times the spectrum in registers, the
+                      // opposite sign's stages, stored where they were read (in place)
+  kChirpLast = 10,    // kColumn (the opposite sign) reading each sub-transform as a contiguous run
+                      // (turned_input_position), storing output position < n times the chirp
 };
 
 // Kinds whose last stage goes to shared memory (and, but for kPairedPack, out in linear order).
 __host__ __device__ constexpr bool pow2_staged_out(int kind) {
   return kind == kFirst || kind == kStaged || kind == kRealPack || kind == kRealUnpack || kind == kPairedPack ||
-         kind == kPairedUnpack;
+         kind == kPairedUnpack || kind == kChirpFirst;
 }
 __host__ __device__ constexpr bool pow2_paired(int kind) { return kind == kPairedPack || kind == kPairedUnpack; }
 __host__ __device__ constexpr bool pow2_staged_in(int kind) {
@@ -375,7 +384,40 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
   // Distances between the transforms of a single pass (N, unless the plan says otherwise).
   const int in_dist = static_cast<int>(input_distance(s));
   const int out_dist = static_cast<int>(output_distance(s));
-  if constexpr (pow2_staged_in(Kind)) {
+  // A later pass's inter-pass twiddle w_{L N}^{e j}, j = j0 + tr.
+  const auto twiddle_column = [&] {
+    if constexpr (sizeof(Real) == 4) {
+      column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
+    } else {
+      column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p.lo_twiddles, p.hi_twiddles,
+                                                         p.lo_bits);
+    }
+  };
+  if constexpr (Kind == kChirpLast) {
+    // The block's T sub-transforms j0 .. j0 + T - 1 are one contiguous run of T N elements
+    // (turned_input_position), read in linear order (E loads a thread in flight; every block is
+    // full) and staged through shared memory to the column lanes.
+    const ChirpFrame chirped = chirp_frame(s, frame.in_base, g0);
+    const C* run = static_cast<const C*>(p.input) + chirped.transform * s.n + turned_input_position(s, frame.j0, 0);
+    const int step = static_cast<int>(blockDim.x);
+    const auto slot = [&](int q) {
+      const int e = q & (Pass::kN - 1);
+      return (q >> LogN) * s.smem_stride + e + (e >> s.shift);
+    };
+#pragma unroll
+    for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&run[thread + k * step]);
+#pragma unroll
+    for (int k = 0; k < kE; ++k) sm[slot(thread + k * step)] = v[k];
+    __syncthreads();
+    const C* mine = sm + tr * s.smem_stride;
+#pragma unroll
+    for (int k = 0; k < kE; ++k) {
+      const int e = tid + k * kThreads;
+      v[k] = mine[e + (e >> s.shift)];
+    }
+    twiddle_column();
+    __syncthreads();  // the first stage writes where others read
+  } else if constexpr (pow2_staged_in(Kind)) {
     // The block's T sub-transforms are T runs of N elements of the input, in_dist apart (one
     // contiguous run when in_dist = N): E per thread when the block is full, all loads issued
     // before the first store to shared memory (v[] holds them), so that each thread has E loads
@@ -430,8 +472,24 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
       // the next transform for a straddling block's later lines.
       const int stride = static_cast<int>(s.sub);
       const C* line = in + (tr + input_jump(frame, tr));
+      if constexpr (Kind == kChirpFirst) {
+        // Element e of column tr at padded position first + tr + e S (< M <= 2^28) of transform
+        // `transform`: the caller's x[position] c[position] below n, a zero of the padding from n.
+        const ChirpFrame chirped = chirp_frame(s, frame.in_base, g0);
+        const int n = static_cast<int>(p.chirp_length);
+        const C* x = static_cast<const C*>(p.input) + chirped.transform * p.chirp_length;
+        const C* __restrict__ chirp = static_cast<const C*>(p.chirp);
+        const int first = static_cast<int>(chirped.first) + tr;
 #pragma unroll
-      for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&line[(tid + k * kThreads) * stride]);
+        for (int k = 0; k < kE; ++k) {
+          const int position = first + (tid + k * kThreads) * stride;
+          v[k] = position < n ? cmul(load_global<Cache>(&x[position]), orient<Inverse>(__ldg(&chirp[position])))
+                              : make<C>(static_cast<Real>(0), static_cast<Real>(0));
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < kE; ++k) v[k] = load_global<Cache>(&line[(tid + k * kThreads) * stride]);
+      }
       if constexpr (Kind == kColumn) {
         // Line 0 of a packed pass: z = a + i b, b from line S - 1.
         if (packed && tr == 0) {
@@ -443,21 +501,32 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
         }
       }
       // An axis pass of a multi-dimensional or strided plan has no inter-pass twiddle.
-      if constexpr (Kind == kColumn) {
-        if (s.twiddled) {
-          if constexpr (sizeof(Real) == 4) {
-            column_twiddles_by_recurrence<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, s.span << LogN);
-          } else {
-            column_twiddles_from_tables<Inverse, kE, kThreads>(v, tid, frame.j0 + tr, p.lo_twiddles,
-                                                               p.hi_twiddles, p.lo_bits);
-          }
-        }
+      if constexpr (Kind == kColumn || Kind == kSpectrumTurn) {
+        if (s.twiddled) twiddle_column();
       }
     }
   }
 
   const Pass pass{p.stage_twiddles, sm + tr * s.smem_stride, s.shift, tid, active};
   pass.stages(v, std::make_integer_sequence<int, Pass::kStages>());
+  if constexpr (Kind == kSpectrumTurn) {
+    // v[k] is bin j + e S of the M-point transform (e = tid + k threads, j = j0 + tr:
+    // spectrum_position): times the kernel's spectrum (read from the L2, shared by the batch),
+    // then the opposite sign's stages on the same points, the last one into shared memory.
+    if (active) {
+      const C* __restrict__ spectrum = static_cast<const C*>(p.spectrum);
+      const int j = static_cast<int>(frame.j0) + tr;
+      const int columns = static_cast<int>(s.sub);
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        v[k] = cmul(v[k], orient<Inverse>(__ldg(&spectrum[j + (tid + k * kThreads) * columns])));
+      }
+    }
+    __syncthreads();  // every thread read its last-stage inputs before the first stage below writes
+    using Back = Pow2Pass<Real, !Inverse, LogN, kColumn>;  // the last stage's outputs stay in v[]
+    const Back back{p.stage_twiddles, sm + tr * s.smem_stride, s.shift, tid, active};
+    back.stages(v, std::make_integer_sequence<int, Back::kStages>());
+  }
 
   if constexpr (Kind == kRealPack) {
     // X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2 for k < M, in linear
@@ -495,6 +564,22 @@ __device__ __forceinline__ void pow2_tile(const PassLaunch& p, long long g0, int
       C* to = out + tr * out_dist + tid;
 #pragma unroll
       for (int k = 0; k < kE; ++k) store_global<Cache>(&to[k * kThreads], v[k]);
+    }
+  } else if constexpr (Kind == kChirpLast) {
+    // Element e of column tr is output position first + tr + e L (< M) of transform `transform`:
+    // stored times the transform's chirp (the opposite of this pass's sign) below n, dropped from n.
+    if (active) {
+      const ChirpFrame chirped = chirp_frame(s, frame.out_base, g0);
+      const int n = static_cast<int>(p.chirp_length);
+      C* y = static_cast<C*>(p.output) + chirped.transform * p.chirp_length;
+      const C* __restrict__ chirp = static_cast<const C*>(p.chirp);
+      const int stride = static_cast<int>(s.span);
+      const int first = static_cast<int>(chirped.first) + tr;
+#pragma unroll
+      for (int k = 0; k < kE; ++k) {
+        const int position = first + (tid + k * kThreads) * stride;
+        if (position < n) store_global<Cache>(&y[position], cmul(v[k], orient<!Inverse>(__ldg(&chirp[position]))));
+      }
     }
   } else {
     const int stride = static_cast<int>(s.span);
@@ -580,11 +665,20 @@ cudaError_t launch_pow2_kernel(const PassLaunch& pass, cudaStream_t stream) {
 // 2^14 (fp64) into two balanced passes, the shorter at least 2^7 (plan_c2c_1d), so no shorter
 // kernel is compiled.
 inline constexpr int kPow2MinPairedLog = 7;
+// The Bluestein kinds' shortest pass: M from 2^15 (fp32) / 2^14 (fp64), where one block no longer
+// holds the convolution, splits into two passes of at least 2^7.
+inline constexpr int kPow2MinBluesteinLog = 7;
+__host__ __device__ constexpr bool pow2_bluestein(int kind) {
+  return kind == kChirpFirst || kind == kSpectrumTurn || kind == kChirpLast;
+}
 
 template <class Real, bool Inverse, int Kind, int... Log>
 bool launch_pow2_log(int log_n, const PassLaunch& pass, cudaStream_t stream, cudaError_t* status,
                      std::integer_sequence<int, Log...>) {
-  constexpr int kMin = Kind == kSingle ? kPow2MinSingleLog<Real> : pow2_paired(Kind) ? kPow2MinPairedLog : 1;
+  constexpr int kMin = Kind == kSingle         ? kPow2MinSingleLog<Real>
+                       : pow2_paired(Kind)    ? kPow2MinPairedLog
+                       : pow2_bluestein(Kind) ? kPow2MinBluesteinLog
+                                              : 1;
   const auto launch_if = [&](auto log) {
     constexpr int kLog = decltype(log)::value;
     if (log_n != kLog) return false;
@@ -607,6 +701,20 @@ int pow2_kind(const PassLaunch& pass) {
   }
   const int elements = log_n < 4 ? 1 << log_n : 16;
   if (pass.threads_per_transform != s.size / elements) return -1;
+  if (pass.bluestein != 0) {
+    // BluesteinStep: kChirpLoad 1, kSpectrum 3, kChirpStore 5 (two-pass plans); kForward and
+    // kInverse (plans of three passes or more) have none.
+    if (log_n < kPow2MinBluesteinLog || pass.real_step != 0 || s.straddles || s.in_group > 0 || s.out_group > 0) {
+      return -1;
+    }
+    const bool column = s.span > 1 && s.sub == s.span && s.twiddled;
+    switch (pass.bluestein) {
+      case 1: return s.sub > 1 && s.span == 1 ? kChirpFirst : -1;
+      case 3: return column ? kSpectrumTurn : -1;
+      case 5: return column ? kChirpLast : -1;
+      default: return -1;
+    }
+  }
   if (pass.real_step == 5 || pass.real_step == 6) {
     if (log_n < kPow2MinPairedLog || s.per_block < 2) return -1;
     if (pass.real_step == 5) return s.span > 1 && s.sub == s.span ? kPairedPack : -1;
@@ -618,6 +726,34 @@ int pow2_kind(const PassLaunch& pass) {
   }
   if (s.sub == 1) return s.span != 1 ? -1 : log_n >= kPow2MinSingleLog<Real> ? kSingle : kStaged;
   return s.span == 1 ? kFirst : kColumn;
+}
+
+// A multi-pass Bluestein plan's pass (pow2_bluestein kinds) on its kernel; cudaErrorNotSupported,
+// with nothing launched, where none is compiled or its tables are missing.
+template <class Real, bool Inverse>
+cudaError_t launch_pow2_bluestein(const PassLaunch& pass, cudaStream_t stream) {
+  using Logs = std::make_integer_sequence<int, kPow2MaxLog<Real> - kPow2MinBluesteinLog + 1>;
+  const int log_n = pass.shape.size_log2;
+  const int kind = pow2_kind<Real>(pass);
+  const bool tables = pass.stage_twiddles != nullptr &&
+                      (kind == kSpectrumTurn ? pass.spectrum != nullptr : pass.chirp != nullptr) &&
+                      (sizeof(Real) == 4 || kind == kChirpFirst || pass.lo_twiddles != nullptr);
+  cudaError_t status = cudaErrorNotSupported;
+  if (!tables) return status;
+  bool launched = false;
+  switch (kind) {
+    case kChirpFirst:
+      launched = launch_pow2_log<Real, Inverse, kChirpFirst>(log_n, pass, stream, &status, Logs());
+      break;
+    case kSpectrumTurn:
+      launched = launch_pow2_log<Real, Inverse, kSpectrumTurn>(log_n, pass, stream, &status, Logs());
+      break;
+    case kChirpLast:
+      launched = launch_pow2_log<Real, Inverse, kChirpLast>(log_n, pass, stream, &status, Logs());
+      break;
+    default: break;
+  }
+  return launched ? status : cudaErrorNotSupported;
 }
 
 // Launches `pass` on the kernel compiled for its shape and returns true, with the launch's

@@ -10,7 +10,7 @@ bool launch_pow2_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t str
 
 bool computes_interpass_twiddles_f32(const PassLaunch& pass) {
   const int kind = pow2_kind<float>(pass);
-  return kind == kColumn || kind == kPairedPack;
+  return kind == kColumn || kind == kPairedPack || kind == kSpectrumTurn || kind == kChirpLast;
 }
 bool pow2_pass_served_f32(const PassLaunch& pass) { return pow2_kind<float>(pass) >= 0; }
 

@@ -2699,7 +2699,15 @@ void check_step_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) 
   const std::size_t middle = count / 2;
   CHECK(padded >= 2 * plan.n - 1);
   CHECK(is_235_smooth(padded));
-  CHECK(plan.work_bytes == 2 * static_cast<std::size_t>(padded * plan.batch) * plan.element_bytes);
+  // Three passes keep one M-point intermediate (the spectrum pass in place), longer plans two.
+  CHECK(fft::bluestein_one_buffer(plan) == (count == 3));
+  CHECK(plan.work_bytes == (count == 3 ? 1 : 2) * static_cast<std::size_t>(padded * plan.batch) * plan.element_bytes);
+  const std::vector<fft::PassTurn> turns = fft::plan_turns(plan, false);
+  REQUIRE(turns.size() == count);
+  if (count == 3) {
+    CHECK((turns[1].from == fft::Buffer::kWork && turns[1].to == fft::Buffer::kWork));
+    CHECK(turns[1].from_offset == turns[1].to_offset);
+  }
   long long forward = 1, inverse = 1;
   for (std::size_t i = 0; i < count; ++i) {
     const fft::FftPass& pass = plan.passes[i];
@@ -3149,13 +3157,27 @@ TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's log
   CHECK(std::equal(rader_spectrum.begin(), rader_spectrum.end(),
                    tables.values.begin() + static_cast<std::ptrdiff_t>(tables.layout.spectrum)));
   CHECK(tables.logs == fft::rader_logs(17, 3));
-  // Buffer turns of the multi-pass Bluestein plan: input -> half 0 -> half 1 -> ... -> output, no
-  // pass writing what it reads, all within the work area.
+  // Without the multi-pass steps (the native plans form the chirp and the spectrum on the
+  // device) the tables stop where the chirp begins, the twiddles before it the same.
+  for (const fft::FftPass& pass : plan.passes) {
+    const fft::StepTables full = fft::step_tables(pass, fft::TableAccuracy::kDouble);
+    const fft::StepTables twiddles = fft::step_tables(pass, fft::TableAccuracy::kDouble, false);
+    CHECK(full.layout.total == twiddles.layout.total);
+    REQUIRE(twiddles.values.size() == full.layout.chirp);
+    CHECK(std::equal(twiddles.values.begin(), twiddles.values.end(), full.values.begin()));
+    CHECK((full.layout.chirp_count > 0 || full.layout.spectrum_count > 0));
+  }
+  // Buffer turns of the multi-pass Bluestein plan: three passes input -> work -> work (the
+  // spectrum pass in place) -> output; longer ones input -> half 0 -> half 1 -> ... -> output, no
+  // pass writing what it reads; all within the work area.
   for (long long passes_wanted : {3LL, 7LL}) {
     const fft::FftPlan p =
         passes_wanted == 3 ? plan : must_plan_any(4099, 2, fft::Precision::kSingle, small_limits(16));
     REQUIRE(static_cast<long long>(p.passes.size()) == passes_wanted);
-    const std::size_t half = static_cast<std::size_t>(fft::bluestein_padded_length(p) * p.batch);
+    const bool one_buffer = passes_wanted == 3;
+    CHECK(fft::bluestein_one_buffer(p) == one_buffer);
+    const std::size_t half = one_buffer ? 0 : static_cast<std::size_t>(fft::bluestein_padded_length(p) * p.batch);
+    const std::size_t span = static_cast<std::size_t>(fft::bluestein_padded_length(p) * p.batch);
     const std::vector<fft::PassTurn> turns = fft::plan_turns(p, false);
     CHECK(turns.front().from == fft::Buffer::kInput);
     CHECK(turns.back().to == fft::Buffer::kOutput);
@@ -3164,8 +3186,8 @@ TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's log
       if (i > 0) CHECK((turns[i].from == turns[i - 1].to && turns[i].from_offset == turns[i - 1].to_offset));
       if (turns[i].to == fft::Buffer::kWork) {
         CHECK((turns[i].to_offset == 0 || turns[i].to_offset == half));
-        CHECK((turns[i].to_offset + half) * p.element_bytes <= p.work_bytes);
-        if (turns[i].from == fft::Buffer::kWork) CHECK(turns[i].from_offset != turns[i].to_offset);
+        CHECK((turns[i].to_offset + span) * p.element_bytes <= p.work_bytes);
+        if (turns[i].from == fft::Buffer::kWork) CHECK((turns[i].from_offset != turns[i].to_offset) == !one_buffer);
       }
     }
   }
@@ -3275,6 +3297,74 @@ TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein",
     CAPTURE(n);
     const fft::FftPlan plan = must_plan_any(n, n < 100 ? 70 : 2, fft::Precision::kSingle, limits);
     check_step_plan(plan, limits);
+    check_any_against_naive(plan, ++salt);
+  }
+}
+
+// Above one block: the two-pass Bluestein plans the power-of-two kernels' Bluestein kinds run
+// (kernels/stockham_pow2.cuh: kChirpFirst, kSpectrumTurn, kChirpLast). Every such plan of the
+// GPU's limits, from the first length past one block to 2^27 - 39 (fp32) / 2^25 - 39 (fp64), has
+// three passes: a first pass over columns (chirp on load), the spectrum pass (the forward plan's
+// last and the inverse plan's first, span = S), the chirp-on-store pass (span = S), each of a
+// power of two from 2^7 to the kernels' largest, staged as those kernels stage it. The host
+// executor runs the smallest such plans (fp32 8209, fp64 4099) against the naive DFT.
+TEST_CASE("planner: two-pass Bluestein plans over a power of two, the kernels' shapes",
+          "[fft][planner][bluestein][cpu]") {
+  fft::DeviceLimits limits = fft::DeviceLimits::h100();
+  limits.convolution_powers_of_two = true;
+  struct Case {
+    long long n;
+    fft::Precision precision;
+  };
+  const fft::Precision f32 = fft::Precision::kSingle, f64 = fft::Precision::kDouble;
+  const Case cases[] = {{8209, f32},     {10007, f32},    {30021, f32},    {65521, f32},    {1048573, f32},
+                        {16777213, f32}, {134217689, f32}, {4099, f64},     {8191, f64},     {10007, f64},
+                        {65521, f64},    {1048573, f64},  {33554393, f64}};
+  for (const Case& c : cases) {
+    const bool single = c.precision == f32;
+    CAPTURE(c.n, single);
+    const fft::FftPlan plan = must_plan_any(c.n, 2, c.precision, limits);
+    INFO(plan.to_string());
+    check_step_plan(plan, limits);
+    REQUIRE(plan.passes.size() == 3);
+    const long long m = fft::bluestein_padded_length(plan);
+    CHECK((m & (m - 1)) == 0);
+    CHECK(m / 2 < 2 * c.n - 1);
+    CHECK(m >= 2 * c.n - 1);
+    const fft::BluesteinStep steps[] = {fft::BluesteinStep::kChirpLoad, fft::BluesteinStep::kSpectrum,
+                                        fft::BluesteinStep::kChirpStore};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const fft::FftPass& pass = plan.passes[i];
+      CAPTURE(i);
+      CHECK(pass.bluestein == steps[i]);
+      int bits = 0;
+      while ((1LL << bits) < pass.size) ++bits;
+      CHECK(pass.size == 1LL << bits);
+      CHECK(bits >= 7);
+      CHECK(bits <= (single ? 14 : 13));
+      REQUIRE(pass.radices.size() == static_cast<std::size_t>(fft::pow2_stages(bits)));
+      for (std::size_t st = 0; st < pass.radices.size(); ++st) {
+        CHECK(pass.radices[st] == 1 << fft::pow2_stage_bits(bits, static_cast<int>(st)));
+      }
+      CHECK(pass.threads_per_transform == pass.size / 16);
+      CHECK((pass.transforms_per_block & (pass.transforms_per_block - 1)) == 0);
+      const fft::PassShape shape = fft::pass_shape(plan, pass);
+      CHECK(shape.n == m);
+      CHECK_FALSE(shape.straddles);
+      CHECK(shape.in_group == 0);
+      CHECK(shape.out_group == 0);
+      if (i == 0) {
+        CHECK(shape.span == 1);
+        CHECK(shape.sub > 1);
+      } else {
+        CHECK(shape.twiddled);
+        CHECK(shape.span == shape.sub);
+      }
+    }
+  }
+  std::uint64_t salt = 12100;
+  for (const Case& c : {Case{8209, f32}, Case{4099, f64}}) {
+    const fft::FftPlan plan = must_plan_any(c.n, 2, c.precision, limits);
     check_any_against_naive(plan, ++salt);
   }
 }
