@@ -72,4 +72,13 @@ std::size_t current_device_l2_bytes() {
   return static_cast<std::size_t>(std::max(attribute(cudaDevAttrL2CacheSize, device), 0));
 }
 
+int copy_to_device(void* device, const void* host, std::size_t bytes) {
+  cudaStream_t stream = nullptr;
+  cudaError_t status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess) status = cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream);
+  if (status == cudaSuccess) status = cudaStreamSynchronize(stream);
+  if (stream != nullptr) cudaStreamDestroy(stream);
+  return static_cast<int>(status);
+}
+
 }  // namespace idgpu

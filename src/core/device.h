@@ -20,4 +20,11 @@ bool current_device_block_limits(std::size_t* shared_bytes, int* threads, int* m
 // Size of the current device's L2 cache in bytes; 0 when there is no device.
 std::size_t current_device_l2_bytes();
 
+// Copies `bytes` from host to device memory and returns once they are in device memory, as a
+// cudaError_t (an int here, to keep this header free of CUDA's). cudaMemcpy from pageable memory
+// may return with its DMA still in flight, ordered only on the legacy default stream: a kernel on
+// a non-blocking stream (a caller's, or a plan's own at plan time) could then read the old
+// contents. The copy runs on a stream of its own, synchronised, so no other stream is waited for.
+int copy_to_device(void* device, const void* host, std::size_t bytes);
+
 }  // namespace idgpu

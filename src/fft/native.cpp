@@ -429,7 +429,9 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
   void* device = nullptr;
   cudaError_t status = cudaMalloc(&device, (host.size() + device_only) * sizeof(Stored));
   if (status == cudaSuccess) {
-    status = cudaMemcpy(device, host.data(), host.size() * sizeof(Stored), cudaMemcpyHostToDevice);
+    // Complete before any stream reads the tables (copy_to_device): the plan-time kernels of
+    // form_bluestein_tables and callers' non-blocking streams are not ordered after cudaMemcpy.
+    status = static_cast<cudaError_t>(copy_to_device(device, host.data(), host.size() * sizeof(Stored)));
   }
   if (status != cudaSuccess) {
     log::plan().warn("native FFT twiddle tables ({} B): {}", host.size() * sizeof(Stored), cudaGetErrorString(status));

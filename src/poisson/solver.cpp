@@ -5,6 +5,7 @@
 #include <complex>
 
 #include "core/api.h"
+#include "core/device.h"
 #include "fft/api.h"
 #include "fft/planner.h"
 #include "fft/stockham_index.h"
@@ -61,7 +62,7 @@ Solver::Solver(const Problem& problem, std::string* error) : problem_(problem), 
   const auto upload = [&](const std::vector<unsigned char>& bytes) -> void* {
     void* memory = allocate(bytes.size(), error);
     if (memory == nullptr) return nullptr;
-    if (const cudaError_t status = cudaMemcpy(memory, bytes.data(), bytes.size(), cudaMemcpyHostToDevice);
+    if (const auto status = static_cast<cudaError_t>(copy_to_device(memory, bytes.data(), bytes.size()));
         status != cudaSuccess) {
       if (error->empty()) *error = std::string("table upload: ") + cudaGetErrorString(status);
       return nullptr;

@@ -434,6 +434,9 @@ TEST_CASE("native C2C and Z2Z: two-pass Bluestein above one block", "[fft][blues
   run_case<cufftDoubleComplex>(8191, 2, CUFFT_INVERSE, true, Maker::kOwnWorkArea, ++seed);
   run_case<cufftDoubleComplex>(65521, 1, CUFFT_FORWARD, true, Maker::kPlan1d, ++seed);
   run_case<cufftDoubleComplex>(1048573, 1, CUFFT_INVERSE, false, Maker::kMakeMany64, ++seed);
+  run_case<cufftDoubleComplex>(1048573, 4, CUFFT_FORWARD, false, Maker::kPlanMany, ++seed);
+  run_case<cufftComplex>(1048573, 4, CUFFT_INVERSE, true, Maker::kPlan1d, ++seed);
+  run_case<cufftDoubleComplex>(1048573, 32, CUFFT_FORWARD, true, Maker::kPlanMany, ++seed);
 }
 
 // Under the auto policy a prime of the tuning table's rows runs natively on the device classes
