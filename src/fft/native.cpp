@@ -712,8 +712,10 @@ class Measurement {
     bool vendor_made = false;
     bool ok = cudaMalloc(&in, bytes) == cudaSuccess && cudaMalloc(&out, bytes) == cudaSuccess &&
               (native.work_size() == 0 || cudaMalloc(&work, native.work_size()) == cudaSuccess) &&
-              cudaMemset(in, 0x3c, bytes) == cudaSuccess &&  // 0x3c3c...: small normal values
               cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess &&
+              // 0x3c3c...: small normal values; on the measurement's stream, so that its calls
+              // read them (a legacy-stream memset is not ordered before a non-blocking stream).
+              cudaMemsetAsync(in, 0x3c, bytes, stream) == cudaSuccess &&
               cudaEventCreate(&start) == cudaSuccess && cudaEventCreate(&stop) == cudaSuccess;
     if (ok) {
       long long dims[1] = {n};

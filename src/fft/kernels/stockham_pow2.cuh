@@ -665,9 +665,11 @@ cudaError_t launch_pow2_kernel(const PassLaunch& pass, cudaStream_t stream) {
 // 2^14 (fp64) into two balanced passes, the shorter at least 2^7 (plan_c2c_1d), so no shorter
 // kernel is compiled.
 inline constexpr int kPow2MinPairedLog = 7;
-// The Bluestein kinds' shortest pass: M from 2^15 (fp32) / 2^14 (fp64), where one block no longer
-// holds the convolution, splits into two passes of at least 2^7.
+// The Bluestein kinds' passes: M from 2^15 (fp32) / 2^14 (fp64), where one block no longer holds
+// the convolution, splits into two passes of at least 2^7; M up to 2^26 (the plan-time spectrum's
+// double FFT in two passes, fft/native.cpp), 2^13 x 2^13, in both precisions.
 inline constexpr int kPow2MinBluesteinLog = 7;
+inline constexpr int kPow2MaxBluesteinLog = 13;
 __host__ __device__ constexpr bool pow2_bluestein(int kind) {
   return kind == kChirpFirst || kind == kSpectrumTurn || kind == kChirpLast;
 }
@@ -704,7 +706,8 @@ int pow2_kind(const PassLaunch& pass) {
   if (pass.bluestein != 0) {
     // BluesteinStep: kChirpLoad 1, kSpectrum 3, kChirpStore 5 (two-pass plans); kForward and
     // kInverse (plans of three passes or more) have none.
-    if (log_n < kPow2MinBluesteinLog || pass.real_step != 0 || s.straddles || s.in_group > 0 || s.out_group > 0) {
+    if (log_n < kPow2MinBluesteinLog || log_n > kPow2MaxBluesteinLog || pass.real_step != 0 || s.straddles ||
+        s.in_group > 0 || s.out_group > 0) {
       return -1;
     }
     const bool column = s.span > 1 && s.sub == s.span && s.twiddled;
@@ -732,7 +735,7 @@ int pow2_kind(const PassLaunch& pass) {
 // with nothing launched, where none is compiled or its tables are missing.
 template <class Real, bool Inverse>
 cudaError_t launch_pow2_bluestein(const PassLaunch& pass, cudaStream_t stream) {
-  using Logs = std::make_integer_sequence<int, kPow2MaxLog<Real> - kPow2MinBluesteinLog + 1>;
+  using Logs = std::make_integer_sequence<int, kPow2MaxBluesteinLog - kPow2MinBluesteinLog + 1>;
   const int log_n = pass.shape.size_log2;
   const int kind = pow2_kind<Real>(pass);
   const bool tables = pass.stage_twiddles != nullptr &&
