@@ -455,7 +455,8 @@ TEST_CASE("auto policy: the tuning table's prime rows run natively, other primes
   const struct {
     long long n;
     bool f64;
-  } cases[] = {{4099, false}, {8191, false}, {4093, false}, {3001, true}, {2039, true}};
+  } cases[] = {{4099, false},   {8191, false},   {4093, false},   {3001, true},    {2039, true},
+               {100003, false}, {131101, false}, {1048573, true}, {4194301, true}};
   for (const auto& c : cases) {
     const long long points = c.f64 ? 1LL << 25 : 1LL << 26;
     const long long batch = points / c.n;
@@ -464,8 +465,12 @@ TEST_CASE("auto policy: the tuning table's prime rows run natively, other primes
         c.n, batch, c.f64 ? idgpu::fft::Precision::kDouble : idgpu::fft::Precision::kSingle, device, &reason);
     CAPTURE(c.n, c.f64, batch, device.arch, device.memory_gbs, expected);
     INFO("tuning table: " << (reason != nullptr ? reason : "native"));
-    // On the H100 and the H200 the rows serve fp32 4099 and 8191 and fp64 3001, not 4093 / 2039.
-    if (measured_device) CHECK(expected == (c.n == 4099 || c.n == 8191 || c.n == 3001));
+    // On the H100 and the H200 the rows serve fp32 4099, 8191 and 100003 (two passes, padded 2.6x)
+    // and fp64 3001 and 1048573 (padded 2x), not 4093 / 2039, nor 131101 (padded 4x) or fp64
+    // 4194301.
+    if (measured_device) {
+      CHECK(expected == (c.n == 4099 || c.n == 8191 || c.n == 3001 || c.n == 100003 || c.n == 1048573));
+    }
     const std::size_t element = c.f64 ? sizeof(cufftDoubleComplex) : sizeof(cufftComplex);
     const std::size_t bytes = static_cast<std::size_t>(c.n * batch) * element;
     void* d_in = nullptr;

@@ -999,6 +999,48 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK(wins(n, (points / 2) / n, fft::Precision::kDouble, h100));
     CHECK(wins(n, (points / 2) / n, fft::Precision::kDouble, h200));
   }
+  // Primes past one block (two-pass Bluestein over M, the power of two from 2n - 1), H100 and
+  // H200: fp32 to 2^16 at any padding, to 2^22 padded at most 2.8x; fp64 to 2^16 at any padding,
+  // to 2^19 padded at most 2.8x, to 2^20 at most 2.4x.
+  const auto about = [](long long total, long long n) { return std::llround(static_cast<double>(total) / n); };
+  const struct {
+    long long n;
+    fft::Precision precision;
+    bool native;
+  } two_pass[] = {
+      {8209, fft::Precision::kSingle, true},       // padded 4x
+      {32771, fft::Precision::kSingle, true},      // padded 4x
+      {65521, fft::Precision::kSingle, true},      // 2x
+      {100003, fft::Precision::kSingle, true},     // 2.62x
+      {93629, fft::Precision::kSingle, true},      // 2.8x
+      {81929, fft::Precision::kSingle, false},     // 3.2x: a tie on the H200
+      {72817, fft::Precision::kSingle, false},     // 3.6x: lost on the H200
+      {131101, fft::Precision::kSingle, false},    // 4x
+      {1048573, fft::Precision::kSingle, true},    // 2x
+      {4194301, fft::Precision::kSingle, true},    // 2x
+      {5991883, fft::Precision::kSingle, false},   // M = 2^24: 2x there not measured
+      {16777213, fft::Precision::kSingle, false},  // lost on the H200
+      {30011 * 3, fft::Precision::kSingle, false},  // 3 x 30011: not a prime
+      {4099, fft::Precision::kDouble, true},       // padded 4x
+      {65521, fft::Precision::kDouble, true},      // 2x
+      {93629, fft::Precision::kDouble, true},      // 2.8x
+      {163841, fft::Precision::kDouble, false},    // 3.2x
+      {131101, fft::Precision::kDouble, false},    // 4x: lost on the H200
+      {436913, fft::Precision::kDouble, true},     // 2.4x, M = 2^20
+      {873863, fft::Precision::kDouble, true},     // 2.4x, M = 2^21
+      {748987, fft::Precision::kDouble, false},    // 2.8x at M = 2^21: a tie
+      {1048573, fft::Precision::kDouble, true},    // 2x
+      {1747633, fft::Precision::kDouble, false},   // M = 2^22
+      {4194301, fft::Precision::kDouble, false},   // lost on the H200
+  };
+  for (const auto& c : two_pass) {
+    CAPTURE(c.n, static_cast<int>(c.precision));
+    const long long total = c.precision == fft::Precision::kSingle ? points : points / 2;
+    for (const fft::DeviceClass& device : {h100, h200}) {
+      CHECK(wins(c.n, about(total, c.n), c.precision, device) == c.native);
+      CHECK_FALSE(wins(c.n, std::max(1LL, about(total, c.n) / 4), c.precision, device));  // a smaller call
+    }
+  }
   // Outside them the vendor keeps the plan, with a reason.
   const struct {
     long long n;
@@ -1025,10 +1067,10 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {1000, points / 1000, fft::Precision::kSingle, h100},    // another fixed length: lost
       {4093, points / 4093, fft::Precision::kSingle, h100},  // fp32 prime below 4096: the vendor's
       {4100, points / 4100, fft::Precision::kSingle, h100},  // 2^2 5^2 41: not a prime
-      {8209, points / 8209, fft::Precision::kSingle, h100},  // a prime above the range
+      {8209, points / 8209 / 2, fft::Precision::kSingle, h100},  // two-pass Bluestein, half the call
       {4097, points / 4097, fft::Precision::kSingle, h100},  // 17 x 241 in the range: not a prime
       {2039, (points / 2) / 2039, fft::Precision::kDouble, h100},  // fp64 prime below 2048
-      {4099, (points / 2) / 4099, fft::Precision::kDouble, h100},  // fp64 above one pass's M = 2^13
+      {4099, (points / 2) / 4099 / 2, fft::Precision::kDouble, h100},  // fp64 two-pass, half the call
       {6151, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
       {4093, points / 4093, fft::Precision::kSingle, h200},  // H200 fp32 prime below 4096: 0.98x
   };
@@ -2465,17 +2507,30 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   };
   using fft::Kind;
   using fft::Precision;
-  // Real lengths whose half is a cluster length (H100 only), and two-pass ones: the measured
-  // wins, per device class, at the measured call sizes.
+  // Real lengths whose half is a cluster length, and two-pass ones: the measured wins, per
+  // device class, at the measured call sizes. H200: fp32 2^16..2^18, fp64 2^15..2^17.
   for (int bits = 15; bits <= 18; ++bits) {
     CAPTURE(bits);
     for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
       CHECK(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h100) == (bits > 15));
       CHECK(wins(kind, Precision::kDouble, {1LL << bits}, (1LL << 25) >> bits, h100));
-      CHECK_FALSE(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h200));  // not measured
-      CHECK_FALSE(wins(kind, Precision::kDouble, {1LL << bits}, (1LL << 25) >> bits, h200));
+      CHECK(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h200) == (bits > 15));
+      CHECK(wins(kind, Precision::kDouble, {1LL << bits}, (1LL << 25) >> bits, h200) == (bits < 18));
+      CHECK_FALSE(wins(kind, Precision::kSingle, {1LL << bits}, (1LL << 24) >> bits, h200));  // a smaller call
     }
   }
+  // H200's own rows: n = 64 (all four), D2Z 2^14, 2^19, 2^21, R2C 2^22; not C2R 2^19 .. 2^22.
+  for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
+    CHECK(wins(kind, Precision::kSingle, {64}, 1LL << 20, h200));
+    CHECK(wins(kind, Precision::kDouble, {64}, 1LL << 19, h200));
+    CHECK_FALSE(wins(kind, Precision::kSingle, {64}, 1LL << 20, h100));
+  }
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << 14}, 2048, h200));
+  CHECK_FALSE(wins(Kind::kC2R, Precision::kDouble, {1LL << 14}, 2048, h200));  // a tie (1.04x)
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << 21}, 16, h200));
+  CHECK(wins(Kind::kR2C, Precision::kSingle, {1LL << 22}, 16, h200));
+  CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 22}, 16, h100));  // lost there
+  for (int bits = 19; bits <= 22; ++bits) CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << bits}, (1LL << 26) >> bits, h200));
   CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << 19}, 128, h100));  // two passes lost (0.83-1.04x)
   CHECK(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h100));
   CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << 20}, 64, h200));  // a tie (1.00x)
@@ -2489,10 +2544,11 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CAPTURE(bits);
     const long long batch32 = std::max(1LL, (1LL << 26) >> bits);
     const long long batch64 = std::max(1LL, (1LL << 25) >> bits);
-    for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
-      CHECK(wins(kind, Precision::kSingle, {1LL << bits}, batch32, h100));
-      CHECK_FALSE(wins(kind, Precision::kSingle, {1LL << bits}, batch32, h200));  // not measured
-    }
+    for (Kind kind : {Kind::kR2C, Kind::kC2R}) CHECK(wins(kind, Precision::kSingle, {1LL << bits}, batch32, h100));
+    // H200: R2C 2^23..2^26, C2R 2^23..2^25 at 2^26 reals a call (2^27 not measured, C2R 2^26 tied).
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {1LL << bits}, batch32, h200) == (bits <= 26));
+    CHECK(wins(Kind::kC2R, Precision::kSingle, {1LL << bits}, batch32, h200) == (bits <= 25));
+    if (bits <= 25) CHECK_FALSE(wins(Kind::kR2C, Precision::kSingle, {1LL << bits}, 1, h200));  // one transform
     CHECK(wins(Kind::kR2C, Precision::kSingle, {1LL << bits}, 1, h100));
     if (bits < 26) CHECK_FALSE(wins(Kind::kC2R, Precision::kSingle, {1LL << bits}, batch32 / 2, h100));
     CHECK(wins(Kind::kR2C, Precision::kDouble, {1LL << bits}, batch64, h100) == (bits <= 26));
@@ -2551,7 +2607,18 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {8192}, 8192, h100));
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {16384}, 2048, h100));
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 16, h100));
-  CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h200));
+  CHECK(wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 4, h200));
+  CHECK(wins(Kind::kC2C, Precision::kDouble, {4096, 4096}, 2, h200));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {8192, 8192}, 1, h200));  // lost there (0.92-0.93x)
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {8192, 8192}, 1, h200));
+  CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192, 8192}, 1, h100));  // not measured there
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {128, 128}, 2048, h200));
+  CHECK(wins(Kind::kC2R, Precision::kDouble, {128, 128}, 2048, h200));
+  CHECK(wins(Kind::kC2C, Precision::kDouble, {64, 64, 64}, 128, h200));
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {64, 64, 64}, 128, h200));
+  CHECK(!wins(Kind::kC2R, Precision::kDouble, {64, 64, 64}, 128, h200));  // a tie (1.05x)
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {64, 64, 64}, 256, h200));  // a tie (1.04x)
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {1000, 1000}, 67, h200));   // lost (0.38x)
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 1, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {2048, 2048}, 16, h100));
   CHECK(!wins(Kind::kC2C, Precision::kDouble, {4096, 2048}, 4, h100));
@@ -2568,7 +2635,11 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CHECK(wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h100) == (n == 400 || n == 800 || n == 1920));
     CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h100) == (n == 1920));
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h100));  // half the measured call
-    CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200));
+    const bool h200_r2c = n == 240 || n == 400 || n == 480 || n == 800 || n == 1920 || n == 3840;
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == h200_r2c);
+    CHECK(wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h200) == (h200_r2c || n == 6400));
+    CHECK(wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h200) == (n == 400 || n == 800 || n == 1920));
+    CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h200) == (n == 400 || n == 800 || n == 1920));
   }
   // The rows' threshold: n x batch at least 2^26 - 8192 reals (fp32), larger calls included.
   const long long threshold32 = reals32 - 8192;
