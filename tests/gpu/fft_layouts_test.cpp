@@ -29,9 +29,10 @@
 // leave their input as it was. A 2D / 3D C2R out of place may overwrite it: cuFFT documents that
 // its own does, and the native one runs its outer-axis passes in place on it.
 //
-// Fused planes (`[fused-planes]`): eight plans whose two innermost axes run as one fused kernel,
-// replayed from a CUDA graph and run on eight host threads at once, each bit for bit against
-// the same plan executed directly and alone.
+// Graphs and threads (`[graph]`, `[threads]`, and `[fused-planes]` as before): a plan of each
+// native family (the fused planes, the 1D pass kernels, Bluestein, real lengths, 2D and 3D),
+// replayed from a CUDA graph and made and run on eight host threads at once, each bit for bit
+// against the same plan executed directly and alone.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -51,6 +52,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -493,19 +495,19 @@ void run_nd_shapes(const std::vector<NdShape>& shapes, int maker_offset, std::ui
   }
 }
 
-// ---- fused planes in CUDA graphs and on concurrent host threads --------------------------------
+// ---- native plans in CUDA graphs and on concurrent host threads -------------------------------
 
 // One native execution of a plan of `type` over `dims` x `batch` (cufftPlanMany, NULL embeds,
 // executed through cufftXtExec) on its own stream and arrays: random input (never zero), kept
 // pristine on the device and copied in before every call (a 2D / 3D C2R overwrites its input),
 // output poisoned with NaN before every call.
-struct FusedJob {
+struct PlanJob {
   cufftType type;
   std::vector<long long> dims;
   long long batch;
 };
 
-struct FusedRun {
+struct PlanRun {
   cufftHandle plan = 0;
   cudaStream_t stream = nullptr;
   void* pristine = nullptr;
@@ -516,7 +518,7 @@ struct FusedRun {
   int direction = CUFFT_FORWARD;
   std::string failure;  // the first call that failed (checked on the main thread: Catch2 is not thread-safe)
 
-  FusedRun(const FusedJob& job, std::uint64_t seed) {
+  PlanRun(const PlanJob& job, std::uint64_t seed) {
     const int rank = static_cast<int>(job.dims.size());
     int n[3] = {};
     long long total = 1;
@@ -571,9 +573,9 @@ struct FusedRun {
     }
     if (pristine != nullptr) check(cudaMemcpy(pristine, host.data(), in_bytes, cudaMemcpyHostToDevice) == cudaSuccess, "upload");
   }
-  FusedRun(const FusedRun&) = delete;
-  FusedRun& operator=(const FusedRun&) = delete;
-  ~FusedRun() {
+  PlanRun(const PlanRun&) = delete;
+  PlanRun& operator=(const PlanRun&) = delete;
+  ~PlanRun() {
     if (plan != 0) cufftDestroy(plan);
     if (stream != nullptr) cudaStreamDestroy(stream);
     cudaFree(pristine);
@@ -626,16 +628,28 @@ bool all_finite(const std::vector<unsigned char>& bytes, bool fp64) {
 
 bool fp64_type(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z || type == CUFFT_Z2D; }
 
-// Fused C2C/Z2Z and real planes, 2D and 3D (a Z2D 3D's fused pair is its last two passes); none
-// under the sanitizer runs' cap of points a call (IDGPU_TEST_MAX_POINTS), where the other cases
-// cover the same kernels.
-std::vector<FusedJob> fused_jobs() {
-  const std::vector<FusedJob> all = {
+// A plan of each native family (under IDGPU_POLICY=native): the fused C2C/Z2Z and real planes,
+// 2D and 3D (a Z2D 3D's fused pair is its last two passes), and below them the 1D passes (the
+// power-of-two, cluster, fused and cluster column kernels, a fixed-sequence length and one of the
+// general kernel), one- and two-pass Bluestein (the latter with tables formed on the device at
+// plan time: plans made on eight threads at once form theirs at once), real 1D lengths (a fixed
+// length, a cluster length, two passes, cluster column passes, an odd length), a 2D plane with
+// cluster columns and one over mixed radices, a 3D of three passes. Those above the sanitizer
+// runs' cap of points a call (IDGPU_TEST_MAX_POINTS) are left out; the other cases cover the same
+// kernels there.
+std::vector<PlanJob> concurrency_jobs() {
+  const std::vector<PlanJob> all = {
       {CUFFT_C2C, {256, 256}, 8},  {CUFFT_Z2Z, {256, 256}, 4}, {CUFFT_C2C, {1024, 1024}, 2},
       {CUFFT_R2C, {256, 256}, 8},  {CUFFT_C2R, {256, 256}, 8}, {CUFFT_D2Z, {512, 512}, 2},
-      {CUFFT_C2C, {4, 128, 128}, 2}, {CUFFT_Z2D, {2, 256, 256}, 1}};
-  std::vector<FusedJob> jobs;
-  for (const FusedJob& job : all) {
+      {CUFFT_C2C, {4, 128, 128}, 2}, {CUFFT_Z2D, {2, 256, 256}, 1},
+      {CUFFT_C2C, {4096}, 64},     {CUFFT_C2C, {1 << 15}, 8},  {CUFFT_Z2Z, {1 << 18}, 4},
+      {CUFFT_C2C, {1 << 23}, 1},   {CUFFT_C2C, {1000}, 256},   {CUFFT_Z2Z, {1080}, 128},
+      {CUFFT_C2C, {4099}, 64},     {CUFFT_C2C, {10007}, 16},   {CUFFT_Z2Z, {65521}, 4},
+      {CUFFT_Z2Z, {1048573}, 2},   {CUFFT_R2C, {400}, 1024},   {CUFFT_C2R, {1 << 16}, 16},
+      {CUFFT_D2Z, {1 << 20}, 4},   {CUFFT_C2R, {1 << 23}, 1},  {CUFFT_R2C, {1001}, 64},
+      {CUFFT_C2C, {4096, 4096}, 1}, {CUFFT_Z2Z, {1080, 1920}, 1}, {CUFFT_C2C, {100, 100, 100}, 2}};
+  std::vector<PlanJob> jobs;
+  for (const PlanJob& job : all) {
     long long points = job.batch;
     for (long long d : job.dims) points *= d;
     if (points <= idgpu::test::max_points()) jobs.push_back(job);
@@ -643,14 +657,15 @@ std::vector<FusedJob> fused_jobs() {
   return jobs;
 }
 
-// The fused planes (FusedKind) replayed from a CUDA graph: the captured call twice gives the bits
+// Native plans of every family replayed from a CUDA graph: the captured call twice gives the bits
 // of the same plan executed directly, and the capture itself runs nothing.
-TEST_CASE("fused planes captured in a CUDA graph give the bits of a direct execution", "[fft][fused-planes]") {
+TEST_CASE("native plans captured in a CUDA graph give the bits of a direct execution",
+          "[fft][fused-planes][graph]") {
   REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
   std::uint64_t seed = 12000;
-  for (const FusedJob& job : fused_jobs()) {
+  for (const PlanJob& job : concurrency_jobs()) {
     CAPTURE(static_cast<int>(job.type), dims_text(job.dims), job.batch);
-    FusedRun run(job, ++seed);
+    PlanRun run(job, ++seed);
     const unsigned long long before = native_calls("cufftXtExec");
     REQUIRE(run.enqueue());
     const std::vector<unsigned char> direct = run.result();
@@ -680,13 +695,16 @@ TEST_CASE("fused planes captured in a CUDA graph give the bits of a direct execu
   idgpuSetPolicy(IDGPU_POLICY_AUTO);
 }
 
-// Eight host threads, each with its own fused plan, stream and arrays, five calls each at once:
-// each call gives the bits of its plan run alone afterwards (the fused kernels' counters belong
-// to their plan).
-TEST_CASE("fused planes on eight host threads at once give the bits of each plan run alone", "[fft][fused-planes]") {
+// Eight host threads, each making its own plans (job t, t + 8, ...) with their own streams and
+// arrays, all at once, then five calls of each, interleaved: each call gives the bits of its plan
+// run alone afterwards (the fused kernels' counters belong to their plan; plan-time device work,
+// the Bluestein tables, and the table uploads are ordered within their plan).
+TEST_CASE("native plans on eight host threads at once give the bits of each plan run alone",
+          "[fft][fused-planes][threads]") {
   REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
-  const std::vector<FusedJob> jobs = fused_jobs();
+  const std::vector<PlanJob> jobs = concurrency_jobs();
   constexpr int kCalls = 5;
+  constexpr size_t kThreads = 8;
   struct Outcome {
     std::string failure;
     std::vector<std::vector<unsigned char>> results;
@@ -694,11 +712,16 @@ TEST_CASE("fused planes on eight host threads at once give the bits of each plan
   std::vector<Outcome> outcomes(jobs.size());
   const unsigned long long before = native_calls("cufftXtExec");
   std::vector<std::thread> threads;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    threads.emplace_back([&, j] {
-      FusedRun run(jobs[j], 13000 + j);
-      for (int call = 0; call < kCalls && run.enqueue(); ++call) outcomes[j].results.push_back(run.result());
-      outcomes[j].failure = run.failure;
+  for (size_t t = 0; t < kThreads && t < jobs.size(); ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<std::unique_ptr<PlanRun>> runs;
+      for (size_t j = t; j < jobs.size(); j += kThreads) runs.push_back(std::make_unique<PlanRun>(jobs[j], 13000 + j));
+      for (int call = 0; call < kCalls; ++call) {
+        for (size_t r = 0; r < runs.size(); ++r) {
+          if (runs[r]->enqueue()) outcomes[t + r * kThreads].results.push_back(runs[r]->result());
+        }
+      }
+      for (size_t r = 0; r < runs.size(); ++r) outcomes[t + r * kThreads].failure = runs[r]->failure;
     });
   }
   for (std::thread& thread : threads) thread.join();
@@ -708,7 +731,7 @@ TEST_CASE("fused planes on eight host threads at once give the bits of each plan
     INFO(outcomes[j].failure);
     REQUIRE(outcomes[j].failure.empty());
     REQUIRE(outcomes[j].results.size() == static_cast<size_t>(kCalls));
-    FusedRun alone(jobs[j], 13000 + j);
+    PlanRun alone(jobs[j], 13000 + j);
     REQUIRE(alone.enqueue());
     const std::vector<unsigned char> reference = alone.result();
     REQUIRE(alone.failure.empty());

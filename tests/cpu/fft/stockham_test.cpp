@@ -989,6 +989,8 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   }
   // Primes (one Bluestein pass), H100 and H200: fp32 4099..8191, fp64 2053..4093.
   CHECK(wins(400, points / 400, fft::Precision::kSingle, h100));  // the fixed kernel of 400
+  CHECK(wins(400, points / 400, fft::Precision::kSingle, h200));
+  CHECK_FALSE(wins(400, (points / 2) / 400, fft::Precision::kDouble, h200));  // Z2Z 400 lost there
   for (long long n : {4099LL, 5003LL, 6151LL, 8191LL}) {
     CAPTURE(n);
     CHECK(wins(n, points / n, fft::Precision::kSingle, h100));
@@ -1062,7 +1064,6 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {1LL << 16, points >> 16, fft::Precision::kSingle, {90, 0}},  // bandwidth unknown
       {1LL << 16, 64, fft::Precision::kSingle, h100},  // fewer points per call than measured
       {400, points / 400 / 2, fft::Precision::kSingle, h100},  // n = 400: fewer points than measured
-      {400, points / 400, fft::Precision::kSingle, h200},      // n = 400: not measured on an H200
       {400, (points / 2) / 400, fft::Precision::kDouble, h100},  // Z2Z 400 lost (0.93x)
       {1000, points / 1000, fft::Precision::kSingle, h100},    // another fixed length: lost
       {4093, points / 4093, fft::Precision::kSingle, h100},  // fp32 prime below 4096: the vendor's
