@@ -510,6 +510,15 @@ constexpr LinesRow kLinesRows[] = {
     {kH100, false, 1, 2, 1LL << 20, "H100: lines, same layout out, 2.5-17x"},
     {kH100, true, 2, 2, 1LL << 20, "H100: lines, contiguous out, even S, 1.15-3.1x"},
     {kH100, true, 1, 9, 1LL << 22, "H100: lines, contiguous out, S >= 9 from 2^22 points, 1.14-1.52x"},
+    // H200, two runs, medians of 10: the same layout out 2.6-16x (S = 16 .. 1024 lines, 2^20 to
+    // 2^26 points; the vendor at 0.011-0.12 of copy, the passes at 0.10-0.45); contiguous out,
+    // S = 64 and 1024 at 2^26 points 1.28-3.02x; odd S of 129 and 257 lines from 2^22 points
+    // (2^22 .. 2^25 points) fp32 1.43-1.58x, fp64 1.19-1.40x. Odd S = 33 differs by precision
+    // (fp32 256^2 x 33 0.79-0.80x, 64^3 x 33 0.99x; fp64 1.19-1.34x) and 128^2 x 65 (2^20 points)
+    // lost (0.58-0.78x): from 129 lines only.
+    {kH200, false, 1, 16, 1LL << 20, "H200: lines, same layout out, 2.6-16x"},
+    {kH200, true, 2, 2, 1LL << 26, "H200: lines, contiguous out, even S at 2^26 points, 1.28-3.02x"},
+    {kH200, true, 1, 129, 1LL << 22, "H200: lines, contiguous out, S >= 129 from 2^22 points, 1.19-1.58x"},
 };
 
 bool native_lines_wins(Precision precision, int rank, long long lines, bool contiguous_out, long long points,

@@ -2484,12 +2484,22 @@ TEST_CASE("tuning table: 2D/3D lines of a strided array native where measured", 
   CHECK_FALSE(wins(f32, 2, 3, true, 2048LL * 2048 * 3, h100));  // rows of 3 lines: the shape that lost
   CHECK_FALSE(wins(f32, 2, 7, true, 2048LL * 2048 * 7, h100));
   CHECK(wins(f32, 2, 17, true, 512LL * 512 * 17, h100));
-  CHECK_FALSE(wins(f32, 2, 129, true, 256LL * 256 * 129, h200));
+  // H200: the same layout from 16 lines and 2^20 points; contiguous out, even S at 2^26 points,
+  // odd S from 129 lines and 2^22 points (33 lines lost or tied in fp32).
+  CHECK(wins(f32, 2, 1024, false, 1LL << 26, h200));
+  CHECK(wins(f64, 2, 16, false, 1LL << 20, h200));
+  CHECK_FALSE(wins(f32, 2, 2, false, 1LL << 26, h200));  // fewer lines than measured
+  CHECK(wins(f32, 2, 1024, true, 1LL << 26, h200));
+  CHECK_FALSE(wins(f32, 2, 16, true, 1LL << 20, h200));  // a smaller call than measured
+  CHECK(wins(f32, 2, 129, true, 256LL * 256 * 129, h200));
+  CHECK(wins(f64, 2, 257, true, 128LL * 128 * 257, h200));
+  CHECK_FALSE(wins(f32, 3, 33, true, 64LL * 64 * 64 * 33, h200));
+  CHECK_FALSE(wins(f32, 2, 65, true, 128LL * 128 * 65, h200));
   // Not measured: small calls, rank 1, other precisions, other devices.
   CHECK_FALSE(wins(f32, 2, 1024, false, (1LL << 20) - 1, h100));
   CHECK_FALSE(wins(f32, 1, 1024, false, 1LL << 26, h100));
   CHECK_FALSE(wins(fft::Precision::kHalf, 2, 1024, false, 1LL << 26, h100));
-  CHECK_FALSE(wins(f32, 2, 1024, false, 1LL << 26, h200));
+  CHECK_FALSE(wins(f32, 2, 1024, false, (1LL << 20) - 1, h200));
   CHECK_FALSE(wins(f32, 2, 1024, false, 1LL << 26, {80, 2039}));
 }
 
