@@ -1,5 +1,8 @@
 #include "fft/tuning.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "fft/convolution_index.h"
 
 namespace idgpu::fft {
@@ -184,6 +187,44 @@ constexpr TuningRow kRows[] = {
      "H200: fp32 C2C n=400 at 2^26 points, 1.33-1.34x the vendor"},
 };
 
+// Single-pass lengths with factors 11 and 13 (and 1617, 2835, 3465) whose fixed-sequence kernels
+// (kernels/fixed_radices.h) measured faster, listed per device class and precision. H200,
+// idgpu-bench under IDGPU_POLICY=native, forward out of place, 2^26 (fp32) / 2^25 (fp64) points a
+// call within n, medians of 10, two runs within 1%, each listed length won both by at least 6%;
+// the vendor runs these at 0.23-0.49 of copy bandwidth (fp64 312, 384: 0.74-0.75), the kernels at
+// 0.39-0.84, where the general kernel had reached 0.13-0.31 (the fp32 sweep at 2^27 points a
+// call: 0.27-0.91x):
+//   fp32 312 2.35-2.36x, 429 1.39-1.40x, 520 1.68x, 572 1.45x, 1617 1.18-1.19x, 2145 1.14-1.15x,
+//     2288 1.71x, 2464 1.26x, 2496 1.82x, 2574 1.12x, 2835 1.12x, 3146 1.26-1.27x, 3432
+//     1.48-1.49x, 3465 1.07x, 3520 1.36x, 3861 1.06x; ties (1.00-1.05x) 384, 2002, 3003, 3042,
+//     3575, 3718; lost 1080 0.73x, 2730 0.88x, 3850 0.60x, 4004 0.83x, 4095 0.78x (the vendor
+//     at 0.43-0.79 of copy, these kernels at 0.29-0.58);
+//   fp64 312 1.10-1.11x, 384 1.08x, 429 2.45x, 520 2.83x, 572 2.48x, 1617 1.80-1.82x, 2145
+//     2.47-2.48x, 2288 2.68x, 2464 1.47x, 2496 2.51x, 2835 1.26x, 3003 1.93x, 3042 1.54-1.55x,
+//     3146 1.63x, 3432 2.94-2.95x, 3465 1.69x, 3520 1.61-1.62x, 3718 1.47x, 3861 1.74x; tie 3575
+//     1.06x; lost 1080 0.77x, 2002 0.45x, 2574 0.59x, 2730 0.59x, and 3850, 4004, 4095, which
+//     take two passes of the general kernel in fp64 (0.19-0.41x).
+// Not measured on an H100: the vendor keeps them there.
+constexpr long long kH200FixedF32[] = {312,  429,  520,  572,  1617, 2145, 2288, 2464,
+                                       2496, 2574, 2835, 3146, 3432, 3465, 3520, 3861};
+constexpr long long kH200FixedF64[] = {312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496,
+                                       2835, 3003, 3042, 3146, 3432, 3465, 3520, 3718, 3861};
+
+struct ListedRow {
+  MeasuredClasses measured_on;
+  Precision precision;
+  const long long* lengths;
+  std::size_t count;
+  long long min_points;
+  const char* evidence;
+};
+constexpr ListedRow kListedRows[] = {
+    {kH200, Precision::kSingle, kH200FixedF32, std::size(kH200FixedF32), (1LL << 26) - 8192,
+     "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, 1.06-2.36x"},
+    {kH200, Precision::kDouble, kH200FixedF64, std::size(kH200FixedF64), (1LL << 25) - 8192,
+     "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, 1.08-2.95x"},
+};
+
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for
 // rank > 1), measured with idgpu-bench under IDGPU_POLICY=native against cuFFT 12.0 in one process
 // on an H100 (copy 2980 GB/s), out of place, medians of 10 and 20 runs, three runs; every row won
@@ -205,9 +246,10 @@ struct LayoutRow {
   Kind kind;
   Precision precision;
   int rank;
-  long long length;      // every axis (rank 1: n)
+  long long length;      // every axis (rank 1: n); with `outer`, the inner axis of a plane
   long long min_points;  // elements per call (real length for real kinds) measured at least
   const char* evidence;
+  long long outer = 0;   // rank 2: the outer axis where it differs from the inner one
 };
 constexpr LayoutRow kLayoutRows[] = {
     // D2Z / Z2D n = 8192: one pass at 0.69-0.77 / 0.65 of copy against the vendor's 0.49 (it takes
@@ -455,6 +497,11 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH200, Kind::kR2C, Precision::kDouble, 2, 8192, 1LL << 26, "H200: D2Z 8192^2, 1.08x (0.25 [0.24])"},
     {kH200, Kind::kC2C, Precision::kDouble, 3, 64, 1LL << 25, "H200: Z2Z 64^3 x 128, 1.13-1.14x (0.32 [0.28])"},
     {kH200, Kind::kR2C, Precision::kDouble, 3, 64, 1LL << 25, "H200: D2Z 64^3 x 128, 1.09x (0.28 [0.26])"},
+    // 1080 x 1920 planes with the outer axis a fixed-sequence pass (9 8 5 3; the general kernel's
+    // before, at 0.97-1.00x), two runs: R2C x 32 1.14-1.15x, D2Z x 16 1.16x (0.16-0.17 of copy
+    // against the vendor's 0.14-0.15); C2R / Z2D tie (0.99-1.00x), C2C / Z2Z lose (0.83-0.90x).
+    {kH200, Kind::kR2C, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: R2C 1080 x 1920 x 32, 1.14-1.15x", 1080},
+    {kH200, Kind::kR2C, Precision::kDouble, 2, 1920, 1920LL * 1080 * 16, "H200: D2Z 1080 x 1920 x 16, 1.16x", 1080},
 };
 
 }  // namespace
@@ -474,7 +521,10 @@ bool native_layout_wins(Kind kind, Precision precision, int rank, const long lon
       continue;
     }
     bool same = true;
-    for (int axis = 0; axis < rank; ++axis) same = same && dims[axis] == row.length;
+    for (int axis = 0; axis < rank; ++axis) {
+      const long long want = axis == 0 && rank == 2 && row.outer > 0 ? row.outer : row.length;
+      same = same && dims[axis] == want;
+    }
     if (same) return true;
   }
   *reason = "the vendor is faster here on this device class, or it was not measured (tuning table)";
@@ -553,6 +603,10 @@ bool native_fft_wins(long long n, long long batch, Precision precision, DeviceCl
       continue;
     }
     return true;
+  }
+  for (const ListedRow& row : kListedRows) {
+    if (row.precision != precision || (row.measured_on & classes) == 0 || n * batch < row.min_points) continue;
+    if (std::find(row.lengths, row.lengths + row.count, n) != row.lengths + row.count) return true;
   }
   *reason = "the vendor is faster here on this device class (tuning table)";
   return false;

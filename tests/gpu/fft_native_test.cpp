@@ -374,6 +374,31 @@ bool smooth13(long long n) {
   return n == 1;
 }
 
+// Every length 2..4096 whose prime factors are at most 13 (489 of them), in fp32 and fp64 (every
+// second one in fp64), the makers, directions and in/out of place in turn, 2^14 points a call:
+// the power-of-two kernels, the fixed-sequence kernels (kernels/fixed_radices.h) and the general
+// kernel, each against the vendor and the float64 reference. Then the fixed sequences' lengths
+// again with odd batches and millions of points a call.
+TEST_CASE("native C2C and Z2Z: every length 2..4096 with factors up to 13", "[fft][mixed][smooth]") {
+  std::vector<long long> f32, f64;
+  long long counted = 0;
+  for (long long n = 2; n <= 4096; ++n) {
+    if (!smooth13(n) || counted++ % idgpu::test::sample_every() != 0) continue;
+    f32.push_back(n);
+    if (counted % 2 == 1) f64.push_back(n);
+  }
+  run_sizes<cufftComplex>(f32, 1LL << 14, 1100);
+  run_sizes<cufftDoubleComplex>(f64, 1LL << 14, 1200);
+  std::uint64_t seed = 1300;
+  long long index = 0;
+  for (long long n : {312LL, 384LL, 1080LL, 2288LL, 2730LL, 3850LL, 4095LL}) {
+    if (index++ % idgpu::test::sample_every() != 0) continue;
+    run_case<cufftComplex>(n, 37, CUFFT_INVERSE, true, Maker::kOwnWorkArea, ++seed);
+    run_case<cufftComplex>(n, (1LL << 22) / n, CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
+    run_case<cufftDoubleComplex>(n, (1LL << 21) / n, CUFFT_FORWARD, true, Maker::kPlanMany, ++seed);
+  }
+}
+
 // Lengths with a prime factor above 13 run as one Bluestein pass (kernels/stockham_bluestein.cuh)
 // up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third
 // one and every prime in fp64 (the makers, directions and in/out of place in turn), the largest

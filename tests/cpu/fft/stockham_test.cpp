@@ -991,6 +991,25 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   CHECK(wins(400, points / 400, fft::Precision::kSingle, h100));  // the fixed kernel of 400
   CHECK(wins(400, points / 400, fft::Precision::kSingle, h200));
   CHECK_FALSE(wins(400, (points / 2) / 400, fft::Precision::kDouble, h200));  // Z2Z 400 lost there
+  // The fixed-sequence lengths with factors 11 and 13 (H200 only), listed per precision.
+  const auto about = [](long long total, long long n) { return std::llround(static_cast<double>(total) / n); };
+  for (long long n : {312LL, 429LL, 2288LL, 2496LL, 3432LL, 3861LL}) {
+    CAPTURE(n);
+    CHECK(wins(n, about(points, n), fft::Precision::kSingle, h200));
+    CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
+    CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h100));  // not measured there
+    CHECK_FALSE(wins(n, about(points, n) / 4, fft::Precision::kSingle, h200));  // a smaller call
+  }
+  for (long long n : {384LL, 3003LL, 3718LL}) {  // fp32 ties, fp64 wins
+    CAPTURE(n);
+    CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
+    CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
+  }
+  for (long long n : {1080LL, 2002LL, 2730LL, 3575LL, 3850LL, 4004LL, 4095LL}) {  // lost or tied in both
+    CAPTURE(n);
+    CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
+    CHECK_FALSE(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
+  }
   for (long long n : {4099LL, 5003LL, 6151LL, 8191LL}) {
     CAPTURE(n);
     CHECK(wins(n, points / n, fft::Precision::kSingle, h100));
@@ -1004,7 +1023,6 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   // Primes past one block (two-pass Bluestein over M, the power of two from 2n - 1), H100 and
   // H200: fp32 to 2^16 at any padding, to 2^22 padded at most 2.8x; fp64 to 2^16 at any padding,
   // to 2^19 padded at most 2.8x, to 2^20 at most 2.4x.
-  const auto about = [](long long total, long long n) { return std::llround(static_cast<double>(total) / n); };
   const struct {
     long long n;
     fft::Precision precision;
@@ -2352,7 +2370,7 @@ TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[
 #define IDGPU_TEST_FIXED_SEQUENCE(...) sequences.push_back({__VA_ARGS__});
   IDGPU_FFT_FIXED_RADICES(IDGPU_TEST_FIXED_SEQUENCE)
 #undef IDGPU_TEST_FIXED_SEQUENCE
-  REQUIRE(sequences.size() == 27);
+  REQUIRE(sequences.size() == 54);
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   std::set<std::vector<int>> distinct;
   for (const std::vector<int>& radices : sequences) {
@@ -2630,6 +2648,15 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(!wins(Kind::kC2R, Precision::kDouble, {64, 64, 64}, 128, h200));  // a tie (1.05x)
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {64, 64, 64}, 256, h200));  // a tie (1.04x)
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {1000, 1000}, 67, h200));   // lost (0.38x)
+  // 1080 x 1920 real planes (H200): R2C and D2Z, not the transposed shape, C2R, C2C or smaller calls.
+  CHECK(wins(Kind::kR2C, Precision::kSingle, {1080, 1920}, 32, h200));
+  CHECK(wins(Kind::kR2C, Precision::kDouble, {1080, 1920}, 16, h200));
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {1920, 1080}, 32, h200));
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {1920, 1920}, 32, h200));
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {1080, 1920}, 8, h200));
+  CHECK(!wins(Kind::kC2R, Precision::kSingle, {1080, 1920}, 32, h200));
+  CHECK(!wins(Kind::kC2C, Precision::kSingle, {1080, 1920}, 32, h200));
+  CHECK(!wins(Kind::kR2C, Precision::kSingle, {1080, 1920}, 32, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 1, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {2048, 2048}, 16, h100));
   CHECK(!wins(Kind::kC2C, Precision::kDouble, {4096, 2048}, 4, h100));
