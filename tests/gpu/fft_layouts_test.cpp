@@ -630,29 +630,35 @@ bool fp64_type(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z |
 
 // A plan of each native family (under IDGPU_POLICY=native): the fused C2C/Z2Z and real planes,
 // 2D and 3D (a Z2D 3D's fused pair is its last two passes), and below them the 1D passes (the
-// power-of-two, cluster, fused and cluster column kernels, a fixed-sequence length and one of the
-// general kernel), one- and two-pass Bluestein (the latter with tables formed on the device at
-// plan time: plans made on eight threads at once form theirs at once), real 1D lengths (a fixed
-// length, a cluster length, two passes, cluster column passes, an odd length), a 2D plane with
-// cluster columns and one over mixed radices, a 3D of three passes. Those above the sanitizer
-// runs' cap of points a call (IDGPU_TEST_MAX_POINTS) are left out; the other cases cover the same
-// kernels there.
+// power-of-two, cluster, fused and cluster column kernels, fixed-sequence lengths and one of the
+// general kernel, 1001 = 7 x 11 x 13), one- and two-pass Bluestein (the latter with tables formed
+// on the device at plan time: plans made on eight threads at once form theirs at once), real 1D
+// lengths (a fixed length, a cluster length, two passes, cluster column passes, an odd length), a
+// 2D plane with cluster columns and one over mixed radices, a 3D of three passes, and small planes
+// of each kind. Under a cap of points a call (IDGPU_TEST_MAX_POINTS, the sanitizer runs) a job's
+// batch shrinks to fit and a job whose one transform is above the cap is left out; the small
+// planes and the 1D lengths below the cap keep every family there.
 std::vector<PlanJob> concurrency_jobs() {
   const std::vector<PlanJob> all = {
       {CUFFT_C2C, {256, 256}, 8},  {CUFFT_Z2Z, {256, 256}, 4}, {CUFFT_C2C, {1024, 1024}, 2},
       {CUFFT_R2C, {256, 256}, 8},  {CUFFT_C2R, {256, 256}, 8}, {CUFFT_D2Z, {512, 512}, 2},
       {CUFFT_C2C, {4, 128, 128}, 2}, {CUFFT_Z2D, {2, 256, 256}, 1},
+      {CUFFT_C2C, {64, 64}, 4},    {CUFFT_Z2Z, {48, 40}, 4},   {CUFFT_R2C, {64, 96}, 2},
+      {CUFFT_C2R, {32, 32}, 8},    {CUFFT_D2Z, {8, 16, 16}, 2}, {CUFFT_Z2D, {4, 32, 32}, 2},
       {CUFFT_C2C, {4096}, 64},     {CUFFT_C2C, {1 << 15}, 8},  {CUFFT_Z2Z, {1 << 18}, 4},
       {CUFFT_C2C, {1 << 23}, 1},   {CUFFT_C2C, {1000}, 256},   {CUFFT_Z2Z, {1080}, 128},
+      {CUFFT_C2C, {1001}, 64},
       {CUFFT_C2C, {4099}, 64},     {CUFFT_C2C, {10007}, 16},   {CUFFT_Z2Z, {65521}, 4},
       {CUFFT_Z2Z, {1048573}, 2},   {CUFFT_R2C, {400}, 1024},   {CUFFT_C2R, {1 << 16}, 16},
       {CUFFT_D2Z, {1 << 20}, 4},   {CUFFT_C2R, {1 << 23}, 1},  {CUFFT_R2C, {1001}, 64},
       {CUFFT_C2C, {4096, 4096}, 1}, {CUFFT_Z2Z, {1080, 1920}, 1}, {CUFFT_C2C, {100, 100, 100}, 2}};
   std::vector<PlanJob> jobs;
-  for (const PlanJob& job : all) {
-    long long points = job.batch;
+  for (PlanJob job : all) {
+    long long points = 1;
     for (long long d : job.dims) points *= d;
-    if (points <= idgpu::test::max_points()) jobs.push_back(job);
+    if (points > idgpu::test::max_points()) continue;
+    job.batch = std::min<long long>(job.batch, idgpu::test::max_points() / points);
+    jobs.push_back(job);
   }
   return jobs;
 }
@@ -663,7 +669,9 @@ TEST_CASE("native plans captured in a CUDA graph give the bits of a direct execu
           "[fft][fused-planes][graph]") {
   REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
   std::uint64_t seed = 12000;
-  for (const PlanJob& job : concurrency_jobs()) {
+  const std::vector<PlanJob> jobs = concurrency_jobs();
+  REQUIRE(jobs.size() >= 12u);
+  for (const PlanJob& job : jobs) {
     CAPTURE(static_cast<int>(job.type), dims_text(job.dims), job.batch);
     PlanRun run(job, ++seed);
     const unsigned long long before = native_calls("cufftXtExec");
@@ -703,6 +711,7 @@ TEST_CASE("native plans on eight host threads at once give the bits of each plan
           "[fft][fused-planes][threads]") {
   REQUIRE(idgpuSetPolicy(IDGPU_POLICY_NATIVE) == IDGPU_STATUS_SUCCESS);
   const std::vector<PlanJob> jobs = concurrency_jobs();
+  REQUIRE(jobs.size() >= 12u);
   constexpr int kCalls = 5;
   constexpr size_t kThreads = 8;
   struct Outcome {
