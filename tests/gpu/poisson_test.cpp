@@ -791,6 +791,16 @@ struct StreamCase {
   idgpuPrecision_t precision;
 };
 
+// The cases within the cap of points a call (a copy, not erase(remove_if): GCC 13 warns of an
+// out-of-bounds memmove in that, a false positive that -Werror makes an error).
+std::vector<StreamCase> within_cap(const std::vector<StreamCase>& cases) {
+  std::vector<StreamCase> kept;
+  for (const StreamCase& c : cases) {
+    if (c.grid.points() <= max_points()) kept.push_back(c);
+  }
+  return kept;
+}
+
 std::vector<StreamCase> stream_cases() {
   std::vector<StreamCase> cases = {
       {make_grid(32, 24, 20, 1.0, 1.0, 1.0, ZBoundary::kPeriodic), IDGPU_PRECISION_SINGLE},
@@ -800,10 +810,7 @@ std::vector<StreamCase> stream_cases() {
       {make_grid(64, 1, 31, 1.0, 1.0, 1.0, ZBoundary::kDirichlet), IDGPU_PRECISION_SINGLE},
       {make_grid(40, 36, 64, 1.0, 1.0, 1.0, ZBoundary::kDirichlet), IDGPU_PRECISION_DOUBLE},
   };
-  cases.erase(std::remove_if(cases.begin(), cases.end(),
-                             [](const StreamCase& c) { return c.grid.points() > max_points(); }),
-              cases.end());
-  return cases;
+  return within_cap(cases);
 }
 
 }  // namespace
@@ -908,8 +915,7 @@ TEST_CASE("eight plans on eight host threads at once give the bits of each plan 
       {make_grid(15, 9, 7, 0.3, 0.5, 0.2, ZBoundary::kPeriodic), IDGPU_PRECISION_DOUBLE},
       {make_grid(80, 60, 50, 1.0, 1.0, 1.0, ZBoundary::kPeriodic), IDGPU_PRECISION_SINGLE},
   };
-  jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [](const StreamCase& c) { return c.grid.points() > max_points(); }),
-             jobs.end());
+  jobs = within_cap(jobs);
   constexpr int kCalls = 4;
   std::vector<std::vector<double>> inputs;
   for (std::size_t j = 0; j < jobs.size(); ++j) inputs.push_back(random_field(jobs[j].grid.points(), 20260600 + j));
