@@ -801,7 +801,7 @@ void run_columns_grid(ColumnsApi api, long long unknowns, bool all_kinds = true)
   for (const MatrixKind kind : kinds) {
     // Each kind's seeds from its own start, so that a kind's cases do not change with the cap.
     seed = (pivot ? 0x3c6ef372u : 0x6e0b1f07u) + sizeof(T) + 1000u * static_cast<unsigned>(kind);
-    for (const int m : {3, 5, 1000, 4099, 65536, 1 << 20, 1 << 24}) {
+    for (const int m : {3, 5, 1000, 4099, 16384, 65536, 1 << 20, 1 << 24}) {
       for (const int n : {1, 3, 16}) {
         if (static_cast<long long>(m) * n > cap) continue;
         for (const int extra : {0, 5}) {
