@@ -3,12 +3,13 @@
 // of the mixed-radix lengths applications use most (decimal sizes, audio frame lengths and their
 // real halves, 3^k, 5^k, 7^k grids) and the passes the planner splits the common longer ones into
 // (59049 = 243 x 243, 78125 = 125 x 625, 117649 = 343 x 343, 10^6 = 1000 x 1000, 10^7 =
-// 3125 x 3200), the single passes of the lengths up to 4096 with factors 11 and 13 (and 1617,
-// 2835, 3465) where the vendor runs below half of copy bandwidth (0.31-0.49 on an H200, where
-// the general kernel reached 0.14-0.28), and 384 and 1080, the axes of 384^3 and 1080 x 1920
-// grids. Each entry is the planner's pass_radices of the length in its comment (a CPU test,
-// fixed radix sequences, holds them equal), largest first; other mixed-radix passes run the
-// general kernel. Plain C preprocessor text: X(radices...) per sequence.
+// 3125 x 3200), the single passes of the lengths up to 4096 with factors 11 and 13 (and 2835 =
+// 3^4 5 7) where the vendor runs below half of copy bandwidth (0.31-0.49 on an H200), and 384
+// and 1080, the axes of 384^3 and 1080 x 1920 grids (on these 27 lengths the general kernel
+// reached 0.13-0.31 of copy bandwidth on an H200). Each entry is the planner's pass_radices of
+// the length in its comment (a CPU test, fixed radix sequences, holds them equal), largest first;
+// other mixed-radix passes run the general kernel. Plain C preprocessor text: X(radices...) per
+// sequence.
 #pragma once
 
 #define IDGPU_FFT_FIXED_RADICES(X) \

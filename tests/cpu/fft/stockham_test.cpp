@@ -991,7 +991,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   CHECK(wins(400, points / 400, fft::Precision::kSingle, h100));  // the fixed kernel of 400
   CHECK(wins(400, points / 400, fft::Precision::kSingle, h200));
   CHECK_FALSE(wins(400, (points / 2) / 400, fft::Precision::kDouble, h200));  // Z2Z 400 lost there
-  // The fixed-sequence lengths with factors 11 and 13 (H200 only), listed per precision.
+  // The fixed-sequence lengths with factors 11 and 13, and 2835 (fp64 also 384), H200 only, listed per precision.
   const auto about = [](long long total, long long n) { return std::llround(static_cast<double>(total) / n); };
   for (long long n : {312LL, 429LL, 2288LL, 2496LL, 3432LL, 3861LL}) {
     CAPTURE(n);
@@ -1038,8 +1038,8 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {131101, fft::Precision::kSingle, false},    // 4x
       {1048573, fft::Precision::kSingle, true},    // 2x
       {4194301, fft::Precision::kSingle, true},    // 2x
-      {5991883, fft::Precision::kSingle, false},   // M = 2^24: 2x there not measured
-      {16777213, fft::Precision::kSingle, false},  // lost on the H200
+      {5991883, fft::Precision::kSingle, false},   // n past 2^22, the last fp32 row's max_n (padded 2.8x, within its max_padding)
+      {16777213, fft::Precision::kSingle, false},  // n past 2^22, the last fp32 row's max_n (padded 2x; 0.95x on the H200)
       {30011 * 3, fft::Precision::kSingle, false},  // 3 x 30011: not a prime
       {4099, fft::Precision::kDouble, true},       // padded 4x
       {65521, fft::Precision::kDouble, true},      // 2x
@@ -1050,8 +1050,8 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
       {873863, fft::Precision::kDouble, true},     // 2.4x, M = 2^21
       {748987, fft::Precision::kDouble, false},    // 2.8x at M = 2^21: a tie
       {1048573, fft::Precision::kDouble, true},    // 2x
-      {1747633, fft::Precision::kDouble, false},   // M = 2^22
-      {4194301, fft::Precision::kDouble, false},   // lost on the H200
+      {1747633, fft::Precision::kDouble, false},   // n past 2^20, the last fp64 row's max_n (padded 2.4x, within its max_padding)
+      {4194301, fft::Precision::kDouble, false},   // n past 2^20, the last fp64 row's max_n (padded 2x; 0.97x on the H200)
   };
   for (const auto& c : two_pass) {
     CAPTURE(c.n, static_cast<int>(c.precision));
