@@ -92,7 +92,7 @@ constexpr int kMaxRows = 0x7fffffff;  // the API's int m; measured up to 2^26
 //     and the one-block top levels (about 50 us each, twice when refining) cost more than the
 //     vendor's whole solve; one cooperative launch for every level was slower still (see
 //     pivoting.cu). The accuracy: tests/gpu [pivot], every kind of matrix within twice the
-//     vendor's backward and forward error. Not measured on an H200: the rows name the H100.
+//     vendor's backward and forward error. H200: see the rows.
 // The same grid on an NVIDIA H200 (copy 4198 GB/s): native wins every case, strided 2.4-7.2x
 // (0.38-0.91), algo 0 1.2-449x (0.40-0.99; remeasured with the cluster launch, 1.2-447x,
 // 0.40-0.98: f32/f64 m=1000/1024 0.50/0.53 and 0.51/0.55 against 0.44/0.48 and 0.45/0.47 in one
@@ -112,14 +112,20 @@ constexpr TuningRow kRows[] = {
      "H100: gtsv2_nopivot f32/f64 n<=16 2.3-10.7x"},
     {kHopper, Layout::kSingleNopivot, -1, 0, true, 1000, kMaxRows, 0, 16,
      "H100: gtsv2_nopivot c32/c64 n<=16 1.5-8.6x"},
-    // gtsv2, n = 1: where native wins on dominant and refined non-dominant matrices alike.
-    {kH100, Layout::kSingle, -1, 0, false, 1000, 1024, 0, 1, "H100: gtsv2 f32/f64 m=1000 1.2-2.7x"},
-    {kH100, Layout::kSingle, -1, 8, true, 1000, 1024, 0, 1, "H100: gtsv2 c32 m=1000 1.4-2.7x"},
-    {kH100, Layout::kSingle, -1, 16, true, 1000, 1024, 0, 1, "H100: gtsv2 c64 m=1000 1.3-2.4x"},
+    // gtsv2, n = 1: where native wins on dominant and refined non-dominant matrices alike. H200,
+    // idgpu-bench under IDGPU_POLICY=native, medians of 15, dominant / non-dominant: m = 1000 f32
+    // 2.41x / 1.35x, f64 1.86x / 1.14x, c32 2.54x / 1.36x, c64 2.35x / 1.23x; f64 2^24 2.56x /
+    // 1.43x; c32 2^24 2.66x / 1.32x; c64 2^20 1.95x / 1.36x, 2^22 3.74x / 2.25x, 2^24 5.11x /
+    // 2.71x. So the H100's rows hold on the H200 but f32 from 2^26, not measured there (f32 2^24
+    // 1.82x / 0.92x). Between: f32 4096 .. 2^22 1.52-0.91x dominant but 0.53-0.86x
+    // non-dominant; f64 / c32 2^22 1.69x / 1.06x and 1.78x / 1.02x (ties where refined).
+    {kHopper, Layout::kSingle, -1, 0, false, 1000, 1024, 0, 1, "H100/H200: gtsv2 f32/f64 m=1000 1.2-2.7x/1.1-2.4x"},
+    {kHopper, Layout::kSingle, -1, 8, true, 1000, 1024, 0, 1, "H100/H200: gtsv2 c32 m=1000 1.4-2.7x/1.4-2.5x"},
+    {kHopper, Layout::kSingle, -1, 16, true, 1000, 1024, 0, 1, "H100/H200: gtsv2 c64 m=1000 1.3-2.4x/1.2-2.4x"},
     {kH100, Layout::kSingle, -1, 4, false, 1 << 26, kMaxRows, 0, 1, "H100: gtsv2 f32 m>=2^26 1.3-2.3x"},
-    {kH100, Layout::kSingle, -1, 8, false, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 f64 m>=2^24 1.5-3.0x"},
-    {kH100, Layout::kSingle, -1, 8, true, 1 << 24, kMaxRows, 0, 1, "H100: gtsv2 c32 m>=2^24 1.4-3.1x"},
-    {kH100, Layout::kSingle, -1, 16, true, 1 << 20, kMaxRows, 0, 1, "H100: gtsv2 c64 m>=2^20 1.4-4.9x"},
+    {kHopper, Layout::kSingle, -1, 8, false, 1 << 24, kMaxRows, 0, 1, "H100/H200: gtsv2 f64 m>=2^24 1.5-3.0x/1.4-2.6x"},
+    {kHopper, Layout::kSingle, -1, 8, true, 1 << 24, kMaxRows, 0, 1, "H100/H200: gtsv2 c32 m>=2^24 1.4-3.1x/1.3-2.7x"},
+    {kHopper, Layout::kSingle, -1, 16, true, 1 << 20, kMaxRows, 0, 1, "H100/H200: gtsv2 c64 m>=2^20 1.4-4.9x/1.4-5.1x"},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.
@@ -148,22 +154,29 @@ constexpr TuningRow kRows[] = {
     //   f32 batch 4096: m=256 0.96x, 1024 2.41x, 4096 3.50x; batch 16384: m=256 0.69x, 1024
     //     1.01x, 4096 1.15x; batch 65536: m=64 0.29x, m=256 0.39x. m=65536 batch 256: f32 51.8x,
     //     c64 (algo 2) 26.4x.
-    {kH100, Layout::kInterleaved, 1, 4, false, 256, 1023, 1, 0, "H100: algo 1 f32 gathered m=256..1023 1.4-3.7x",
+    // H200, this version, algo 1 / algo 2, medians of 7: batch 1000: f32 m=256 1.39/1.45x, 1024
+    //   3.55/3.83x, 4096 9.27/9.57x; f64 1.14/1.27x, 3.32/3.60x, 7.69/8.32x; c32 1.22/1.32x,
+    //   3.35/3.64x, 7.79/8.42x; c64 0.96/1.10x, 2.82/3.11x, 5.36/5.88x. f32 m=65536 batch 256
+    //   56.1/59.1x; batch 4096: m=256 0.94/0.98x, 1024 2.36/2.45x, 4096 3.67/3.82x; batch 16384:
+    //   m=1024 1.01/1.02x, 4096 1.18x; batch 65536: m=64 0.91/0.88x, 256 0.34x. Every row below
+    //   holds there as measured on the H100 (the same bounds win, the bounds' next steps lose or
+    //   tie), so the rows are both classes'.
+    {kHopper, Layout::kInterleaved, 1, 4, false, 256, 1023, 1, 0, "H100/H200: algo 1 f32 gathered m=256..1023 1.4-3.7x",
      1000},
-    {kH100, Layout::kInterleaved, 2, 4, false, 256, 1023, 1, 0, "H100: algo 2 f32 gathered m=256..1023 1.5-4.0x",
+    {kHopper, Layout::kInterleaved, 2, 4, false, 256, 1023, 1, 0, "H100/H200: algo 2 f32 gathered m=256..1023 1.5-4.0x",
      1000},
-    {kH100, Layout::kInterleaved, 1, 4, false, 1024, 4095, 1, 0, "H100: algo 1 f32 gathered m=1024 2.4-3.7x", 4096},
-    {kH100, Layout::kInterleaved, 2, 4, false, 1024, 4095, 1, 0, "H100: algo 2 f32 gathered m=1024 4.0x", 4096},
-    {kH100, Layout::kInterleaved, 1, 4, false, 4096, kMaxRows, 1, 0, "H100: algo 1 f32 gathered m>=4096 1.15-52x",
+    {kHopper, Layout::kInterleaved, 1, 4, false, 1024, 4095, 1, 0, "H100/H200: algo 1 f32 gathered m=1024 2.4-3.7x", 4096},
+    {kHopper, Layout::kInterleaved, 2, 4, false, 1024, 4095, 1, 0, "H100/H200: algo 2 f32 gathered m=1024 4.0x", 4096},
+    {kHopper, Layout::kInterleaved, 1, 4, false, 4096, kMaxRows, 1, 0, "H100/H200: algo 1 f32 gathered m>=4096 1.15-52x",
      16384},
-    {kH100, Layout::kInterleaved, 2, 4, false, 4096, kMaxRows, 1, 0, "H100: algo 2 f32 gathered m>=4096 9.4-16x",
+    {kHopper, Layout::kInterleaved, 2, 4, false, 4096, kMaxRows, 1, 0, "H100/H200: algo 2 f32 gathered m>=4096 9.4-16x",
      16384},
-    {kH100, Layout::kInterleaved, 1, 8, false, 256, kMaxRows, 1, 0, "H100: algo 1 f64 gathered 1.2-11x", 1000},
-    {kH100, Layout::kInterleaved, 2, 8, false, 256, kMaxRows, 1, 0, "H100: algo 2 f64 gathered 1.3-3.7x", 1000},
-    {kH100, Layout::kInterleaved, 1, 8, true, 256, kMaxRows, 1, 0, "H100: algo 1 c32 gathered 1.2-12x", 1000},
-    {kH100, Layout::kInterleaved, 2, 8, true, 256, kMaxRows, 1, 0, "H100: algo 2 c32 gathered 1.3-3.7x", 1000},
-    {kH100, Layout::kInterleaved, 1, 16, true, 1024, kMaxRows, 1, 0, "H100: algo 1 c64 gathered 2.8-6.7x", 1000},
-    {kH100, Layout::kInterleaved, 2, 16, true, 256, kMaxRows, 1, 0, "H100: algo 2 c64 gathered 1.1-26x", 1000},
+    {kHopper, Layout::kInterleaved, 1, 8, false, 256, kMaxRows, 1, 0, "H100/H200: algo 1 f64 gathered 1.2-11x", 1000},
+    {kHopper, Layout::kInterleaved, 2, 8, false, 256, kMaxRows, 1, 0, "H100/H200: algo 2 f64 gathered 1.3-3.7x", 1000},
+    {kHopper, Layout::kInterleaved, 1, 8, true, 256, kMaxRows, 1, 0, "H100/H200: algo 1 c32 gathered 1.2-12x", 1000},
+    {kHopper, Layout::kInterleaved, 2, 8, true, 256, kMaxRows, 1, 0, "H100/H200: algo 2 c32 gathered 1.3-3.7x", 1000},
+    {kHopper, Layout::kInterleaved, 1, 16, true, 1024, kMaxRows, 1, 0, "H100/H200: algo 1 c64 gathered 2.8-6.7x", 1000},
+    {kHopper, Layout::kInterleaved, 2, 16, true, 256, kMaxRows, 1, 0, "H100/H200: algo 2 c64 gathered 1.1-26x", 1000},
 };
 
 }  // namespace

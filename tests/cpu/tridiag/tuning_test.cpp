@@ -62,7 +62,7 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
     // The host's pre-check (before any device query) says the native side could win.
     CHECK(wins(interleaved(algo, 4, false, 32, batch), idgpu::kAnyArch, idgpu::kAnyBandwidth));
   }
-  // Long systems (the gathered batch's chunked pivoting), H100 only, up to the largest batch
+  // Long systems (the gathered batch's chunked pivoting), H100 and H200, up to the largest batch
   // measured to win: f32 m = 256..1023 to batch 1000, 1024..4095 to 4096, from 4096 to 16384.
   for (int algo : {1, 2}) {
     CAPTURE(algo);
@@ -78,7 +78,11 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
     CHECK(wins(interleaved(algo, 8, true, 256, 1000), 90, kH100Gbs));
     CHECK_FALSE(wins(interleaved(algo, 8, true, 4096, 1001), 90, kH100Gbs));
     CHECK(wins(interleaved(algo, 16, true, 1024, 1000), 90, kH100Gbs));
-    CHECK_FALSE(wins(interleaved(algo, 4, false, 4096, 1000), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 4096, 1000), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 4096, 16384), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 256, 4096), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 64, 65536), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 8, true, 4096, 1000), 90, kH200Gbs));
   }
   // c64 at m = 256: algo 1 lost (0.98x), algo 2 won (1.11x).
   CHECK_FALSE(wins(interleaved(1, 16, true, 256, 1000), 90, kH100Gbs));
@@ -116,11 +120,11 @@ TEST_CASE("tridiagonal tuning: gtsv2_nopivot natively for up to 16 right-hand si
   }
 }
 
-TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where the H100 measured it faster",
+TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where an H100 or H200 measured it faster",
           "[cpu][tridiag][tuning]") {
   // Faster than the vendor on dominant and refined non-dominant matrices alike at one system of
   // about a thousand rows and from 2^24 rows (f32 from 2^26, c64 from 2^20), one right-hand side;
-  // measured on an H100 only.
+  // measured on an H100, and on an H200 but for f32 from 2^26.
   for (const auto& [bytes, complex] : {std::pair{4, false}, {8, false}, {8, true}, {16, true}}) {
     CAPTURE(bytes, complex);
     auto pivot = [bytes = bytes, complex = complex](int m, int n) {
@@ -146,7 +150,11 @@ TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where the H100 measu
     // More right-hand sides, another device class: not measured, the vendor.
     CHECK_FALSE(wins(pivot(1000, 2), 90, kH100Gbs));
     CHECK_FALSE(wins(pivot(1 << 24, 16), 90, kH100Gbs));
-    CHECK_FALSE(wins(pivot(1 << 24, 1), 90, kH200Gbs));
+    CHECK(wins(pivot(1000, 1), 90, kH200Gbs));
+    CHECK(wins(pivot(1 << 24, 1), 90, kH200Gbs) == !f32);
+    CHECK(wins(pivot(1 << 20, 1), 90, kH200Gbs) == wide);
+    if (f32) CHECK_FALSE(wins(pivot(1 << 26, 1), 90, kH200Gbs));
+    CHECK_FALSE(wins(pivot(1 << 16, 1), 90, kH200Gbs));
     CHECK_FALSE(wins(pivot(1000, 1), 80, 2039));
   }
 }
