@@ -7,7 +7,8 @@ gtsv2, with pivoting) and of a batch of 4096 systems of 4096 rows (right-hand si
 (batch, m, 1): gtsv2StridedBatch), float32; the single system also non-dominant (a random
 diagonal in [-1, 1], the pivoting solver's case; gtsv2StridedBatch does not pivot). Prints each call's time (median
 of 20 after 3 warm-up calls, the wall time of the call and block_until_ready, so it includes
-JAX's dispatch) and writes the first 2^16 values of every solution, as float32, to the .npy file
+JAX's dispatch), for the single systems the forward error against a float64 banded LU (SciPy),
+and writes the first 2^16 values of every solution, as float32, to the .npy file
 given (the outputs idgpu-ab compares between the sides). JAX opens the vendor libraries by
 SONAME, so its idgpu side needs the launcher (idgpu-run), which idgpu-ab uses. Exits 77 without
 jax or a CUDA device.
@@ -74,9 +75,31 @@ for dominant in (True, False):
     b = jax.device_put(rng.uniform(-1, 1, (batch, m, 1)).astype(np.float32), device)
     cases.append((f"tridiagonal_solve 4096 x 4096 (batched), {kind}", (dl, d, du, b)))
 
+try:
+    from scipy.linalg import solve_banded
+except ImportError:
+    solve_banded = None
+
+
+def forward_error(args, result):
+    """max |x - x64| / max |x64| of a single system against LAPACK's banded LU with partial
+    pivoting in float64 (None without SciPy, or for a batch)."""
+    dl, d, du, b = (np.asarray(a, dtype=np.float64) for a in args)
+    if solve_banded is None or d.ndim != 1:
+        return None
+    bands = np.zeros((3, d.shape[0]))
+    bands[0, 1:] = du[:-1]
+    bands[1] = d
+    bands[2, :-1] = dl[1:]
+    exact = solve_banded((1, 1), bands, b[:, 0])
+    return float(np.max(np.abs(np.asarray(result, dtype=np.float64)[:, 0] - exact)) / np.max(np.abs(exact)))
+
+
 kept = []
 for label, args in cases:
     result, ms = wall_ms(solve, *args)
-    print(f"{label:56s} {ms:8.3f} ms")
+    error = forward_error(args, result)
+    error_text = f"  forward error against float64 {error:.2e}" if error is not None else ""
+    print(f"{label:56s} {ms:8.3f} ms{error_text}")
     kept.append(np.asarray(result).reshape(-1)[: 1 << 16].astype(np.float32))
 np.save(sys.argv[1], np.concatenate(kept))

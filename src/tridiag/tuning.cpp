@@ -116,13 +116,13 @@ constexpr TuningRow kRows[] = {
     // idgpu-bench under IDGPU_POLICY=native, medians of 15, dominant / non-dominant: m = 1000 f32
     // 2.41x / 1.35x, f64 1.86x / 1.14x, c32 2.54x / 1.36x, c64 2.35x / 1.23x; f64 2^24 2.56x /
     // 1.43x; c32 2^24 2.66x / 1.32x; c64 2^20 1.95x / 1.36x, 2^22 3.74x / 2.25x, 2^24 5.11x /
-    // 2.71x. So the H100's rows hold on the H200 but f32 from 2^26, not measured there (f32 2^24
-    // 1.82x / 0.92x). Between: f32 4096 .. 2^22 1.52-0.91x dominant but 0.53-0.86x
+    // 2.71x; f32 2^26 2.20x / 1.20x (2^24 1.80x / 0.95x, chained launches). So the H100's rows
+    // hold on the H200. Between: f32 4096 .. 2^22 1.52-0.91x dominant but 0.53-0.86x
     // non-dominant; f64 / c32 2^22 1.69x / 1.06x and 1.78x / 1.02x (ties where refined).
     {kHopper, Layout::kSingle, -1, 0, false, 1000, 1024, 0, 1, "H100/H200: gtsv2 f32/f64 m=1000 1.2-2.7x/1.1-2.4x"},
     {kHopper, Layout::kSingle, -1, 8, true, 1000, 1024, 0, 1, "H100/H200: gtsv2 c32 m=1000 1.4-2.7x/1.4-2.5x"},
     {kHopper, Layout::kSingle, -1, 16, true, 1000, 1024, 0, 1, "H100/H200: gtsv2 c64 m=1000 1.3-2.4x/1.2-2.4x"},
-    {kH100, Layout::kSingle, -1, 4, false, 1 << 26, kMaxRows, 0, 1, "H100: gtsv2 f32 m>=2^26 1.3-2.3x"},
+    {kHopper, Layout::kSingle, -1, 4, false, 1 << 26, kMaxRows, 0, 1, "H100/H200: gtsv2 f32 m>=2^26 1.3-2.3x/1.2-2.2x"},
     {kHopper, Layout::kSingle, -1, 8, false, 1 << 24, kMaxRows, 0, 1, "H100/H200: gtsv2 f64 m>=2^24 1.5-3.0x/1.4-2.6x"},
     {kHopper, Layout::kSingle, -1, 8, true, 1 << 24, kMaxRows, 0, 1, "H100/H200: gtsv2 c32 m>=2^24 1.4-3.1x/1.3-2.7x"},
     {kHopper, Layout::kSingle, -1, 16, true, 1 << 20, kMaxRows, 0, 1, "H100/H200: gtsv2 c64 m>=2^20 1.4-4.9x/1.4-5.1x"},
