@@ -1385,6 +1385,10 @@ double pivoting_window_quality(const PivotingLevel<T>& level, int first, int n) 
   return quality;
 }
 
+// A window whose smallest pivot is at least half the entries around it is taken without comparing
+// (the GPU kernel's kSureQuality, which is this squared).
+constexpr double kSureWindow = 0.5;
+
 // The level's separators in row order: every chunk's last row and, with kTwoChosen, a second one
 // per chunk of at least 3 rows (see ChunkSeparators).
 template <class T>
@@ -1400,11 +1404,13 @@ std::vector<int> pivoting_separators(const PivotingLevel<T>& level, int rows_per
       // Window A: rows [first, separator - 1), with separator - 1 the second separator; window B:
       // rows [first + 1, separator), with first the second separator (a short chunk 0: rows
       // [first, separator) after the padding, and no second separator). B only when strictly
-      // better; an empty window A (a short chunk of 2 rows) is taken.
+      // better; an empty window A (a short chunk of 2 rows) is taken, and so is a window A whose
+      // every pivot is at least half the entries around it (kSureWindow), B not looked at.
       const double quality_a = n == 1 ? std::numeric_limits<double>::infinity()
                                       : pivoting_window_quality(level, chunk.first, n - 1);
-      const double quality_b = short_first ? pivoting_window_quality(level, chunk.first, n)
-                                           : pivoting_window_quality(level, chunk.first + 1, n - 1);
+      const double quality_b = quality_a >= kSureWindow ? -1.0
+                               : short_first            ? pivoting_window_quality(level, chunk.first, n)
+                                                        : pivoting_window_quality(level, chunk.first + 1, n - 1);
       if (quality_b <= quality_a) {
         separators.push_back(chunk.separator - 1);
       } else if (!short_first) {

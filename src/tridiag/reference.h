@@ -290,7 +290,8 @@ int spike_diagonal_pivoting(int m, int partitions, const T* dl, const T* d, cons
 //               the last row and either the row before it (window A, the interior rows
 //               [first, s_k - 1)) or the chunk's first row (window B, [first + 1, s_k)), whichever
 //               window's diagonal pivoting has the larger smallest pivot relative to the entries
-//               around it (B only when strictly larger). The separators of a level, in row order,
+//               around it (B only when strictly larger; A without comparing where each of its
+//               pivots is at least half the entries around it). The separators of a level, in row order,
 //               then stand for a tridiagonal reduced system as above, with an interior block
 //               between two separators possibly empty (a direct coupling). The short chunk 0
 //               chooses as if padded in front with identity rows: window A, or its whole interior
