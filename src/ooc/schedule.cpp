@@ -184,9 +184,15 @@ class Planner {
     PhasePlan phase;
     phase.axes = axes_longer_than_one(problem_, problem_.axes() & (axis_bit(1) | axis_bit(2)));
     if (phase.axes == 0) return true;
-    const long long chunks = chunks_for(split_of(n0_, 1), capacity / plane);
+    long long chunks = chunks_for(split_of(n0_, 1), capacity / plane);
+    if (problem_.batched) {
+      // Chunks of at most kPipelineChunkBytes where the transforms allow, however large the
+      // budget: one chunk cannot overlap its copies with each other (see "Pipelining").
+      const long long bytes = n0_ * plane * problem_.element_bytes;
+      chunks = std::max(chunks, std::min(n0_, (bytes + kPipelineChunkBytes - 1) / kPipelineChunkBytes));
+    }
     if (too_many(chunks, problem_.batched ? "transform" : "plane-slab")) return false;
-    if (chunks == 1) phase.axes = axes_longer_than_one(problem_, problem_.axes());
+    if (chunks == 1 && !options_.keep_pencils) phase.axes = axes_longer_than_one(problem_, problem_.axes());
     phase.least_segment = plane;
     for (const auto& [begin, end] : ranges_of(split_of(n0_, 1), chunks)) {
       phase.chunks.push_back(chunk({begin * plane, plane, end - begin, plane}, {end - begin, n1_, n2_}, phase.axes));

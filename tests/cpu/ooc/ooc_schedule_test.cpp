@@ -724,3 +724,26 @@ TEST_CASE("ooc schedule: trivial axes and a one-element array", "[ooc][cpu]") {
   REQUIRE(column.phases.size() == 1);
   CHECK(column.phases[0].axes == ooc::axis_bit(0));
 }
+
+TEST_CASE("ooc schedule: a batch is cut into pipeline chunks however large the budget; a 3D array is not",
+          "[ooc][cpu]") {
+  // 8192 transforms of 4096 fp32: 256 MiB, 16 chunks of 16 MiB; fp64: 32.
+  for (int element_bytes : {8, 16}) {
+    const ooc::Schedule batched = make(ooc::batched_1d(8192, 4096, element_bytes), options_with(kHugeBudget));
+    CHECK(batched.chunks.size() == static_cast<std::size_t>(8192LL * 4096 * element_bytes / ooc::kPipelineChunkBytes));
+    CHECK(batched.slot_bytes == ooc::kPipelineChunkBytes);
+    CHECK(batched.round_trips == 1);
+  }
+  // 16 MB (below 16 MiB): one chunk; 17 MiB of whole transforms: two.
+  CHECK(make(ooc::batched_1d(1000, 1000, 16), options_with(kHugeBudget)).chunks.size() == 1);
+  CHECK(make(ooc::batched_1d(17, 1 << 16, 16), options_with(kHugeBudget)).chunks.size() == 2);
+  // One transform larger than a pipeline chunk is not split.
+  CHECK(make(ooc::batched_1d(1, 1 << 22, 16), options_with(kHugeBudget)).chunks.size() == 1);
+  // A budget smaller than a pipeline chunk still decides.
+  const long long small = ooc::device_bytes_for_slot(4 * 4096 * 8, 3, 1.0);
+  CHECK(make(ooc::batched_1d(8192, 4096, 8), options_with(small)).chunks.size() == 2048);
+  // 256^3 fp32 (128 MiB) fits one slot of the huge budget: one chunk, one round trip.
+  const ooc::Schedule cube = make(ooc::three_d(256, 256, 256, 8), options_with(kHugeBudget));
+  CHECK(cube.chunks.size() == 1);
+  CHECK(cube.round_trips == 1);
+}
