@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/api.h"
@@ -16,6 +17,7 @@
 #include "core/vendor.h"
 #include "ooc/executor.h"
 #include "ooc/plan.h"
+#include "poisson/ooc_solver.h"
 #include "poisson/solver.h"
 #include "stub/stub_abi.h"
 #include "tridiag/kernels/kernels.h"
@@ -322,26 +324,31 @@ idgpuStatus_t ooc_boundary(const char* name, Body&& body) noexcept {
 
 // idgpuOocPlan3d and idgpuOocPlanMany1d once their problem is built; `call` names the call and
 // its arguments for the log.
-idgpuStatus_t ooc_plan(const std::string& call, idgpuOocPlan_t* plan, const idgpu::ooc::Problem& problem,
-                       size_t device_bytes) {
-  if (const std::string why = idgpu::ooc::problem_refusal(problem); !why.empty()) {
-    idgpu::log::api().error("{}: {}", call, why);
-    return IDGPU_STATUS_INVALID_VALUE;
-  }
+// The budget of a plan (ooc/plan.h resolve_device_bytes), or -1 after logging why there is none.
+long long ooc_budget(const std::string& call, size_t device_bytes) {
   size_t free_bytes = 0;
   if (device_bytes == 0 && idgpu::config().ooc_device_bytes == 0) {
     size_t total_bytes = 0;
     if (const cudaError_t status = cudaMemGetInfo(&free_bytes, &total_bytes); status != cudaSuccess) {
       cudaGetLastError();
       idgpu::log::api().error("{}: the free device memory is unknown: {}", call, cudaGetErrorString(status));
-      return IDGPU_STATUS_EXECUTION_FAILED;
+      return -1;
     }
   }
-  const long long budget =
-      idgpu::ooc::resolve_device_bytes(device_bytes, idgpu::config().ooc_device_bytes, free_bytes);
+  return idgpu::ooc::resolve_device_bytes(device_bytes, idgpu::config().ooc_device_bytes, free_bytes);
+}
+
+idgpuStatus_t ooc_plan(const std::string& call, idgpuOocPlan_t* plan, const idgpu::ooc::Executor::Request& request,
+                       size_t device_bytes) {
+  if (const std::string why = idgpu::ooc::problem_refusal(request.problem); !why.empty()) {
+    idgpu::log::api().error("{}: {}", call, why);
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  const long long budget = ooc_budget(call, device_bytes);
+  if (budget < 0) return IDGPU_STATUS_EXECUTION_FAILED;
   idgpu::ooc::Executor::Status status = idgpu::ooc::Executor::Status::kFailed;
   std::string why;
-  std::unique_ptr<idgpu::ooc::Executor> executor = idgpu::ooc::Executor::make(problem, budget, &status, &why);
+  std::unique_ptr<idgpu::ooc::Executor> executor = idgpu::ooc::Executor::make(request, budget, &status, &why);
   if (executor == nullptr) {
     idgpu::log::api().error("{}, budget {} bytes: {}", call, budget, why);
     return status == idgpu::ooc::Executor::Status::kBudget ? IDGPU_STATUS_INVALID_VALUE
@@ -364,6 +371,56 @@ bool ooc_precision(const char* name, idgpuPrecision_t precision) {
 
 int ooc_element_bytes(idgpuPrecision_t precision) { return precision == IDGPU_PRECISION_DOUBLE ? 16 : 8; }
 
+idgpu::ooc::Executor::Request complex_request(const idgpu::ooc::Problem& problem) {
+  idgpu::ooc::Executor::Request request;
+  request.problem = problem;
+  return request;
+}
+
+// A real plan's request: the complex problem of its half spectrum (n / 2 + 1 along the contiguous
+// axis) and the real length.
+idgpu::ooc::Executor::Request real_request(idgpu::ooc::Problem problem, long long real_length) {
+  idgpu::ooc::Executor::Request request;
+  problem.extents[2] = real_length / 2 + 1;
+  request.problem = problem;
+  request.kind = idgpu::ooc::Executor::Kind::kReal;
+  request.real_length = real_length;
+  return request;
+}
+
+const char* precision_text(idgpuPrecision_t precision) {
+  return precision == IDGPU_PRECISION_DOUBLE ? "double" : "single";
+}
+
+// The shared checks of idgpuOocExecR2C / C2R: a real plan, host pointers; false after logging.
+bool ooc_real_arguments(const char* name, idgpuOocPlan_t plan, const void* in, const void* out) {
+  if (plan == nullptr || plan->executor == nullptr || in == nullptr || out == nullptr) {
+    idgpu::log::api().error("{}: null plan, input or output", name);
+    return false;
+  }
+  if (plan->executor->request().kind != idgpu::ooc::Executor::Kind::kReal) {
+    idgpu::log::api().error("{}: a complex plan (idgpuOocPlan3d / idgpuOocPlanMany1d) runs with idgpuOocExec", name);
+    return false;
+  }
+  if (idgpu::ooc::Executor::is_device_memory(in) || idgpu::ooc::Executor::is_device_memory(out)) {
+    idgpu::log::api().error("{}: device memory; the out-of-core FFT transforms host memory", name);
+    return false;
+  }
+  return true;
+}
+
+idgpuStatus_t ooc_exec_real(const char* name, idgpuOocPlan_t plan, const void* in, void* out, bool inverse) {
+  return ooc_boundary(name, [&] {
+    if (!ooc_real_arguments(name, plan, in, out)) return IDGPU_STATUS_INVALID_VALUE;
+    std::string why;
+    if (!plan->executor->execute_real(in, out, inverse, &why)) {
+      idgpu::log::api().error("{}: {}", name, why);
+      return IDGPU_STATUS_EXECUTION_FAILED;
+    }
+    return IDGPU_STATUS_SUCCESS;
+  });
+}
+
 }  // namespace
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocPlan3d(idgpuOocPlan_t* plan, long long n0, long long n1, long long n2,
@@ -378,7 +435,8 @@ IDGPU_EXPORT idgpuStatus_t idgpuOocPlan3d(idgpuOocPlan_t* plan, long long n0, lo
     const std::string call = std::string(kName) + "(n0=" + std::to_string(n0) + ", n1=" + std::to_string(n1) +
                              ", n2=" + std::to_string(n2) + ", " +
                              (precision == IDGPU_PRECISION_DOUBLE ? "double" : "single") + ")";
-    return ooc_plan(call, plan, idgpu::ooc::three_d(n0, n1, n2, ooc_element_bytes(precision)), deviceBytes);
+    return ooc_plan(call, plan, complex_request(idgpu::ooc::three_d(n0, n1, n2, ooc_element_bytes(precision))),
+                    deviceBytes);
   });
 }
 
@@ -393,8 +451,57 @@ IDGPU_EXPORT idgpuStatus_t idgpuOocPlanMany1d(idgpuOocPlan_t* plan, long long n,
     if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
     const std::string call = std::string(kName) + "(n=" + std::to_string(n) + ", batch=" + std::to_string(batch) +
                              ", " + (precision == IDGPU_PRECISION_DOUBLE ? "double" : "single") + ")";
-    return ooc_plan(call, plan, idgpu::ooc::batched_1d(batch, n, ooc_element_bytes(precision)), deviceBytes);
+    return ooc_plan(call, plan, complex_request(idgpu::ooc::batched_1d(batch, n, ooc_element_bytes(precision))),
+                    deviceBytes);
   });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPlanReal3d(idgpuOocPlan_t* plan, long long n0, long long n1, long long n2,
+                                              idgpuPrecision_t precision, size_t deviceBytes) {
+  constexpr const char* kName = "idgpuOocPlanReal3d";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr) {
+      idgpu::log::api().error("{}: null plan pointer", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
+    const std::string call = std::string(kName) + "(n0=" + std::to_string(n0) + ", n1=" + std::to_string(n1) +
+                             ", n2=" + std::to_string(n2) + ", " + precision_text(precision) + ")";
+    if (n2 < 2) {
+      idgpu::log::api().error("{}: n2 must be at least 2", call);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    return ooc_plan(call, plan, real_request(idgpu::ooc::three_d(n0, n1, n2, ooc_element_bytes(precision)), n2),
+                    deviceBytes);
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPlanRealMany1d(idgpuOocPlan_t* plan, long long n, long long batch,
+                                                  idgpuPrecision_t precision, size_t deviceBytes) {
+  constexpr const char* kName = "idgpuOocPlanRealMany1d";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr) {
+      idgpu::log::api().error("{}: null plan pointer", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
+    const std::string call = std::string(kName) + "(n=" + std::to_string(n) + ", batch=" + std::to_string(batch) +
+                             ", " + precision_text(precision) + ")";
+    if (n < 2) {
+      idgpu::log::api().error("{}: n must be at least 2", call);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    return ooc_plan(call, plan, real_request(idgpu::ooc::batched_1d(batch, n, ooc_element_bytes(precision)), n),
+                    deviceBytes);
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocExecR2C(idgpuOocPlan_t plan, const void* in, void* out) {
+  return ooc_exec_real("idgpuOocExecR2C", plan, in, out, false);
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocExecC2R(idgpuOocPlan_t plan, void* in, void* out) {
+  return ooc_exec_real("idgpuOocExecC2R", plan, in, out, true);
 }
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocGetSchedule(idgpuOocPlan_t plan, int* roundTrips, long long* chunks) {
@@ -420,6 +527,10 @@ IDGPU_EXPORT idgpuStatus_t idgpuOocExec(idgpuOocPlan_t plan, void* data, int dir
                               direction);
       return IDGPU_STATUS_INVALID_VALUE;
     }
+    if (plan->executor->request().kind != idgpu::ooc::Executor::Kind::kComplex) {
+      idgpu::log::api().error("{}: a real plan runs with idgpuOocExecR2C / idgpuOocExecC2R", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
     if (idgpu::ooc::Executor::is_device_memory(data)) {
       idgpu::log::api().error("{}: data is device memory; the out-of-core FFT transforms host memory", kName);
       return IDGPU_STATUS_INVALID_VALUE;
@@ -434,6 +545,112 @@ IDGPU_EXPORT idgpuStatus_t idgpuOocExec(idgpuOocPlan_t plan, void* data, int dir
 }
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocDestroy(idgpuOocPlan_t plan) {
+  if (plan == nullptr) return IDGPU_STATUS_INVALID_VALUE;
+  delete plan;
+  return IDGPU_STATUS_SUCCESS;
+}
+
+// The out-of-core Poisson solve (poisson/ooc_solver.h).
+struct idgpuOocPoissonPlan {
+  std::unique_ptr<idgpu::poisson::OocSolver> solver;
+  std::mutex mutex;  // one exec at a time (the solver's in-core path has no lock of its own)
+};
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPoissonCreate(idgpuOocPoissonPlan_t* plan, long long nx, long long ny, long long nz,
+                                                 double hx, double hy, double hz, idgpuPoissonBoundary_t zBoundary,
+                                                 idgpuPrecision_t precision, size_t deviceBytes) {
+  constexpr const char* kName = "idgpuOocPoissonCreate";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr) {
+      idgpu::log::api().error("{}: null plan pointer", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
+    idgpu::poisson::Problem problem;
+    problem.nx = nx;
+    problem.ny = ny;
+    problem.nz = nz;
+    problem.hx = hx;
+    problem.hy = hy;
+    problem.hz = hz;
+    problem.z = static_cast<idgpu::poisson::Boundary>(zBoundary);
+    problem.fp64 = precision == IDGPU_PRECISION_DOUBLE;
+    const std::string call = std::string(kName) + "(nx=" + std::to_string(nx) + ", ny=" + std::to_string(ny) +
+                             ", nz=" + std::to_string(nz) + ", zBoundary=" + std::to_string(static_cast<int>(zBoundary)) +
+                             ", " + precision_text(precision) + ")";
+    if (const std::string why = idgpu::poisson::ooc_refusal(problem); !why.empty()) {
+      idgpu::log::api().error("{}: {}", call, why);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    const long long budget = ooc_budget(call, deviceBytes);
+    if (budget < 0) return IDGPU_STATUS_EXECUTION_FAILED;
+    idgpu::ooc::Executor::Status status = idgpu::ooc::Executor::Status::kFailed;
+    std::string why;
+    auto made = std::make_unique<idgpuOocPoissonPlan>();
+    made->solver = idgpu::poisson::OocSolver::make(problem, budget, &status, &why);
+    if (made->solver == nullptr) {
+      idgpu::log::api().error("{}, budget {} bytes: {}", call, budget, why);
+      return status == idgpu::ooc::Executor::Status::kBudget ? IDGPU_STATUS_INVALID_VALUE
+                                                              : IDGPU_STATUS_EXECUTION_FAILED;
+    }
+    idgpu::log::plan().info("{}, budget {} bytes: {}", call, budget, made->solver->to_string());
+    *plan = made.release();
+    return IDGPU_STATUS_SUCCESS;
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPoissonSetMean(idgpuOocPoissonPlan_t plan, double mean) {
+  if (plan == nullptr || plan->solver == nullptr || !std::isfinite(mean)) {
+    idgpu::log::api().error("idgpuOocPoissonSetMean: null plan or a mean that is not finite");
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  std::lock_guard<std::mutex> lock(plan->mutex);
+  plan->solver->set_mean(mean);
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPoissonGetSchedule(idgpuOocPoissonPlan_t plan, int* roundTrips,
+                                                      long long* chunks) {
+  if (plan == nullptr || plan->solver == nullptr || roundTrips == nullptr || chunks == nullptr) {
+    idgpu::log::api().error("idgpuOocPoissonGetSchedule: null plan or pointer");
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  *roundTrips = plan->solver->round_trips();
+  *chunks = plan->solver->chunks();
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPoissonGetHostBytes(idgpuOocPoissonPlan_t plan, size_t* bytes) {
+  if (plan == nullptr || plan->solver == nullptr || bytes == nullptr) {
+    idgpu::log::api().error("idgpuOocPoissonGetHostBytes: null plan or pointer");
+    return IDGPU_STATUS_INVALID_VALUE;
+  }
+  *bytes = plan->solver->host_bytes();
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPoissonExec(idgpuOocPoissonPlan_t plan, const void* f, void* u) {
+  constexpr const char* kName = "idgpuOocPoissonExec";
+  return ooc_boundary(kName, [&] {
+    if (plan == nullptr || plan->solver == nullptr || f == nullptr || u == nullptr) {
+      idgpu::log::api().error("{}: null plan, f or u", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    if (idgpu::ooc::Executor::is_device_memory(f) || idgpu::ooc::Executor::is_device_memory(u)) {
+      idgpu::log::api().error("{}: device memory; the out-of-core solve takes f and u in host memory", kName);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    std::lock_guard<std::mutex> lock(plan->mutex);
+    std::string why;
+    if (!plan->solver->solve(f, u, &why)) {
+      idgpu::log::api().error("{}: {}", kName, why);
+      return IDGPU_STATUS_EXECUTION_FAILED;
+    }
+    return IDGPU_STATUS_SUCCESS;
+  });
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPoissonDestroy(idgpuOocPoissonPlan_t plan) {
   if (plan == nullptr) return IDGPU_STATUS_INVALID_VALUE;
   delete plan;
   return IDGPU_STATUS_SUCCESS;

@@ -217,6 +217,52 @@ idgpuStatus_t idgpuOocGetSchedule(idgpuOocPlan_t plan, int *roundTrips, long lon
 idgpuStatus_t idgpuOocExec(idgpuOocPlan_t plan, void *data, int direction);
 idgpuStatus_t idgpuOocDestroy(idgpuOocPlan_t plan);
 
+/* Out-of-core real transforms, cuFFT's R2C / C2R (single) and D2Z / Z2D (double) of data in host
+ * memory: a 3D real array [n0][n1][n2] (n2 contiguous, n2 >= 2; n0 = 1 for a 2D one) and its half
+ * spectrum [n0][n1][n2 / 2 + 1] complex, or `batch` 1D transforms of n >= 2 reals and their n / 2 + 1
+ * complex values each. The plan is made with idgpuOocPlanReal3d / idgpuOocPlanRealMany1d and run with
+ * idgpuOocExecR2C / idgpuOocExecC2R (idgpuOocExec refuses it, as these refuse a complex plan).
+ * It is scheduled as the complex plan of the half spectrum's shape (idgpuOocGetSchedule): the real
+ * side crosses the bus in the slabs (or batches) that transform axis n2, rows padded on the device
+ * to 2 (n2 / 2 + 1) reals; a forward transform runs the slabs first, an inverse one last.
+ *  - out of place (in != out): the real array's rows are n2 reals apart, as cuFFT's basic layout;
+ *  - in place (in == out): cuFFT's padded layout, real rows 2 (n2 / 2 + 1) reals apart.
+ * idgpuOocExecR2C does not write `in` out of place. idgpuOocExecC2R may overwrite `in` (with two
+ * round trips its axis-0 pass runs in place in it), as cuFFT's multi-dimensional C2R may. Unnormalised,
+ * synchronous, pageable or pinned host memory as idgpuOocExec. */
+idgpuStatus_t idgpuOocPlanReal3d(idgpuOocPlan_t *plan, long long n0, long long n1, long long n2,
+                                 idgpuPrecision_t precision, size_t deviceBytes);
+idgpuStatus_t idgpuOocPlanRealMany1d(idgpuOocPlan_t *plan, long long n, long long batch, idgpuPrecision_t precision,
+                                     size_t deviceBytes);
+idgpuStatus_t idgpuOocExecR2C(idgpuOocPlan_t plan, const void *in, void *out);
+idgpuStatus_t idgpuOocExecC2R(idgpuOocPlan_t plan, void *in, void *out);
+
+/* The out-of-core Poisson solve: idgpuPoisson*'s problem (the same operator, boundaries, layout and
+ * zero mode; nx >= 2, ny >= 1, nz >= 2 here, 64-bit sizes) with f and u in host memory (pageable or
+ * pinned; f == u allowed), larger than the device where need be, within a device budget
+ * (deviceBytes: as idgpuOocPlan3d's). Where the in-core solver's memory (about three times the data)
+ * fits the budget, the data cross the bus once each way around an in-core solve. Otherwise in three
+ * round trips through the plan's host copy of the half spectrum (nz * ny * (nx / 2 + 1) complex
+ * values, pinned where the system grants it; idgpuOocPoissonGetHostBytes): slabs of xy planes
+ * (real-to-complex FFTs), pencils of whole z columns (the periodic z FFT, the eigenvalue division
+ * and the inverse z FFT; or the z systems with Neumann / Dirichlet z), slabs of xy planes
+ * (complex-to-real FFTs). Synchronous; one exec of a plan at a time.
+ * IDGPU_STATUS_INVALID_VALUE for bad arguments or a budget too small for the least chunk;
+ * IDGPU_STATUS_EXECUTION_FAILED when memory or a launch fails (u may then be partly written). */
+typedef struct idgpuOocPoissonPlan *idgpuOocPoissonPlan_t;
+
+idgpuStatus_t idgpuOocPoissonCreate(idgpuOocPoissonPlan_t *plan, long long nx, long long ny, long long nz, double hx,
+                                    double hy, double hz, idgpuPoissonBoundary_t zBoundary,
+                                    idgpuPrecision_t precision, size_t deviceBytes);
+idgpuStatus_t idgpuOocPoissonSetMean(idgpuOocPoissonPlan_t plan, double mean);
+/* Round trips over the bus (1 or 3) and device chunks in all (1 for the in-core solve). */
+idgpuStatus_t idgpuOocPoissonGetSchedule(idgpuOocPoissonPlan_t plan, int *roundTrips, long long *chunks);
+/* Host bytes the plan holds for the half spectrum (0 for the in-core solve). */
+idgpuStatus_t idgpuOocPoissonGetHostBytes(idgpuOocPoissonPlan_t plan, size_t *bytes);
+/* f and u: nx * ny * nz reals of the plan's precision. */
+idgpuStatus_t idgpuOocPoissonExec(idgpuOocPoissonPlan_t plan, const void *f, void *u);
+idgpuStatus_t idgpuOocPoissonDestroy(idgpuOocPoissonPlan_t plan);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <optional>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 
@@ -182,13 +184,15 @@ void copy_chunk(CopyTeam& team, bool gather, unsigned char* host, void* staged, 
 
 }  // namespace
 
-std::unique_ptr<Executor> Executor::make(const Problem& problem, long long device_bytes, Status* status,
+std::unique_ptr<Executor> Executor::make(const Request& request, long long device_bytes, Status* status,
                                          std::string* error) {
   *status = Status::kFailed;
   std::unique_ptr<Executor> executor(new Executor());
+  executor->request_ = request;
   double work_factor = 1.0;
   for (int attempt = 0;; ++attempt) {
-    ScheduleResult result = schedule_for(problem, device_bytes, work_factor);
+    ScheduleResult result =
+        schedule_for(request.problem, device_bytes, work_factor, request.kind == Kind::kPoisson);
     if (!result.schedule) {
       *status = Status::kBudget;
       *error = result.reason;
@@ -204,12 +208,16 @@ std::unique_ptr<Executor> Executor::make(const Problem& problem, long long devic
       }
     }
     executor->schedule_ = std::move(*result.schedule);
+    try {
+      executor->make_jobs();
+    } catch (const std::invalid_argument& failure) {
+      *error = failure.what();
+      return nullptr;
+    }
     double needed = 0;
     if (!executor->make_plans(error, &needed)) return nullptr;
     std::size_t largest = 0;
-    for (const Slot& slot : executor->slots_) {
-      for (const Plan& plan : slot.plans) largest = std::max(largest, plan.work_bytes);
-    }
+    for (const Slot& slot : executor->slots_) largest = std::max(largest, slot.work_bytes);
     if (static_cast<long long>(largest) <= executor->schedule_.work_bytes) break;
     if (attempt + 1 == kPlanAttempts) {
       *status = Status::kBudget;
@@ -231,58 +239,113 @@ std::unique_ptr<Executor> Executor::make(const Problem& problem, long long devic
   return executor;
 }
 
+void Executor::make_jobs() {
+  jobs_.clear();
+  switch (request_.kind) {
+    case Kind::kComplex:
+      jobs_.push_back(complex_job(schedule_));
+      break;
+    case Kind::kReal:
+      jobs_.push_back(real_job(schedule_, request_.real_length, false, false));
+      jobs_.push_back(real_job(schedule_, request_.real_length, true, false));
+      break;
+    case Kind::kPoisson:
+      if (request_.columns == nullptr) throw std::invalid_argument("out-of-core Poisson: no column work");
+      jobs_.push_back(poisson_job(schedule_, request_.real_length));
+      break;
+  }
+}
+
+const Executor::Plan* Executor::find_plan(const Slot& slot, const StepPlan& key) const {
+  for (const Plan& plan : slot.plans) {
+    if (plan.key == key) return &plan;
+  }
+  return nullptr;
+}
+
+namespace {
+
+cufftType type_of(Work work, bool fp64) {
+  switch (work) {
+    case Work::kR2C: return fp64 ? CUFFT_D2Z : CUFFT_R2C;
+    case Work::kC2R: return fp64 ? CUFFT_Z2D : CUFFT_C2R;
+    case Work::kC2C:
+    case Work::kColumns: break;
+  }
+  return fp64 ? CUFFT_Z2Z : CUFFT_C2C;
+}
+
+long long staged_bytes(const Step& step, long long element_bytes) {
+  return step.staged[0] * step.staged[1] * step.staged[2] * element_bytes;
+}
+
+}  // namespace
+
 bool Executor::make_plans(std::string* error, double* needed_factor) {
   destroy_plans();
-  const Schedule& schedule = schedule_;
-  const long long element_bytes = schedule.problem.element_bytes;
-  const cufftType type = element_bytes == 8 ? CUFFT_C2C : CUFFT_Z2Z;
-  const std::size_t used = std::min(static_cast<std::size_t>(schedule.slot_count), schedule.chunks.size());
+  const long long element_bytes = schedule_.problem.element_bytes;
+  const bool fp64 = element_bytes == 16;
+  std::size_t used = 0;
+  for (const Job& job : jobs_) {
+    for (const Step& step : job.steps) used = std::max(used, static_cast<std::size_t>(step.slot) + 1);
+  }
   slots_.assign(used, Slot{});
-  chunk_plan_.assign(schedule.chunks.size(), -1);
   *needed_factor = 0;
-  for (std::size_t j = 0; j < schedule.chunks.size(); ++j) {
-    const Chunk& chunk = schedule.chunks[j];
-    const std::optional<FftLayout> layout = fft_layout(chunk.staged, chunk.axes);
-    if (!layout) {
-      *error = "out-of-core FFT: chunk " + std::to_string(j) + " (staged " + staged_text(chunk) +
-               ") is not one cuFFT plan";
-      return false;
+  const auto need = [&](std::size_t bytes, const Step& step) {
+    *needed_factor = std::max(*needed_factor, static_cast<double>(bytes) /
+                                                  static_cast<double>(staged_bytes(step, element_bytes)));
+  };
+  for (const Job& job : jobs_) {
+    for (std::size_t j = 0; j < job.steps.size(); ++j) {
+      const Step& step = job.steps[j];
+      Slot& slot = slots_[static_cast<std::size_t>(step.slot)];
+      if (step.work == Work::kColumns) {
+        const std::size_t scratch = request_.columns->scratch_bytes(step.staged[2]);
+        slot.work_bytes = std::max(slot.work_bytes, scratch);
+        need(scratch, step);
+        if (!request_.columns->wants_fft()) continue;
+      }
+      const std::optional<StepPlan> key = step_plan(step);
+      if (!key) {
+        *error = "out-of-core FFT: step " + std::to_string(j) + " (" + to_string(step.work) + ", staged " +
+                 std::to_string(step.staged[0]) + " x " + std::to_string(step.staged[1]) + " x " +
+                 std::to_string(step.staged[2]) + ") is not one cuFFT plan";
+        return false;
+      }
+      if (find_plan(slot, *key) != nullptr) continue;
+      Plan& plan = slot.plans.emplace_back();
+      plan.key = *key;
+      const FftLayout& layout = key->layout;
+      Call create{Api::cufftCreate};
+      if (const cufftResult made = fft::cufftCreate(create, &plan.handle); made != CUFFT_SUCCESS) {
+        plan.handle = -1;
+        *error = cufft_failure("cufftCreate", made);
+        return false;
+      }
+      Call automatic{Api::cufftSetAutoAllocation};
+      if (const cufftResult set = fft::cufftSetAutoAllocation(automatic, plan.handle, 0); set != CUFFT_SUCCESS) {
+        *error = cufft_failure("cufftSetAutoAllocation", set);
+        return false;
+      }
+      long long n[3] = {layout.n[0], layout.n[1], layout.n[2]};
+      // Real plans in place: cuFFT's padded layout, which its basic layout (no embed) implies.
+      const bool real = key->work != Work::kC2C;
+      long long* embed = real || layout.basic() ? nullptr : n;
+      const long long stride = real ? 1 : layout.stride;
+      const long long distance = real ? 0 : layout.distance;
+      Call make{Api::cufftMakePlanMany64};
+      if (const cufftResult made =
+              fft::cufftMakePlanMany64(make, plan.handle, layout.rank, n, embed, stride, distance, embed, stride,
+                                       distance, type_of(key->work, fp64), layout.batch, &plan.work_bytes);
+          made != CUFFT_SUCCESS) {
+        *error = cufft_failure("the " + std::string(to_string(key->work)) + " plan of " + layout.to_string(), made);
+        return false;
+      }
+      log::plan().debug("out-of-core FFT: slot {} {} plan {} ({}), {} work bytes", step.slot, to_string(key->work),
+                        layout.to_string(), make.path == Path::kNative ? "native" : "vendor", plan.work_bytes);
+      slot.work_bytes = std::max(slot.work_bytes, plan.work_bytes);
+      need(plan.work_bytes, step);
     }
-    Slot& slot = slots_[static_cast<std::size_t>(chunk.slot)];
-    const auto found = std::find_if(slot.plans.begin(), slot.plans.end(),
-                                    [&](const Plan& plan) { return plan.layout == *layout; });
-    if (found != slot.plans.end()) {
-      chunk_plan_[j] = static_cast<int>(found - slot.plans.begin());
-      continue;
-    }
-    Plan& plan = slot.plans.emplace_back();
-    plan.layout = *layout;
-    Call create{Api::cufftCreate};
-    if (const cufftResult made = fft::cufftCreate(create, &plan.handle); made != CUFFT_SUCCESS) {
-      plan.handle = -1;
-      *error = cufft_failure("cufftCreate", made);
-      return false;
-    }
-    Call automatic{Api::cufftSetAutoAllocation};
-    if (const cufftResult set = fft::cufftSetAutoAllocation(automatic, plan.handle, 0); set != CUFFT_SUCCESS) {
-      *error = cufft_failure("cufftSetAutoAllocation", set);
-      return false;
-    }
-    long long n[3] = {layout->n[0], layout->n[1], layout->n[2]};
-    long long* embed = layout->basic() ? nullptr : n;
-    Call make{Api::cufftMakePlanMany64};
-    if (const cufftResult made =
-            fft::cufftMakePlanMany64(make, plan.handle, layout->rank, n, embed, layout->stride, layout->distance,
-                                     embed, layout->stride, layout->distance, type, layout->batch, &plan.work_bytes);
-        made != CUFFT_SUCCESS) {
-      *error = cufft_failure("the plan of " + layout->to_string(), made);
-      return false;
-    }
-    log::plan().debug("out-of-core FFT: slot {} plan {} ({}), {} work bytes", chunk.slot, layout->to_string(),
-                      make.path == Path::kNative ? "native" : "vendor", plan.work_bytes);
-    *needed_factor = std::max(*needed_factor, static_cast<double>(plan.work_bytes) /
-                                                  static_cast<double>(layout->elements() * element_bytes));
-    chunk_plan_[j] = static_cast<int>(slot.plans.size() - 1);
   }
   return true;
 }
@@ -301,12 +364,11 @@ void Executor::destroy_plans() {
 
 bool Executor::allocate(std::string* error) {
   const long long slot_bytes = schedule_.slot_bytes;
-  // One device allocation: per slot its buffer, then its work area (the largest its plans ask for,
-  // at most the schedule's work_bytes).
+  // One device allocation: per slot its buffer, then its work area (the largest its plans and its
+  // column work ask for, at most the schedule's work_bytes).
   std::vector<long long> offsets;
   long long total = 0;
   for (Slot& slot : slots_) {
-    for (const Plan& plan : slot.plans) slot.work_bytes = std::max(slot.work_bytes, plan.work_bytes);
     offsets.push_back(total);
     total += align_up(slot_bytes, kDeviceAlignment) +
              align_up(static_cast<long long>(slot.work_bytes), kDeviceAlignment);
@@ -400,6 +462,15 @@ bool Executor::is_device_memory(const void* data) {
   return attributes.type == cudaMemoryTypeDevice;
 }
 
+bool Executor::is_pinned_memory(const void* data) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, data) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
 void Executor::drain() {
   for (Slot& slot : slots_) {
     if (slot.stream != nullptr) cudaStreamSynchronize(slot.stream);
@@ -408,12 +479,48 @@ void Executor::drain() {
 }
 
 bool Executor::execute(void* data, int sign, std::string* error) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  if (request_.kind != Kind::kComplex) {
+    *error = "out-of-core FFT: a real plan's exec is idgpuOocExecR2C / idgpuOocExecC2R";
+    return false;
+  }
   if (sign != -1 && sign != 1) {
     *error = "out-of-core FFT: the sign must be -1 or +1, not " + std::to_string(sign);
     return false;
   }
-  if (schedule_.chunks.empty()) return true;  // every axis of length 1: the data are their own DFT
+  unsigned char* arrays[kHostArrays] = {static_cast<unsigned char*>(data), static_cast<unsigned char*>(data), nullptr};
+  return execute_job(jobs_.front(), arrays, sign, error);
+}
+
+bool Executor::execute_real(const void* in, void* out, bool inverse, std::string* error) {
+  if (request_.kind != Kind::kReal) {
+    *error = "out-of-core FFT: a complex plan's exec is idgpuOocExec";
+    return false;
+  }
+  // The input is read only where the job never writes it: R2C, and C2R of one phase.
+  unsigned char* arrays[kHostArrays] = {static_cast<unsigned char*>(const_cast<void*>(in)),
+                                        static_cast<unsigned char*>(out), nullptr};
+  const bool in_place = in == out;
+  if (!in_place) return execute_job(jobs_[inverse ? 1 : 0], arrays, inverse ? 1 : -1, error);
+  const Job job = real_job(schedule_, request_.real_length, inverse, true);
+  return execute_job(job, arrays, inverse ? 1 : -1, error);
+}
+
+bool Executor::execute_poisson(const void* f, void* u, void* spectrum, std::string* error) {
+  if (request_.kind != Kind::kPoisson) {
+    *error = "out-of-core Poisson: not a Poisson plan";
+    return false;
+  }
+  unsigned char* arrays[kHostArrays] = {static_cast<unsigned char*>(const_cast<void*>(f)),
+                                        static_cast<unsigned char*>(u), static_cast<unsigned char*>(spectrum)};
+  return execute_job(jobs_.front(), arrays, -1, error);
+}
+
+bool Executor::execute_job(const Job& job, unsigned char* const arrays[kHostArrays], int sign, std::string* error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (job.steps.empty()) {
+    // Every axis of length 1: a complex array is its own DFT; a real one's copies still run.
+    if (request_.kind == Kind::kComplex) return true;
+  }
   DeviceScope scope(device_);
   if (scope.status() != cudaSuccess) {
     *error = cuda_failure("setting the plan's device " + std::to_string(device_), scope.status());
@@ -422,7 +529,7 @@ bool Executor::execute(void* data, int sign, std::string* error) {
   const auto start = std::chrono::steady_clock::now();
   std::string failure;
   try {
-    failure = run(static_cast<unsigned char*>(data), sign);
+    failure = run_job(job, arrays, sign);
   } catch (...) {
     drain();
     throw;
@@ -434,88 +541,106 @@ bool Executor::execute(void* data, int sign, std::string* error) {
   }
   if (log::api().should_log(spdlog::level::debug)) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double bytes = static_cast<double>(schedule_.elements()) * schedule_.problem.element_bytes;
-    log::api().debug("out-of-core FFT, sign {}: {} round trip(s), {} chunks in {:.3f} ms; {:.2f} GB/s over the bus "
-                     "(2 x {} bytes x round trips / time)",
-                     sign, schedule_.round_trips, schedule_.chunks.size(), seconds * 1e3,
-                     2.0 * bytes * schedule_.round_trips / seconds * 1e-9, bytes);
+    double bytes = 0;
+    for (const Step& step : job.steps) {
+      bytes += static_cast<double>(step.in.run.elements() * step.in.element_bytes +
+                                   step.out.run.elements() * step.out.element_bytes);
+    }
+    log::api().debug("out-of-core FFT, sign {}: {} round trip(s), {} steps in {:.3f} ms; {:.2f} GB/s over the bus "
+                     "({} bytes both ways / time)",
+                     sign, job.round_trips, job.steps.size(), seconds * 1e3, bytes / seconds * 1e-9, bytes);
   }
   return true;
 }
 
-bool Executor::is_pinned_memory(const void* data) {
-  cudaPointerAttributes attributes{};
-  if (cudaPointerGetAttributes(&attributes, data) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return attributes.type == cudaMemoryTypeHost;
-}
-
-std::string Executor::run_direct(unsigned char* data, int sign) {
-  const Schedule& schedule = schedule_;
-  const long long element_bytes = schedule.problem.element_bytes;
-  const bool fp64 = element_bytes == 16;
-  const int direction = sign < 0 ? CUFFT_FORWARD : CUFFT_INVERSE;
-  for (std::size_t p = 0; p < schedule.phases.size(); ++p) {
-    const Phase& phase = schedule.phases[p];
-    if (phase.kind != PhaseKind::kDevice) return "out-of-core FFT: phase " + std::to_string(p) + " is a host phase";
-    for (int j = phase.first_chunk; j < phase.first_chunk + phase.chunk_count; ++j) {
-      const Chunk& chunk = schedule.chunks[static_cast<std::size_t>(j)];
-      Slot& slot = slots_[static_cast<std::size_t>(chunk.slot)];
-      const std::string name = "chunk " + std::to_string(j);
-      const auto width = static_cast<std::size_t>(chunk.run.length * element_bytes);
-      const auto pitch = static_cast<std::size_t>(std::max(chunk.run.stride, chunk.run.length) * element_bytes);
-      const auto rows = static_cast<std::size_t>(chunk.run.count);
-      unsigned char* host = data + chunk.run.first * element_bytes;
-      // The run's segments straight from the caller's pinned memory into the slot, after the slot's
-      // previous chunk left it (stream order: rule 2).
-      if (const cudaError_t got =
-              cudaMemcpy2DAsync(slot.device, width, host, pitch, width, rows, cudaMemcpyHostToDevice, slot.stream);
-          got != cudaSuccess) {
-        return cuda_failure("H2D of " + name, got);
-      }
-      const Plan& plan = slot.plans[static_cast<std::size_t>(chunk_plan_[static_cast<std::size_t>(j)])];
-      Call exec{fp64 ? Api::cufftExecZ2Z : Api::cufftExecC2C};
-      const cufftResult transformed =
-          fp64 ? fft::cufftExecZ2Z(exec, plan.handle, static_cast<cufftDoubleComplex*>(slot.device),
-                                   static_cast<cufftDoubleComplex*>(slot.device), direction)
-               : fft::cufftExecC2C(exec, plan.handle, static_cast<cufftComplex*>(slot.device),
-                                   static_cast<cufftComplex*>(slot.device), direction);
-      if (transformed != CUFFT_SUCCESS) {
-        return cufft_failure("the FFT of " + name + " (" + plan.layout.to_string() + ")", transformed);
-      }
-      if (const cudaError_t got =
-              cudaMemcpy2DAsync(host, pitch, slot.device, width, width, rows, cudaMemcpyDeviceToHost, slot.stream);
-          got != cudaSuccess) {
-        return cuda_failure("D2H of " + name, got);
-      }
+std::string Executor::work(const Step& step, int index, int sign) {
+  Slot& slot = slots_[static_cast<std::size_t>(step.slot)];
+  const bool fp64 = schedule_.problem.element_bytes == 16;
+  const std::string name = "step " + std::to_string(index);
+  const auto exec = [&](Work kind, int direction) -> std::string {
+    const std::optional<StepPlan> key = step_plan(step);
+    const Plan* plan = key ? find_plan(slot, StepPlan{kind, key->layout}) : nullptr;
+    if (plan == nullptr) return "out-of-core FFT: no plan for " + name;
+    void* device = slot.device;
+    cufftResult done = CUFFT_SUCCESS;
+    Call call{Api::cufftExecC2C};
+    switch (kind) {
+      case Work::kR2C:
+        call.api = fp64 ? Api::cufftExecD2Z : Api::cufftExecR2C;
+        done = fp64 ? fft::cufftExecD2Z(call, plan->handle, static_cast<cufftDoubleReal*>(device),
+                                        static_cast<cufftDoubleComplex*>(device))
+                    : fft::cufftExecR2C(call, plan->handle, static_cast<cufftReal*>(device),
+                                        static_cast<cufftComplex*>(device));
+        break;
+      case Work::kC2R:
+        call.api = fp64 ? Api::cufftExecZ2D : Api::cufftExecC2R;
+        done = fp64 ? fft::cufftExecZ2D(call, plan->handle, static_cast<cufftDoubleComplex*>(device),
+                                        static_cast<cufftDoubleReal*>(device))
+                    : fft::cufftExecC2R(call, plan->handle, static_cast<cufftComplex*>(device),
+                                        static_cast<cufftReal*>(device));
+        break;
+      case Work::kC2C:
+      case Work::kColumns:
+        call.api = fp64 ? Api::cufftExecZ2Z : Api::cufftExecC2C;
+        done = fp64 ? fft::cufftExecZ2Z(call, plan->handle, static_cast<cufftDoubleComplex*>(device),
+                                        static_cast<cufftDoubleComplex*>(device), direction)
+                    : fft::cufftExecC2C(call, plan->handle, static_cast<cufftComplex*>(device),
+                                        static_cast<cufftComplex*>(device), direction);
+        break;
     }
-    // The phase's barrier (rule 5): the next phase reads what every stream of this one wrote.
-    for (Slot& slot : slots_) {
-      if (const cudaError_t got = cudaStreamSynchronize(slot.stream); got != cudaSuccess) {
-        return cuda_failure("phase " + std::to_string(p), got);
+    if (done != CUFFT_SUCCESS) {
+      return cufft_failure("the " + std::string(to_string(kind)) + " FFT of " + name + " (" +
+                               plan->key.layout.to_string() + ")",
+                           done);
+    }
+    return "";
+  };
+  switch (step.work) {
+    case Work::kC2C: return exec(Work::kC2C, sign < 0 ? CUFFT_FORWARD : CUFFT_INVERSE);
+    case Work::kR2C: return exec(Work::kR2C, CUFFT_FORWARD);
+    case Work::kC2R: return exec(Work::kC2R, CUFFT_INVERSE);
+    case Work::kColumns: {
+      const bool around = request_.columns->wants_fft();
+      if (around) {
+        if (std::string failed = exec(Work::kC2C, CUFFT_FORWARD); !failed.empty()) return failed;
       }
+      if (std::string failed =
+              request_.columns->enqueue(slot.device, step.first_column, step.staged[2], slot.work, slot.stream);
+          !failed.empty()) {
+        return "out-of-core Poisson: " + name + ": " + failed;
+      }
+      if (around) return exec(Work::kC2C, CUFFT_INVERSE);
+      return "";
     }
   }
   return "";
 }
 
-std::string Executor::run(unsigned char* data, int sign) {
-  // Pinned data (cudaHostAlloc'ed or registered) needs no staging: the copy engines move each
-  // run's segments directly as a pitched copy, and every stage is enqueued at once.
-  if (is_pinned_memory(data)) return run_direct(data, sign);
-  const Schedule& schedule = schedule_;
-  const long long element_bytes = schedule.problem.element_bytes;
-  const bool fp64 = element_bytes == 16;
-  const int direction = sign < 0 ? CUFFT_FORWARD : CUFFT_INVERSE;
-  CopyTeam team(copy_threads(schedule.slot_bytes));
-  // Per slot, the chunk whose result waits in its pinned D2H buffer to be scattered, or -1.
+std::string Executor::run_job(const Job& job, unsigned char* const arrays[kHostArrays], int sign) {
+  // Pinned arrays (cudaHostAlloc'ed or registered) need no staging: the copy engines move each
+  // run's segments between them and the slot as one pitched copy.
+  bool pinned[kHostArrays] = {};
+  bool any_staged = false;
+  for (const Step& step : job.steps) {
+    for (const Transfer* transfer : {&step.in, &step.out}) {
+      const int a = transfer->array;
+      if (arrays[a] == nullptr) return "out-of-core FFT: host array " + std::to_string(a) + " is missing";
+    }
+  }
+  for (int a = 0; a < kHostArrays; ++a) {
+    pinned[a] = arrays[a] != nullptr && is_pinned_memory(arrays[a]);
+    any_staged = any_staged || (arrays[a] != nullptr && !pinned[a]);
+  }
+  std::unique_ptr<CopyTeam> team;
+  if (any_staged) team = std::make_unique<CopyTeam>(copy_threads(schedule_.slot_bytes));
+  // Per slot: the step whose result waits in its pinned D2H buffer to be scattered (-1: none), and
+  // whether its pinned H2D buffer feeds an H2D that may not have completed.
   std::vector<int> pending(slots_.size(), -1);
+  std::vector<bool> staged_in(slots_.size(), false);
 
-  const auto wait = [&](cudaEvent_t event, const char* stage, int chunk) -> std::string {
+  const auto wait = [&](cudaEvent_t event, const char* stage, int step) -> std::string {
     if (const cudaError_t got = cudaEventSynchronize(event); got != cudaSuccess) {
-      return cuda_failure(std::string(stage) + " of chunk " + std::to_string(chunk), got);
+      return cuda_failure(std::string(stage) + " of step " + std::to_string(step), got);
     }
     return "";
   };
@@ -523,63 +648,84 @@ std::string Executor::run(unsigned char* data, int sign) {
     const int previous = pending[s];
     if (previous < 0) return "";
     if (std::string failed = wait(slots_[s].d2h_done, "D2H", previous); !failed.empty()) return failed;
-    copy_chunk(team, false, data, slots_[s].pinned_out, schedule.chunks[static_cast<std::size_t>(previous)].run,
-               element_bytes);
+    const Transfer& out = job.steps[static_cast<std::size_t>(previous)].out;
+    copy_chunk(*team, false, arrays[out.array], slots_[s].pinned_out, out.run, out.element_bytes);
     pending[s] = -1;
     return "";
   };
 
-  for (std::size_t p = 0; p < schedule.phases.size(); ++p) {
-    const Phase& phase = schedule.phases[p];
-    if (phase.kind != PhaseKind::kDevice) return "out-of-core FFT: phase " + std::to_string(p) + " is a host phase";
-    for (int j = phase.first_chunk; j < phase.first_chunk + phase.chunk_count; ++j) {
-      const Chunk& chunk = schedule.chunks[static_cast<std::size_t>(j)];
-      const std::size_t s = static_cast<std::size_t>(chunk.slot);
+  for (std::size_t p = 0; p < job.phases.size(); ++p) {
+    const JobPhase& phase = job.phases[p];
+    for (int j = phase.first_step; j < phase.first_step + phase.step_count; ++j) {
+      const Step& step = job.steps[static_cast<std::size_t>(j)];
+      const std::size_t s = static_cast<std::size_t>(step.slot);
       Slot& slot = slots_[s];
-      const std::size_t bytes = static_cast<std::size_t>(chunk.run.elements() * element_bytes);
-      const std::string name = "chunk " + std::to_string(j);
-      // (a) the pinned H2D buffer is free once the previous chunk's H2D has completed (rule 3).
-      if (pending[s] >= 0) {
-        if (std::string failed = wait(slot.h2d_done, "H2D", pending[s]); !failed.empty()) return failed;
+      const std::string name = "step " + std::to_string(j);
+      const Transfer& in = step.in;
+      const Transfer& out = step.out;
+      const auto width_in = static_cast<std::size_t>(in.run.length * in.element_bytes);
+      const auto width_out = static_cast<std::size_t>(out.run.length * out.element_bytes);
+      // In: straight from a pinned array; else gathered into the pinned H2D buffer once the slot's
+      // previous H2D from it has completed (rule 3).
+      const void* source = nullptr;
+      std::size_t source_pitch = 0;
+      if (pinned[in.array]) {
+        source = arrays[in.array] + in.run.first * in.element_bytes;
+        source_pitch = static_cast<std::size_t>(in.host_pitch() * in.element_bytes);
+      } else {
+        if (staged_in[s]) {
+          if (std::string failed = wait(slot.h2d_done, "H2D", j); !failed.empty()) return failed;
+        }
+        copy_chunk(*team, true, arrays[in.array], slot.pinned_in, in.run, in.element_bytes);
+        source = slot.pinned_in;
+        source_pitch = width_in;
+        staged_in[s] = true;
       }
-      // (b) gather.
-      copy_chunk(team, true, data, slot.pinned_in, chunk.run, element_bytes);
-      // (c) H2D and the transform, after the slot's previous D2H in stream order (rule 2).
-      if (const cudaError_t got =
-              cudaMemcpyAsync(slot.device, slot.pinned_in, bytes, cudaMemcpyHostToDevice, slot.stream);
+      // H2D after the slot's previous D2H in stream order (rule 2).
+      if (const cudaError_t got = cudaMemcpy2DAsync(
+              slot.device, static_cast<std::size_t>(in.device_pitch * in.element_bytes), source, source_pitch,
+              width_in, static_cast<std::size_t>(in.run.count), cudaMemcpyHostToDevice, slot.stream);
           got != cudaSuccess) {
         return cuda_failure("H2D of " + name, got);
       }
       if (const cudaError_t got = cudaEventRecord(slot.h2d_done, slot.stream); got != cudaSuccess) {
         return cuda_failure("event after the H2D of " + name, got);
       }
-      const Plan& plan = slot.plans[static_cast<std::size_t>(chunk_plan_[static_cast<std::size_t>(j)])];
-      Call exec{fp64 ? Api::cufftExecZ2Z : Api::cufftExecC2C};
-      const cufftResult transformed =
-          fp64 ? fft::cufftExecZ2Z(exec, plan.handle, static_cast<cufftDoubleComplex*>(slot.device),
-                                   static_cast<cufftDoubleComplex*>(slot.device), direction)
-               : fft::cufftExecC2C(exec, plan.handle, static_cast<cufftComplex*>(slot.device),
-                                   static_cast<cufftComplex*>(slot.device), direction);
-      if (transformed != CUFFT_SUCCESS) {
-        return cufft_failure("the FFT of " + name + " (" + plan.layout.to_string() + ")", transformed);
+      if (std::string failed = work(step, j, sign); !failed.empty()) return failed;
+      // Out: straight into a pinned array; else through the pinned D2H buffer, freed by the slot's
+      // previous scatter (rule 4).
+      void* target = nullptr;
+      std::size_t target_pitch = 0;
+      if (pinned[out.array]) {
+        target = arrays[out.array] + out.run.first * out.element_bytes;
+        target_pitch = static_cast<std::size_t>(out.host_pitch() * out.element_bytes);
+      } else {
+        if (std::string failed = scatter_pending(s); !failed.empty()) return failed;
+        target = slot.pinned_out;
+        target_pitch = width_out;
       }
-      // (d) the previous chunk's scatter frees the pinned D2H buffer (rule 4).
-      if (std::string failed = scatter_pending(s); !failed.empty()) return failed;
-      // (e) D2H.
-      if (const cudaError_t got =
-              cudaMemcpyAsync(slot.pinned_out, slot.device, bytes, cudaMemcpyDeviceToHost, slot.stream);
+      if (const cudaError_t got = cudaMemcpy2DAsync(
+              target, target_pitch, slot.device, static_cast<std::size_t>(out.device_pitch * out.element_bytes),
+              width_out, static_cast<std::size_t>(out.run.count), cudaMemcpyDeviceToHost, slot.stream);
           got != cudaSuccess) {
         return cuda_failure("D2H of " + name, got);
       }
       if (const cudaError_t got = cudaEventRecord(slot.d2h_done, slot.stream); got != cudaSuccess) {
         return cuda_failure("event after the D2H of " + name, got);
       }
-      pending[s] = j;
+      if (!pinned[out.array]) pending[s] = j;
     }
-    // The phase's barrier (rule 5): every chunk scattered before the next phase gathers.
+    // The phase's barrier (rule 5): every step scattered and every stream done before the next
+    // phase reads what this one wrote.
     for (std::size_t s = 0; s < slots_.size(); ++s) {
       if (std::string failed = scatter_pending(s); !failed.empty()) return failed;
     }
+    for (Slot& slot : slots_) {
+      if (const cudaError_t got = cudaStreamSynchronize(slot.stream); got != cudaSuccess) {
+        return cuda_failure("phase " + std::to_string(p), got);
+      }
+    }
+    staged_in.assign(staged_in.size(), false);
   }
   return "";
 }

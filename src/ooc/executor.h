@@ -42,8 +42,14 @@
 // j - 3 out, then scatters j - 3: slot_count chunks in flight. The gather of j needs only H2D(j - 3),
 // done long before, so it starts at once and its H2D overlaps the scatter of j - 3 on the host.
 //
-// Pinned data skips the host loop's staging (run_direct): each run's segments move as one pitched
-// copy between the caller's memory and the slot, the whole phase enqueued at once.
+// Jobs (ooc/plan.h): the executor runs a job's steps, not the schedule's chunks directly: the complex
+// transform's job is its chunks; a real transform's and the Poisson solve's add real rows padded
+// on the device and other work per step (real FFTs; the Poisson z solve of whole columns, given by
+// a ColumnWork). Each step copies its `in` transfer into the slot and its `out` transfer back, to
+// and from any of the exec's host arrays (input, output, the plan's scratch). Where that array is
+// pinned the copy is one pitched copy between it and the slot (no staging, nothing for the host
+// loop to wait for); else it is gathered and scattered through the slot's pinned buffers as above.
+// Every phase ends with every slot's stream synchronised, after its scatters.
 //
 // Errors: a failed CUDA or cuFFT call ends the exec: every stream is synchronised (nothing is left
 // in flight into the buffers or the user's data) and the message returned; the user's data may be
@@ -64,33 +70,69 @@
 
 namespace idgpu::ooc {
 
+// The work of a kColumns step, given by the executor's owner (the out-of-core Poisson solve): the
+// staged pencil [outer][width] at `data` holds columns [first, first + width) of the flattened
+// (n1, n2) index, all `outer` of their rows.
+class ColumnWork {
+ public:
+  virtual ~ColumnWork() = default;
+  // Device scratch (bytes) the work of `width` columns needs, in the slot's work area.
+  virtual std::size_t scratch_bytes(long long width) const = 0;
+  // Whether the step runs the pencil's C2C FFT along the outer axis forward before enqueue() and
+  // inverse after it.
+  virtual bool wants_fft() const = 0;
+  // Enqueues the work on `stream`; the failure's text, or "".
+  virtual std::string enqueue(void* data, long long first, long long width, void* scratch,
+                              cudaStream_t stream) const = 0;
+};
+
 class Executor {
  public:
   enum class Status { kOk, kBudget, kFailed };  // made; the budget is too small; CUDA or cuFFT failed
+  enum class Kind { kComplex, kReal, kPoisson };
 
-  // The executor of `problem` (problem_refusal accepts it) within `device_bytes`, or null with the
-  // reason in *error and *status kBudget or kFailed.
-  static std::unique_ptr<Executor> make(const Problem& problem, long long device_bytes, Status* status,
+  struct Request {
+    Problem problem;  // the complex problem scheduled: a real one's (or the Poisson grid's) half spectrum
+    Kind kind = Kind::kComplex;
+    long long real_length = 0;            // kReal: n2; kPoisson: nx
+    const ColumnWork* columns = nullptr;  // kPoisson; outlives the executor
+  };
+
+  // The executor of `request` (problem_refusal accepts its problem) within `device_bytes`, or null
+  // with the reason in *error and *status kBudget or kFailed.
+  static std::unique_ptr<Executor> make(const Request& request, long long device_bytes, Status* status,
                                         std::string* error);
   ~Executor();
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
+  const Request& request() const { return request_; }
   const Schedule& schedule() const { return schedule_; }
+  int round_trips() const { return jobs_.front().round_trips; }
+  long long step_count() const { return static_cast<long long>(jobs_.front().steps.size()); }
   long long device_bytes_held() const { return device_bytes_held_; }  // buffers and work areas
   long long pinned_bytes() const { return pinned_bytes_; }
   int plan_count() const;
 
-  // Transforms the problem's elements at `data` (host memory, pageable or pinned) in place with
-  // sign -1 or +1, unnormalised; returns when the result is in `data`. False with *error on failure.
+  // kComplex: transforms the problem's elements at `data` (host memory, pageable or pinned) in
+  // place with sign -1 or +1, unnormalised; returns when the result is in `data`. False with
+  // *error on failure.
   bool execute(void* data, int sign, std::string* error);
+  // kReal: R2C (inverse false) or C2R of the real array and its half spectrum (ooc/plan.h
+  // real_job; in == out: in place, cuFFT's padded layout).
+  bool execute_real(const void* in, void* out, bool inverse, std::string* error);
+  // kPoisson: the solve's job (ooc/plan.h poisson_job) from f into u through `spectrum`, host
+  // memory of the half spectrum's elements.
+  bool execute_poisson(const void* f, void* u, void* spectrum, std::string* error);
 
   // True where `data` is device memory (which the host loop cannot read).
   static bool is_device_memory(const void* data);
+  // True where `data` is pinned (cudaHostAlloc'ed or registered) host memory.
+  static bool is_pinned_memory(const void* data);
 
  private:
   struct Plan {
-    FftLayout layout;
+    StepPlan key;
     cufftHandle handle = -1;
     std::size_t work_bytes = 0;
   };
@@ -98,7 +140,7 @@ class Executor {
     std::vector<Plan> plans;
     void* device = nullptr;  // slot_bytes, then the work area
     void* work = nullptr;
-    std::size_t work_bytes = 0;  // the largest of its plans'
+    std::size_t work_bytes = 0;  // the largest of its plans' and its column work's scratch
     void* pinned_in = nullptr;   // write-combined
     void* pinned_out = nullptr;
     cudaStream_t stream = nullptr;
@@ -107,25 +149,29 @@ class Executor {
   };
 
   Executor() = default;
-  // The plans of every (slot, layout) the schedule uses; false with *error. *needed_factor: the
-  // largest work bytes over chunk bytes among them.
+  // The jobs an exec may run (real: forward and inverse; their in-place forms differ in host runs
+  // only), built from schedule_.
+  void make_jobs();
+  // The plans of every (slot, step plan) the jobs use; false with *error. *needed_factor: the
+  // largest work bytes (plan or column scratch) over chunk bytes among them.
   bool make_plans(std::string* error, double* needed_factor);
   void destroy_plans();
   bool allocate(std::string* error);
+  // The checks and device scope around run_job; false with *error.
+  bool execute_job(const Job& job, unsigned char* const arrays[kHostArrays], int sign, std::string* error);
   // The exec proper: the first failure's text, or "".
-  std::string run(unsigned char* data, int sign);
-  // The same for pinned data: no staging buffers, every copy a pitched copy between the caller's
-  // memory and the slot, all of a phase enqueued at once on the slots' streams (stream order keeps
-  // a slot's chunks in sequence), a barrier between phases.
-  std::string run_direct(unsigned char* data, int sign);
-  static bool is_pinned_memory(const void* data);
+  std::string run_job(const Job& job, unsigned char* const arrays[kHostArrays], int sign);
+  // Enqueues a step's work on its slot's stream.
+  std::string work(const Step& step, int index, int sign);
+  const Plan* find_plan(const Slot& slot, const StepPlan& key) const;
   // Waits for every stream, clearing what a failure left.
   void drain();
 
+  Request request_;
   Schedule schedule_;
-  int device_ = -1;  // the device current at creation; -1 before cudaGetDevice
+  std::vector<Job> jobs_;  // the first is the one GetSchedule describes
+  int device_ = -1;        // the device current at creation; -1 before cudaGetDevice
   std::vector<Slot> slots_;
-  std::vector<int> chunk_plan_;  // per chunk: its plan's index in its slot's plans
   void* device_memory_ = nullptr;
   long long device_bytes_held_ = 0;
   long long pinned_bytes_ = 0;

@@ -50,9 +50,12 @@ cudaError_t launch_periodic_columns_f64(const PeriodicColumns& launch, cudaStrea
 
 // The general periodic path: the half spectrum of a full-rank real-to-complex FFT, [nz][ny][half]
 // (half = nx / 2 + 1), mode (kz, ky, kx) times scale / (ex[kx] + ey[ky] + ez[kz]), the zero mode
-// set to `mean`.
+// set to `mean`. Or a pencil of it (the out-of-core solve): [nz][width] holding columns
+// [first_column, first_column + width) of the flattened (ky, kx) index (width 0: all ny half).
 struct SpectrumScale {
   long long half = 0, ny = 0, nz = 0;
+  long long first_column = 0;
+  long long width = 0;
   const void* ex = nullptr;  // half reals
   const void* ey = nullptr;  // ny reals
   const void* ez = nullptr;  // nz reals

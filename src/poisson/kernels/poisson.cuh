@@ -113,14 +113,15 @@ __global__ void scale_spectrum(const SpectrumScale p) {
   const Real* __restrict__ ex = static_cast<const Real*>(p.ex);
   const Real* __restrict__ ey = static_cast<const Real*>(p.ey);
   const Real* __restrict__ ez = static_cast<const Real*>(p.ez);
-  const long long total = p.half * p.ny * p.nz;
+  const long long width = p.width > 0 ? p.width : p.half * p.ny;
+  const long long total = width * p.nz;
   const Real scale = static_cast<Real>(p.scale);
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long kx = i % p.half;
-    const long long rest = i / p.half;
-    const long long ky = rest % p.ny;
-    const long long kz = rest / p.ny;
+    const long long column = p.first_column + i % width;
+    const long long kx = column % p.half;
+    const long long ky = column / p.half;
+    const long long kz = i / width;
     const Real lambda = __ldg(&ex[kx]) + __ldg(&ey[ky]) + __ldg(&ez[kz]);
     if (lambda == Real(0)) {
       data[i] = fk::make<C>(static_cast<Real>(p.mean), Real(0));
@@ -134,8 +135,12 @@ __global__ void scale_spectrum(const SpectrumScale p) {
 
 template <class Real>
 cudaError_t launch_scale(const SpectrumScale& launch, cudaStream_t stream) {
-  const long long total = launch.half * launch.ny * launch.nz;
-  if (total < 1 || launch.data == nullptr) return cudaErrorInvalidValue;
+  const long long width = launch.width > 0 ? launch.width : launch.half * launch.ny;
+  const long long total = width * launch.nz;
+  if (total < 1 || launch.data == nullptr || launch.first_column < 0 ||
+      launch.first_column + width > launch.half * launch.ny) {
+    return cudaErrorInvalidValue;
+  }
   constexpr int kThreads = 256;
   const long long blocks = std::min<long long>((total + kThreads - 1) / kThreads, 1LL << 16);
   scale_spectrum<Real><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(launch);
