@@ -95,12 +95,9 @@ std::unique_ptr<OocSolver> OocSolver::make(const Problem& problem, long long dev
                                            ooc::Executor::Status* status, std::string* error) {
   *status = ooc::Executor::Status::kFailed;
   std::unique_ptr<OocSolver> solver(new OocSolver(problem));
-  if (const cudaError_t got = cudaGetDevice(&solver->device_); got != cudaSuccess) {
-    solver->device_ = -1;
-    *error = cuda_text("no current device", got);
-    return nullptr;
-  }
   const bool in_core = refusal(problem).empty() && in_core_bytes(problem) <= device_bytes;
+  // Out of core, the executor first (make_out_of_core): a budget too small is refused before the
+  // device is touched, as the out-of-core FFT plans refuse it.
   if (in_core ? !solver->make_in_core(error) : !solver->make_out_of_core(device_bytes, status, error)) {
     return nullptr;
   }
@@ -130,6 +127,11 @@ OocSolver::~OocSolver() {
 }
 
 bool OocSolver::make_in_core(std::string* error) {
+  if (const cudaError_t got = cudaGetDevice(&device_); got != cudaSuccess) {
+    device_ = -1;
+    *error = cuda_text("no current device", got);
+    return false;
+  }
   std::string why;
   in_core_ = std::make_unique<Solver>(problem_, &why);
   if (!why.empty()) {
@@ -184,6 +186,11 @@ bool OocSolver::make_out_of_core(long long device_bytes, ooc::Executor::Status* 
   executor_ = ooc::Executor::make(request, device_bytes, status, error);
   if (executor_ == nullptr) return false;
   *status = ooc::Executor::Status::kFailed;
+  if (const cudaError_t got = cudaGetDevice(&device_); got != cudaSuccess) {
+    device_ = -1;
+    *error = cuda_text("no current device", got);
+    return false;
+  }
 
   switch (path_) {
     case Path::kPeriodicColumns: {
