@@ -30,6 +30,21 @@
 // IDGPU_OOC_DEVICE_BYTES (the hidden [env] case, its own CTest entry). User data in pageable and in
 // pinned memory. IDGPU_TEST_MAX_POINTS skips the larger arrays.
 //
+// Real transforms ([real]: idgpuOocPlanReal3d / idgpuOocPlanRealMany1d, idgpuOocExecR2C / C2R): the
+// same oracles against the vendor's in-core cufftPlanMany R2C / C2R (D2Z / Z2D; fp32 against D2Z /
+// Z2D of the widened input), for 3D arrays (n2 even and odd, n0 = 1, a larger one) and batched 1D
+// transforms (n even and odd), out of place (real rows n2 apart) and in place (cuFFT's padded
+// layout, rows 2 (n2 / 2 + 1) reals apart, the padding NaN on input). R2C of random reals; C2R of
+// that result (N times the input, reference-free); C2R of a Hermitian half spectrum (the float64 R2C
+// of other random reals, made exactly conjugate-symmetric: make_hermitian says why), from a copy,
+// since C2R may overwrite its input. R2C out of place must leave `in` bit for bit unchanged.
+// Budgets as above on the COMPLEX problem of the half spectrum [n0][n1][n2 / 2 + 1], which the real
+// plan is scheduled as: two round trips for a 3D array in chunks, one for a plane or a batch, at
+// least 4 chunks a phase (more where cuFFT's real plans ask for more work area), and one chunk
+// with deviceBytes 0. Bad input: real plans of n2 or n < 2 and the like refused at plan time,
+// idgpuOocExec on a real plan and the real execs on a complex plan refused, null and device
+// pointers refused, each writing nothing.
+//
 // Bandwidth (printed, not asserted; [bandwidth]): pinned H2D and D2H copies of 256 MiB, each way
 // alone and both at once on two streams, and the out-of-core transforms of 256^3 fp32 and of 8192
 // transforms of 4096 points, as 2 x bytes / time against two directions at once: the fraction of
@@ -39,6 +54,7 @@
 
 #define IDGPU_NATIVE_TEST_MAIN
 #include "native_test_support.h"
+#include "ooc_test_support.h"
 
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -51,6 +67,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -63,7 +80,12 @@
 namespace {
 
 namespace ooc = idgpu::ooc;
+using idgpu::test::CopyBandwidth;
+using idgpu::test::DeviceBuffer;
+using idgpu::test::HostArray;
 using idgpu::test::max_points;
+using idgpu::test::measure_copies;
+using idgpu::test::PinnedBuffer;
 using Extents = std::array<long long, 3>;
 
 constexpr double kEps32 = 5.9604644775390625e-8;   // 2^-24
@@ -81,6 +103,14 @@ struct Traits<float> {
   static cufftResult exec(cufftHandle plan, void* in, void* out, int direction) {
     return cufftExecC2C(plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out), direction);
   }
+  static constexpr cufftType kR2C = CUFFT_R2C;
+  static constexpr cufftType kC2R = CUFFT_C2R;
+  static cufftResult exec_r2c(cufftHandle plan, void* in, void* out) {
+    return cufftExecR2C(plan, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out));
+  }
+  static cufftResult exec_c2r(cufftHandle plan, void* in, void* out) {
+    return cufftExecC2R(plan, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out));
+  }
 };
 template <>
 struct Traits<double> {
@@ -92,6 +122,14 @@ struct Traits<double> {
   static cufftResult exec(cufftHandle plan, void* in, void* out, int direction) {
     return cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleComplex*>(out),
                         direction);
+  }
+  static constexpr cufftType kR2C = CUFFT_D2Z;
+  static constexpr cufftType kC2R = CUFFT_Z2D;
+  static cufftResult exec_r2c(cufftHandle plan, void* in, void* out) {
+    return cufftExecD2Z(plan, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out));
+  }
+  static cufftResult exec_c2r(cufftHandle plan, void* in, void* out) {
+    return cufftExecZ2D(plan, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out));
   }
 };
 
@@ -136,34 +174,6 @@ class PolicyScope {
 
  private:
   idgpuPolicy_t previous_ = IDGPU_POLICY_AUTO;
-};
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) { REQUIRE(cudaMalloc(&data_, bytes) == cudaSuccess); }
-  ~DeviceBuffer() { cudaFree(data_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void* get() const { return data_; }
-
- private:
-  void* data_ = nullptr;
-};
-
-class PinnedBuffer {
- public:
-  explicit PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
-    REQUIRE(cudaHostAlloc(&data_, bytes, cudaHostAllocDefault) == cudaSuccess);
-  }
-  ~PinnedBuffer() { cudaFreeHost(data_); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  void* get() const { return data_; }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
 };
 
 // An out-of-core plan, destroyed with the scope.
@@ -303,11 +313,45 @@ std::uint64_t seed_of(const Shape& shape, int element_bytes) {
   return seed;
 }
 
+// One transform's result against the vendor's on the same input (see the top of this file): with a
+// float64 reference (fp32), the error at most twice the vendor's plus 2u and at most 8 u log2 N;
+// without (fp64), the distance to the vendor's result at most 8 u log2 N.
+template <class Real>
+void check_against_vendor(const std::vector<Real>& ours, const std::vector<Real>& vendors,
+                          const std::vector<double>* reference, double log_n, const char* what) {
+  const double eps = Traits<Real>::kEps;
+  CAPTURE(what);
+  if (reference != nullptr) {
+    const double error = relative_distance(ours, *reference);
+    const double vendor_error = relative_distance(vendors, *reference);
+    CAPTURE(error, vendor_error);
+    CHECK(error <= 2 * vendor_error + 2 * eps);
+    CHECK(error <= 8 * eps * log_n);
+  } else {
+    const double distance = relative_distance(ours, vendors);
+    CAPTURE(distance, 8 * eps * log_n);
+    CHECK(distance <= 8 * eps * log_n);
+  }
+}
+
+// A forward-inverse round trip against `points` times its input (reference-free): the error at most
+// twice the vendor's round trip plus 2u, and at most 16 u log2 N (two transforms).
+template <class Real>
+void check_round_trip(const std::vector<Real>& ours, const std::vector<Real>& vendors, const std::vector<Real>& x,
+                      long long points, double log_n) {
+  const double eps = Traits<Real>::kEps;
+  const double scale = static_cast<double>(points);
+  const double error = relative_distance(ours, x, scale);
+  const double vendor_error = relative_distance(vendors, x, scale);
+  CAPTURE(error, vendor_error);
+  CHECK(error <= 2 * vendor_error + 2 * eps);
+  CHECK(error <= 16 * eps * log_n);
+}
+
 // One plan's forward, round trip and inverse against the vendor (see the top of this file).
 template <class Real>
 void check_plan_against_vendor(idgpuOocPlan_t plan, const Shape& shape, bool pinned_data) {
   constexpr int kElementBytes = 2 * sizeof(Real);
-  const double eps = Traits<Real>::kEps;
   const double log_n = shape.log2_points();
   const std::uint64_t seed = seed_of(shape, kElementBytes);
   CAPTURE(seed, pinned_data);
@@ -323,35 +367,13 @@ void check_plan_against_vendor(idgpuOocPlan_t plan, const Shape& shape, bool pin
   std::vector<Real> data = x;
   REQUIRE(ooc_exec(plan, &data, IDGPU_OOC_FORWARD, staging) == IDGPU_STATUS_SUCCESS);
   REQUIRE(all_finite(data));
-  const auto check_transform = [&](const std::vector<Real>& ours, const std::vector<Real>& vendors,
-                                   const std::vector<double>* reference, const char* what) {
-    CAPTURE(what);
-    if (reference != nullptr) {
-      const double error = relative_distance(ours, *reference);
-      const double vendor_error = relative_distance(vendors, *reference);
-      CAPTURE(error, vendor_error);
-      CHECK(error <= 2 * vendor_error + 2 * eps);
-      CHECK(error <= 8 * eps * log_n);
-    } else {
-      const double distance = relative_distance(ours, vendors);
-      CAPTURE(distance, 8 * eps * log_n);
-      CHECK(distance <= 8 * eps * log_n);
-    }
-  };
-  check_transform(data, vendor.forward, wide ? &wide->forward : nullptr, "forward");
+  check_against_vendor(data, vendor.forward, wide ? &wide->forward : nullptr, log_n, "forward");
   REQUIRE(ooc_exec(plan, &data, IDGPU_OOC_INVERSE, staging) == IDGPU_STATUS_SUCCESS);
-  {
-    const double scale = static_cast<double>(shape.transform_points());
-    const double error = relative_distance(data, x, scale);
-    const double vendor_error = relative_distance(vendor.round_trip, x, scale);
-    CAPTURE(error, vendor_error);
-    CHECK(error <= 2 * vendor_error + 2 * eps);
-    CHECK(error <= 16 * eps * log_n);
-  }
+  check_round_trip(data, vendor.round_trip, x, shape.transform_points(), log_n);
   // The inverse of the original input.
   data = x;
   REQUIRE(ooc_exec(plan, &data, IDGPU_OOC_INVERSE, staging) == IDGPU_STATUS_SUCCESS);
-  check_transform(data, vendor.inverse, wide ? &wide->inverse : nullptr, "inverse");
+  check_against_vendor(data, vendor.inverse, wide ? &wide->inverse : nullptr, log_n, "inverse");
 }
 
 struct Case {
@@ -418,61 +440,318 @@ double best_exec_seconds(idgpuOocPlan_t plan, void* data, int runs) {
   return best;
 }
 
-struct CopyBandwidth {
-  double h2d = 0, d2h = 0;                 // GB/s, one direction alone
-  double h2d_both = 0, d2h_both = 0;       // GB/s of each direction while both run
-  double both() const { return 2 * std::min(h2d_both, d2h_both); }  // one round trip's bound, 2 x bytes / time
+// ---- Real transforms (idgpuOocPlanReal3d / idgpuOocPlanRealMany1d, idgpuOocExecR2C / C2R) -------
+
+// A real problem: the array [n0][n1][n2] of reals and its half spectrum [n0][n1][n2 / 2 + 1], or
+// `batch` (extents[0]) transforms of n (extents[2]) reals and their n / 2 + 1 complex values each.
+struct RealShape {
+  Extents extents{1, 1, 2};
+  bool batched = false;
+
+  static RealShape three_d(long long n0, long long n1, long long n2) { return {{n0, n1, n2}, false}; }
+  static RealShape many_1d(long long n, long long batch) { return {{batch, 1, n}, true}; }
+
+  long long half() const { return extents[2] / 2 + 1; }
+  long long rows() const { return extents[0] * extents[1]; }  // of n2 reals, or of half() complex values
+  long long reals() const { return rows() * extents[2]; }
+  long long padded_reals() const { return rows() * 2 * half(); }  // cuFFT's in-place layout
+  long long spectrum_values() const { return rows() * 2 * half(); }  // interleaved re, im
+  bool one_plane() const { return !batched && extents[0] == 1; }
+  // The complex problem the plan is scheduled as (idgpu.h): the half spectrum's shape.
+  Shape spectrum() const {
+    return batched ? Shape::many_1d(half(), extents[0]) : Shape::three_d(extents[0], extents[1], half());
+  }
+  long long transform_points() const { return batched ? extents[2] : reals(); }
+  double log2_points() const { return std::max(1.0, std::log2(static_cast<double>(transform_points()))); }
+  std::string text() const {
+    std::ostringstream out;
+    if (batched) {
+      out << extents[0] << " real transforms of " << extents[2];
+    } else {
+      out << extents[0] << "x" << extents[1] << "x" << extents[2] << " reals";
+    }
+    return out.str();
+  }
 };
 
-// Pinned copies of `bytes` each way, alone and both at once on two streams (best of three).
-CopyBandwidth measure_copies(std::size_t bytes) {
-  PinnedBuffer host_in(bytes), host_out(bytes);
-  DeviceBuffer device_in(bytes), device_out(bytes);
-  std::memset(host_in.get(), 1, bytes);
-  cudaStream_t streams[2];
-  cudaEvent_t start, ends[2];
-  for (cudaStream_t& stream : streams) {
-    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+idgpuStatus_t make_real_plan(OocPlan* plan, const RealShape& shape, idgpuPrecision_t precision, std::size_t budget) {
+  const Extents& e = shape.extents;
+  return shape.batched ? idgpuOocPlanRealMany1d(plan->out(), e[2], e[0], precision, budget)
+                       : idgpuOocPlanReal3d(plan->out(), e[0], e[1], e[2], precision, budget);
+}
+
+// Reals in [-1, 1), never exactly zero.
+template <class Real>
+std::vector<Real> random_reals(long long count, std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<Real> values(static_cast<std::size_t>(count));
+  for (Real& value : values) {
+    do {
+      value = static_cast<Real>(uniform(engine));
+    } while (value == 0);
   }
-  REQUIRE(cudaEventCreate(&start) == cudaSuccess);
-  for (cudaEvent_t& end : ends) REQUIRE(cudaEventCreate(&end) == cudaSuccess);
-  const auto gigabytes_per_second = [&](float milliseconds) {
-    return static_cast<double>(bytes) / (milliseconds * 1e6);
-  };
-  CopyBandwidth bandwidth;
-  for (int run = 0; run < 3; ++run) {
-    float h2d_ms = 0, d2h_ms = 0, both_h2d_ms = 0, both_d2h_ms = 0;
-    REQUIRE(cudaEventRecord(start, streams[0]) == cudaSuccess);
-    REQUIRE(cudaMemcpyAsync(device_in.get(), host_in.get(), bytes, cudaMemcpyHostToDevice, streams[0]) == cudaSuccess);
-    REQUIRE(cudaEventRecord(ends[0], streams[0]) == cudaSuccess);
-    REQUIRE(cudaEventSynchronize(ends[0]) == cudaSuccess);
-    REQUIRE(cudaEventElapsedTime(&h2d_ms, start, ends[0]) == cudaSuccess);
-    REQUIRE(cudaEventRecord(start, streams[0]) == cudaSuccess);
-    REQUIRE(cudaMemcpyAsync(host_out.get(), device_out.get(), bytes, cudaMemcpyDeviceToHost, streams[0]) ==
-            cudaSuccess);
-    REQUIRE(cudaEventRecord(ends[0], streams[0]) == cudaSuccess);
-    REQUIRE(cudaEventSynchronize(ends[0]) == cudaSuccess);
-    REQUIRE(cudaEventElapsedTime(&d2h_ms, start, ends[0]) == cudaSuccess);
-    // Both at once: the second stream starts with the first.
-    REQUIRE(cudaEventRecord(start, streams[0]) == cudaSuccess);
-    REQUIRE(cudaStreamWaitEvent(streams[1], start, 0) == cudaSuccess);
-    REQUIRE(cudaMemcpyAsync(device_in.get(), host_in.get(), bytes, cudaMemcpyHostToDevice, streams[0]) == cudaSuccess);
-    REQUIRE(cudaMemcpyAsync(host_out.get(), device_out.get(), bytes, cudaMemcpyDeviceToHost, streams[1]) ==
-            cudaSuccess);
-    REQUIRE(cudaEventRecord(ends[0], streams[0]) == cudaSuccess);
-    REQUIRE(cudaEventRecord(ends[1], streams[1]) == cudaSuccess);
+  return values;
+}
+
+template <class Real>
+std::vector<Real> narrow(const std::vector<double>& values) {
+  return std::vector<Real>(values.begin(), values.end());
+}
+
+// The vendor's in-core real transforms: R2C of `x` (the half spectrum, interleaved), C2R of the
+// half spectrum `y` (skipped where y is empty), and C2R of that R2C (the round trip).
+template <class Real>
+struct VendorRealResults {
+  std::vector<Real> forward, inverse, round_trip;
+};
+
+template <class Real>
+VendorRealResults<Real> vendor_real_transforms(const std::vector<Real>& x, const std::vector<Real>& y,
+                                               const RealShape& shape) {
+  PolicyScope vendor(IDGPU_POLICY_VENDOR);
+  const std::size_t real_bytes = static_cast<std::size_t>(shape.reals()) * sizeof(Real);
+  const std::size_t spectrum_bytes = static_cast<std::size_t>(shape.spectrum_values()) * sizeof(Real);
+  REQUIRE(x.size() * sizeof(Real) == real_bytes);
+  REQUIRE((y.empty() || y.size() * sizeof(Real) == spectrum_bytes));
+  DeviceBuffer reals(real_bytes), spectrum(spectrum_bytes), output(real_bytes);
+  // The axes of length > 1 (cuFFT's plans take none of length 1 in a rank > 1); the last, n2 >= 2,
+  // is always one. Out of place, basic layout: real rows n2 apart, complex rows n2 / 2 + 1.
+  std::vector<int> n;
+  int batch = 1;
+  if (shape.batched) {
+    n = {static_cast<int>(shape.extents[2])};
+    batch = static_cast<int>(shape.extents[0]);
+  } else {
+    for (long long extent : shape.extents) {
+      if (extent > 1) n.push_back(static_cast<int>(extent));
+    }
+  }
+  cufftHandle r2c = 0, c2r = 0;
+  REQUIRE(cufftPlanMany(&r2c, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0,
+                        Traits<Real>::kR2C, batch) == CUFFT_SUCCESS);
+  REQUIRE(cufftPlanMany(&c2r, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0,
+                        Traits<Real>::kC2R, batch) == CUFFT_SUCCESS);
+  const auto download = [&](const DeviceBuffer& from, std::size_t bytes, std::vector<Real>* to) {
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    REQUIRE(cudaEventElapsedTime(&both_h2d_ms, start, ends[0]) == cudaSuccess);
-    REQUIRE(cudaEventElapsedTime(&both_d2h_ms, start, ends[1]) == cudaSuccess);
-    bandwidth.h2d = std::max(bandwidth.h2d, gigabytes_per_second(h2d_ms));
-    bandwidth.d2h = std::max(bandwidth.d2h, gigabytes_per_second(d2h_ms));
-    bandwidth.h2d_both = std::max(bandwidth.h2d_both, gigabytes_per_second(both_h2d_ms));
-    bandwidth.d2h_both = std::max(bandwidth.d2h_both, gigabytes_per_second(both_d2h_ms));
+    to->resize(bytes / sizeof(Real));
+    REQUIRE(cudaMemcpy(to->data(), from.get(), bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  };
+  VendorRealResults<Real> results;
+  REQUIRE(cudaMemcpy(reals.get(), x.data(), real_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(Traits<Real>::exec_r2c(r2c, reals.get(), spectrum.get()) == CUFFT_SUCCESS);
+  download(spectrum, spectrum_bytes, &results.forward);
+  // cuFFT's multi-dimensional C2R may overwrite its input: the spectrum is not used after this.
+  CHECK(Traits<Real>::exec_c2r(c2r, spectrum.get(), output.get()) == CUFFT_SUCCESS);
+  download(output, real_bytes, &results.round_trip);
+  if (!y.empty()) {
+    REQUIRE(cudaMemcpy(spectrum.get(), y.data(), spectrum_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(Traits<Real>::exec_c2r(c2r, spectrum.get(), output.get()) == CUFFT_SUCCESS);
+    download(output, real_bytes, &results.inverse);
   }
-  for (cudaEvent_t end : ends) cudaEventDestroy(end);
-  cudaEventDestroy(start);
-  for (cudaStream_t stream : streams) cudaStreamDestroy(stream);
-  return bandwidth;
+  cufftDestroy(r2c);
+  cufftDestroy(c2r);
+  return results;
+}
+
+// Makes the half spectrum `y` (interleaved) exactly that of a real array. Along axis 2 only the
+// frequencies 0 and n2 / 2 (n2 even) are their own conjugates; in those planes element k and
+// element -k (the other axes' indices negated modulo their lengths; per transform when batched)
+// must be conjugates, and the self-conjugate modes real. A computed R2C is so only to rounding
+// (the two elements come from different paths through the FFT), and a C2R reads one or the other or
+// both: made exact, every correct C2R computes the same function of y, and the comparison is about
+// the transform alone. (y[k] + conj(y[-k])) / 2 is exactly the conjugate of (y[-k] + conj(y[k])) / 2
+// (addition commutes in floating point too), and exactly real where k = -k.
+void make_hermitian(std::vector<double>* y, const RealShape& shape) {
+  const Extents& e = shape.extents;
+  const long long n0 = shape.batched ? 1 : e[0], n1 = shape.batched ? 1 : e[1];
+  const long long groups = shape.batched ? e[0] : 1, half = shape.half();
+  std::vector<long long> planes = {0};
+  if (e[2] % 2 == 0) planes.push_back(e[2] / 2);
+  std::vector<double>& v = *y;
+  for (long long g = 0; g < groups; ++g) {
+    for (long long plane : planes) {
+      for (long long k0 = 0; k0 < n0; ++k0) {
+        for (long long k1 = 0; k1 < n1; ++k1) {
+          const auto at = [&](long long i0, long long i1) {
+            return static_cast<std::size_t>(2 * (((g * n0 + i0) * n1 + i1) * half + plane));
+          };
+          const std::size_t a = at(k0, k1), b = at((n0 - k0) % n0, (n1 - k1) % n1);
+          const double re = (v[a] + v[b]) / 2, im = (v[a + 1] - v[b + 1]) / 2;
+          v[a] = re;
+          v[a + 1] = im;
+          v[b] = re;
+          v[b + 1] = -im;
+        }
+      }
+    }
+  }
+}
+
+// The reals in cuFFT's padded in-place layout: rows of n2 reals 2 (n2 / 2 + 1) apart, the padding
+// NaN (an in-place R2C that let it into a transform would show).
+template <class Real>
+std::vector<Real> to_padded(const std::vector<Real>& reals, const RealShape& shape) {
+  const long long n2 = shape.extents[2], pitch = 2 * shape.half();
+  std::vector<Real> padded(static_cast<std::size_t>(shape.padded_reals()), std::numeric_limits<Real>::quiet_NaN());
+  for (long long row = 0; row < shape.rows(); ++row) {
+    std::copy_n(reals.begin() + row * n2, n2, padded.begin() + row * pitch);
+  }
+  return padded;
+}
+
+template <class Real>
+std::vector<Real> from_padded(const std::vector<Real>& padded, const RealShape& shape) {
+  const long long n2 = shape.extents[2], pitch = 2 * shape.half();
+  std::vector<Real> reals(static_cast<std::size_t>(shape.reals()));
+  for (long long row = 0; row < shape.rows(); ++row) {
+    std::copy_n(padded.begin() + row * pitch, n2, reals.begin() + row * n2);
+  }
+  return reals;
+}
+
+// idgpuOocExecR2C of the reals `x` in host memory of the given kind: out of place into a poisoned
+// array (`in` checked unchanged, bit for bit: idgpuOocExecR2C does not write it), or in place in the
+// padded layout. Returns the half spectrum.
+template <class Real>
+std::vector<Real> ooc_r2c(idgpuOocPlan_t plan, const RealShape& shape, const std::vector<Real>& x, bool pinned,
+                          bool in_place) {
+  const std::size_t spectrum_values = static_cast<std::size_t>(shape.spectrum_values());
+  if (in_place) {
+    HostArray data(spectrum_values * sizeof(Real), pinned);
+    data.fill(to_padded(x, shape));
+    REQUIRE(idgpuOocExecR2C(plan, data.get(), data.get()) == IDGPU_STATUS_SUCCESS);
+    return data.read<Real>(spectrum_values);
+  }
+  HostArray in(x.size() * sizeof(Real), pinned), out(spectrum_values * sizeof(Real), pinned);
+  in.fill(x);
+  out.poison();
+  REQUIRE(idgpuOocExecR2C(plan, in.get(), out.get()) == IDGPU_STATUS_SUCCESS);
+  CHECK(std::memcmp(in.get(), x.data(), in.bytes()) == 0);
+  return out.read<Real>(spectrum_values);
+}
+
+// idgpuOocExecC2R of the half spectrum `y` in host memory of the given kind: out of place from a
+// copy (C2R may overwrite its input) into a poisoned array, or in place. Returns the reals (rows of
+// n2, the padding dropped).
+template <class Real>
+std::vector<Real> ooc_c2r(idgpuOocPlan_t plan, const RealShape& shape, const std::vector<Real>& y, bool pinned,
+                          bool in_place) {
+  if (in_place) {
+    HostArray data(y.size() * sizeof(Real), pinned);
+    data.fill(y);
+    REQUIRE(idgpuOocExecC2R(plan, data.get(), data.get()) == IDGPU_STATUS_SUCCESS);
+    return from_padded(data.read<Real>(static_cast<std::size_t>(shape.padded_reals())), shape);
+  }
+  const std::size_t reals = static_cast<std::size_t>(shape.reals());
+  HostArray in(y.size() * sizeof(Real), pinned), out(reals * sizeof(Real), pinned);
+  in.fill(y);
+  out.poison();
+  REQUIRE(idgpuOocExecC2R(plan, in.get(), out.get()) == IDGPU_STATUS_SUCCESS);
+  return out.read<Real>(reals);
+}
+
+// One real plan's R2C, the C2R of its result (N times the input) and a C2R of its own input against
+// the vendor, out of place and in place (see the top of this file).
+template <class Real>
+void check_real_plan_against_vendor(idgpuOocPlan_t plan, const RealShape& shape, bool pinned_data) {
+  constexpr int kElementBytes = 2 * sizeof(Real);
+  const double log_n = shape.log2_points();
+  const std::uint64_t seed = seed_of(shape.spectrum(), kElementBytes) + static_cast<std::uint64_t>(shape.extents[2]);
+  CAPTURE(seed, pinned_data);
+  const std::vector<Real> x = random_reals<Real>(shape.reals(), seed);
+  // The C2R input: the float64 R2C of other random reals, made exactly Hermitian, in the precision.
+  std::vector<double> spectrum_wide =
+      vendor_real_transforms<double>(random_reals<double>(shape.reals(), seed + 1), {}, shape).forward;
+  make_hermitian(&spectrum_wide, shape);
+  const std::vector<Real> y = narrow<Real>(spectrum_wide);
+  const VendorRealResults<Real> vendor = vendor_real_transforms(x, y, shape);
+  std::optional<VendorRealResults<double>> wide;
+  if constexpr (sizeof(Real) == 4) wide = vendor_real_transforms(widen(x), widen(y), shape);
+  REQUIRE(all_finite(vendor.forward));
+  REQUIRE(all_finite(vendor.inverse));
+
+  for (bool in_place : {false, true}) {
+    CAPTURE(in_place);
+    const std::vector<Real> spectrum = ooc_r2c(plan, shape, x, pinned_data, in_place);
+    REQUIRE(all_finite(spectrum));
+    check_against_vendor(spectrum, vendor.forward, wide ? &wide->forward : nullptr, log_n, "R2C");
+    const std::vector<Real> back = ooc_c2r(plan, shape, spectrum, pinned_data, in_place);
+    REQUIRE(all_finite(back));
+    check_round_trip(back, vendor.round_trip, x, shape.transform_points(), log_n);
+    const std::vector<Real> inverse = ooc_c2r(plan, shape, y, pinned_data, in_place);
+    REQUIRE(all_finite(inverse));
+    check_against_vendor(inverse, vendor.inverse, wide ? &wide->inverse : nullptr, log_n, "C2R");
+  }
+}
+
+struct RealCase {
+  RealShape shape;
+  long long chunks = 8;  // chunks a phase the budget asks for; 0: deviceBytes 0
+  bool pinned = false;   // the user's data in pinned memory
+};
+
+// The budget of `chunks` chunks a phase: budget_for_chunks of the half spectrum, the complex problem
+// the plan is scheduled as. A 2D array (n0 = 1) is one plane whatever the budget; it gets a slot of
+// one plane with twice its bytes of work area, so that a real plan whose cuFFT work area exceeds
+// the plane's bytes is not refused (the complex tests' budget of exactly one plane would be).
+long long real_budget_for_chunks(const RealShape& shape, int element_bytes, long long chunks) {
+  const Shape spectrum = shape.spectrum();
+  if (shape.one_plane()) {
+    return ooc::device_bytes_for_slot(spectrum.elements() * element_bytes, ooc::kDefaultSlotCount, 2.0);
+  }
+  return budget_for_chunks(spectrum, element_bytes, chunks);
+}
+
+template <class Real>
+void run_real_case(const RealCase& c) {
+  constexpr int kElementBytes = 2 * sizeof(Real);
+  const RealShape& shape = c.shape;
+  CAPTURE(shape.text(), Traits<Real>::kName, c.chunks, c.pinned);
+  if (shape.padded_reals() > max_points()) {
+    WARN("skipped: more than IDGPU_TEST_MAX_POINTS points");
+    return;
+  }
+  // A 3D array in chunks moves twice (slabs, then pencils); a plane or a batch once; deviceBytes 0
+  // takes 80% of the free memory, where these arrays fit one slot: once, in one chunk.
+  const bool chunked = c.chunks > 0;
+  const int expected_round_trips = chunked && !shape.batched && !shape.one_plane() ? 2 : 1;
+  long long budget = 0;
+  std::optional<ooc::ScheduleResult> predicted;
+  if (chunked) {
+    budget = real_budget_for_chunks(shape, kElementBytes, c.chunks);
+    predicted = predicted_schedule(shape.spectrum(), kElementBytes, budget);
+    REQUIRE(predicted->schedule);
+    REQUIRE(static_cast<int>(predicted->schedule->phases.size()) == expected_round_trips);
+    for (const ooc::Phase& phase : predicted->schedule->phases) {
+      if (shape.one_plane()) {
+        REQUIRE(phase.chunk_count == 1);
+      } else {
+        REQUIRE(phase.chunk_count >= 4);
+        REQUIRE(phase.chunk_count <= 16);
+      }
+    }
+    CAPTURE(budget, predicted->schedule->to_string());
+  }
+  OocPlan plan;
+  REQUIRE(make_real_plan(&plan, shape, Traits<Real>::kPrecision, static_cast<std::size_t>(budget)) ==
+          IDGPU_STATUS_SUCCESS);
+  int round_trips = 0;
+  long long chunks = 0;
+  REQUIRE(idgpuOocGetSchedule(plan.get(), &round_trips, &chunks) == IDGPU_STATUS_SUCCESS);
+  CHECK(round_trips == expected_round_trips);
+  if (!chunked || shape.one_plane()) {
+    CHECK(chunks == 1);
+  } else {
+    // At least the predicted 4 a phase. More is not an error: the executor schedules again with
+    // smaller chunks where the real plans ask cuFFT for more work area than a chunk's bytes.
+    CHECK(chunks >= 4LL * expected_round_trips);
+    if (chunks != static_cast<long long>(predicted->schedule->chunks.size())) {
+      std::printf("ooc %s %s: %lld chunks, %zu predicted with work factor 1\n", shape.text().c_str(),
+                  Traits<Real>::kName, chunks, predicted->schedule->chunks.size());
+    }
+  }
+  check_real_plan_against_vendor<Real>(plan.get(), shape, c.pinned);
 }
 
 }  // namespace
@@ -667,6 +946,183 @@ TEST_CASE("bad arguments give IDGPU_STATUS_INVALID_VALUE and change nothing", "[
   CHECK(std::memcmp(after.data(), before.data(), bytes) == 0);
   // The plan still works.
   CHECK(idgpuOocExec(plan.get(), values.data(), IDGPU_OOC_FORWARD) == IDGPU_STATUS_SUCCESS);
+}
+
+TEST_CASE("out-of-core real 3D transforms against the in-core vendor transform", "[ooc][real][3d]") {
+  const std::vector<RealCase> cases = {
+      {RealShape::three_d(16, 24, 40), 4, false},   {RealShape::three_d(16, 24, 40), 8, true},
+      {RealShape::three_d(8, 32, 30), 4, true},     // even n2, two planes a slab
+      {RealShape::three_d(9, 20, 33), 5, false},    // odd n2 (no Nyquist column) and odd n0
+      {RealShape::three_d(9, 20, 33), 5, true},     {RealShape::three_d(1, 64, 50), 8, false},  // 2D
+      {RealShape::three_d(64, 128, 130), 12, false}, {RealShape::three_d(64, 128, 130), 6, true},
+  };
+  for (const RealCase& c : cases) {
+    run_real_case<float>(c);
+    run_real_case<double>(c);
+  }
+}
+
+TEST_CASE("out-of-core real batched 1D transforms against the in-core vendor transform", "[ooc][real][1d]") {
+  const std::vector<RealCase> cases = {
+      {RealShape::many_1d(1000, 100), 4, false},
+      {RealShape::many_1d(1000, 100), 10, true},
+      {RealShape::many_1d(4097, 37), 6, false},  // odd n
+      {RealShape::many_1d(4097, 37), 4, true},
+  };
+  for (const RealCase& c : cases) {
+    run_real_case<float>(c);
+    run_real_case<double>(c);
+  }
+}
+
+TEST_CASE("real transforms with deviceBytes 0: one chunk", "[ooc][real][default-budget]") {
+  const std::vector<RealCase> cases = {
+      {RealShape::three_d(16, 24, 40), 0, false},
+      {RealShape::three_d(9, 20, 33), 0, true},
+      {RealShape::many_1d(1000, 100), 0, false},
+      {RealShape::many_1d(4097, 37), 0, true},
+  };
+  for (const RealCase& c : cases) {
+    run_real_case<float>(c);
+    run_real_case<double>(c);
+  }
+}
+
+TEST_CASE("real transforms: bad arguments give IDGPU_STATUS_INVALID_VALUE and write nothing",
+          "[ooc][real][bad-input]") {
+  const idgpuOocPlan_t sentinel = reinterpret_cast<idgpuOocPlan_t>(static_cast<std::uintptr_t>(0x00c));
+  constexpr std::size_t kBudget = 64u << 20;
+  struct Plan3d {
+    const char* what;
+    long long n0, n1, n2;
+    int precision;
+    std::size_t budget;
+  };
+  // Enumerations as a C caller may pass them: any int.
+  const std::vector<Plan3d> bad_3d = {
+      {"n2 = 1 (a real axis needs two points)", 8, 8, 1, IDGPU_PRECISION_SINGLE, kBudget},
+      {"n2 = 1, one plane", 1, 64, 1, IDGPU_PRECISION_DOUBLE, kBudget},
+      {"n2 = 0", 8, 8, 0, IDGPU_PRECISION_SINGLE, kBudget},
+      {"n2 < 0", 8, 8, -8, IDGPU_PRECISION_DOUBLE, 0},
+      {"n0 = 0", 0, 8, 8, IDGPU_PRECISION_SINGLE, kBudget},
+      {"n1 = 0", 8, 0, 8, IDGPU_PRECISION_SINGLE, kBudget},
+      {"n0 < 0", -8, 8, 8, IDGPU_PRECISION_DOUBLE, kBudget},
+      {"elements overflow", 1LL << 31, 1LL << 31, 1LL << 4, IDGPU_PRECISION_SINGLE, kBudget},
+      {"precision 2", 8, 8, 8, 2, kBudget},
+      {"precision -1", 8, 8, 8, -1, kBudget},
+      {"budget 1 byte", 8, 8, 8, IDGPU_PRECISION_SINGLE, 1},
+  };
+  for (const Plan3d& c : bad_3d) {
+    CAPTURE(c.what);
+    idgpuOocPlan_t plan = sentinel;
+    CHECK(idgpuOocPlanReal3d(&plan, c.n0, c.n1, c.n2, static_cast<idgpuPrecision_t>(c.precision), c.budget) ==
+          IDGPU_STATUS_INVALID_VALUE);
+    CHECK(plan == sentinel);
+  }
+  CHECK(idgpuOocPlanReal3d(nullptr, 8, 8, 8, IDGPU_PRECISION_SINGLE, kBudget) == IDGPU_STATUS_INVALID_VALUE);
+  struct Plan1d {
+    const char* what;
+    long long n, batch;
+    int precision;
+    std::size_t budget;
+  };
+  const std::vector<Plan1d> bad_1d = {
+      {"n = 1", 1, 8, IDGPU_PRECISION_SINGLE, kBudget},
+      {"n = 0", 0, 8, IDGPU_PRECISION_DOUBLE, kBudget},
+      {"n < 0", -64, 8, IDGPU_PRECISION_SINGLE, 0},
+      {"batch = 0", 64, 0, IDGPU_PRECISION_SINGLE, kBudget},
+      {"batch < 0", 64, -8, IDGPU_PRECISION_DOUBLE, kBudget},
+      {"precision 5", 64, 8, 5, kBudget},
+      {"budget 1 byte", 64, 8, IDGPU_PRECISION_DOUBLE, 1},
+  };
+  for (const Plan1d& c : bad_1d) {
+    CAPTURE(c.what);
+    idgpuOocPlan_t plan = sentinel;
+    CHECK(idgpuOocPlanRealMany1d(&plan, c.n, c.batch, static_cast<idgpuPrecision_t>(c.precision), c.budget) ==
+          IDGPU_STATUS_INVALID_VALUE);
+    CHECK(plan == sentinel);
+  }
+  CHECK(idgpuOocPlanRealMany1d(nullptr, 64, 8, IDGPU_PRECISION_SINGLE, kBudget) == IDGPU_STATUS_INVALID_VALUE);
+
+  // Arrays of an 8x8x8 real problem: the reals x, the half spectrum y (8x8x5), and a poisoned output
+  // for each; every refused call must leave all four as they were.
+  const RealShape shape = RealShape::three_d(8, 8, 8);
+  const std::vector<float> x = random_reals<float>(shape.reals(), 20140501);
+  const std::vector<float> y = random_reals<float>(shape.spectrum_values(), 20140502);
+  std::vector<float> reals = x, spectrum = y;
+  std::vector<float> reals_out(x.size()), spectrum_out(y.size());
+  std::memset(reals_out.data(), idgpu::test::kPoisonByte, reals_out.size() * sizeof(float));
+  std::memset(spectrum_out.data(), idgpu::test::kPoisonByte, spectrum_out.size() * sizeof(float));
+  const std::vector<float> reals_poisoned = reals_out, spectrum_poisoned = spectrum_out;
+  const auto unchanged = [&] {
+    CHECK(std::memcmp(reals.data(), x.data(), x.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(spectrum.data(), y.data(), y.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(reals_out.data(), reals_poisoned.data(), x.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(spectrum_out.data(), spectrum_poisoned.data(), y.size() * sizeof(float)) == 0);
+  };
+
+  // The null plan.
+  CHECK(idgpuOocExecR2C(nullptr, reals.data(), spectrum_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(nullptr, spectrum.data(), reals_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  unchanged();
+
+  // A real plan: null arrays, and idgpuOocExec (complex only) refused.
+  OocPlan real;
+  REQUIRE(idgpuOocPlanReal3d(real.out(), 8, 8, 8, IDGPU_PRECISION_SINGLE, kBudget) == IDGPU_STATUS_SUCCESS);
+  CHECK(idgpuOocExecR2C(real.get(), nullptr, spectrum_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecR2C(real.get(), reals.data(), nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(real.get(), nullptr, reals_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(real.get(), spectrum.data(), nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  for (int direction : {IDGPU_OOC_FORWARD, IDGPU_OOC_INVERSE}) {
+    CAPTURE(direction);
+    CHECK(idgpuOocExec(real.get(), spectrum.data(), direction) == IDGPU_STATUS_INVALID_VALUE);
+  }
+  unchanged();
+
+  // A complex plan of the half spectrum's shape: the real execs refused.
+  OocPlan complex;
+  REQUIRE(idgpuOocPlan3d(complex.out(), 8, 8, 5, IDGPU_PRECISION_SINGLE, kBudget) == IDGPU_STATUS_SUCCESS);
+  CHECK(idgpuOocExecR2C(complex.get(), reals.data(), spectrum_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(complex.get(), spectrum.data(), reals_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecR2C(complex.get(), spectrum.data(), spectrum.data()) == IDGPU_STATUS_INVALID_VALUE);
+  unchanged();
+
+  // Device memory is not host data, on either side: refused, and the device arrays not written.
+  const std::size_t real_bytes = x.size() * sizeof(float), spectrum_bytes = y.size() * sizeof(float);
+  DeviceBuffer device_reals(real_bytes), device_spectrum(spectrum_bytes);
+  const auto reset_device = [&] {
+    REQUIRE(cudaMemcpy(device_reals.get(), x.data(), real_bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemset(device_spectrum.get(), idgpu::test::kPoisonByte, spectrum_bytes) == cudaSuccess);
+  };
+  const auto device_unchanged = [&] {
+    std::vector<float> after_reals(x.size()), after_spectrum(y.size());
+    REQUIRE(cudaMemcpy(after_reals.data(), device_reals.get(), real_bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    REQUIRE(cudaMemcpy(after_spectrum.data(), device_spectrum.get(), spectrum_bytes, cudaMemcpyDeviceToHost) ==
+            cudaSuccess);
+    CHECK(std::memcmp(after_reals.data(), x.data(), real_bytes) == 0);
+    CHECK(std::memcmp(after_spectrum.data(), spectrum_poisoned.data(), spectrum_bytes) == 0);
+  };
+  reset_device();
+  CHECK(idgpuOocExecR2C(real.get(), device_reals.get(), spectrum_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecR2C(real.get(), reals.data(), device_spectrum.get()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecR2C(real.get(), device_reals.get(), device_spectrum.get()) == IDGPU_STATUS_INVALID_VALUE);
+  device_unchanged();
+  unchanged();
+  // C2R: the device spectrum (poisoned) as input, the device reals as output.
+  CHECK(idgpuOocExecC2R(real.get(), device_spectrum.get(), reals_out.data()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(real.get(), spectrum.data(), device_reals.get()) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(real.get(), device_spectrum.get(), device_spectrum.get()) == IDGPU_STATUS_INVALID_VALUE);
+  device_unchanged();
+  unchanged();
+
+  // The plans still work: the real one against the vendor, the complex one runs.
+  const VendorRealResults<float> vendor = vendor_real_transforms(x, {}, shape);
+  CHECK(idgpuOocExecR2C(real.get(), reals.data(), spectrum_out.data()) == IDGPU_STATUS_SUCCESS);
+  REQUIRE(all_finite(spectrum_out));
+  const double distance = relative_distance(spectrum_out, vendor.forward);
+  CAPTURE(distance);
+  CHECK(distance <= 8 * kEps32 * shape.log2_points());
+  CHECK(idgpuOocExec(complex.get(), spectrum.data(), IDGPU_OOC_FORWARD) == IDGPU_STATUS_SUCCESS);
 }
 
 TEST_CASE("out-of-core bandwidth against the pinned copy bandwidth (printed)", "[ooc][bandwidth]") {

@@ -1,5 +1,6 @@
-// idgpu's own C API (include/idgpu/idgpu.h): version, policy, statistics, the vendor path, and
-// the report printed at exit with IDGPU_REPORT=1.
+// idgpu's own C API (include/idgpu/idgpu.h): version, policy, statistics, the vendor path, the
+// report printed at exit with IDGPU_REPORT=1, and the out-of-core calls' refusals judged on the host
+// (complex and real FFT plans, the Poisson solve: bad sizes, precision, budget, null pointers).
 #include <catch2/catch.hpp>
 
 #include <cufft.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -181,6 +183,107 @@ TEST_CASE("the out-of-core FFT refuses bad arguments before it touches a device"
   CHECK(chunks == -1);
   CHECK(data[0] == 1);
   CHECK(data[1] == 2);
+}
+
+TEST_CASE("the out-of-core real transforms refuse bad arguments before they touch a device", "[cpu][capi][ooc]") {
+  // As idgpuOocPlan3d: sizes (n2 and n below 2 too: a real axis needs two points), precision and a
+  // budget below the least chunk are judged on the host, *plan untouched; null pointers everywhere.
+  const idgpuOocPlan_t sentinel = reinterpret_cast<idgpuOocPlan_t>(static_cast<std::uintptr_t>(0x00c));
+  idgpuOocPlan_t plan = sentinel;
+  CHECK(idgpuOocPlanReal3d(&plan, 8, 8, 1, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanReal3d(&plan, 8, 8, 0, IDGPU_PRECISION_DOUBLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanReal3d(&plan, 0, 8, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanReal3d(&plan, 8, -8, 8, IDGPU_PRECISION_DOUBLE, 0) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanReal3d(&plan, 1LL << 40, 1LL << 40, 8, IDGPU_PRECISION_SINGLE, 1 << 20) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanReal3d(&plan, 8, 8, 8, static_cast<idgpuPrecision_t>(2), 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanReal3d(&plan, 8, 8, 8, IDGPU_PRECISION_SINGLE, 1) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanRealMany1d(&plan, 1, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanRealMany1d(&plan, 64, 0, IDGPU_PRECISION_DOUBLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanRealMany1d(&plan, 64, 8, static_cast<idgpuPrecision_t>(-1), 1 << 20) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanRealMany1d(&plan, 64, 8, IDGPU_PRECISION_SINGLE, 1) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(plan == sentinel);
+  CHECK(idgpuOocPlanReal3d(nullptr, 8, 8, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPlanRealMany1d(nullptr, 64, 8, IDGPU_PRECISION_SINGLE, 1 << 20) == IDGPU_STATUS_INVALID_VALUE);
+  float in[2] = {1, 2};
+  float out[2] = {3, 4};
+  CHECK(idgpuOocExecR2C(nullptr, in, out) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(nullptr, in, out) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecR2C(nullptr, nullptr, nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocExecC2R(nullptr, nullptr, nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(in[0] == 1);
+  CHECK(in[1] == 2);
+  CHECK(out[0] == 3);
+  CHECK(out[1] == 4);
+}
+
+TEST_CASE("the out-of-core Poisson solve refuses bad arguments before it touches a device", "[cpu][capi][ooc]") {
+  // Sizes, spacings, boundary and precision are judged on the host: INVALID_VALUE and *plan
+  // untouched (a budget is given, so no free-memory query either); null pointers everywhere.
+  const idgpuOocPoissonPlan_t sentinel =
+      reinterpret_cast<idgpuOocPoissonPlan_t>(static_cast<std::uintptr_t>(0x5e47));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  constexpr std::size_t kBudget = 1 << 20;
+  const idgpuPoissonBoundary_t periodic = IDGPU_POISSON_PERIODIC;
+  idgpuOocPoissonPlan_t plan = sentinel;
+  CHECK(idgpuOocPoissonCreate(&plan, 1, 8, 8, 1, 1, 1, periodic, IDGPU_PRECISION_SINGLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 0, 8, 1, 1, 1, periodic, IDGPU_PRECISION_SINGLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 1, 1, 1, 1, IDGPU_POISSON_DIRICHLET, IDGPU_PRECISION_DOUBLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 1LL << 40, 1LL << 40, 8, 1, 1, 1, periodic, IDGPU_PRECISION_SINGLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 8, 0, 1, 1, periodic, IDGPU_PRECISION_SINGLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 8, 1, nan, 1, IDGPU_POISSON_NEUMANN, IDGPU_PRECISION_DOUBLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 8, 1, 1, -inf, periodic, IDGPU_PRECISION_SINGLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 8, 1, 1, 1, static_cast<idgpuPoissonBoundary_t>(3),
+                              IDGPU_PRECISION_SINGLE, kBudget) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 8, 1, 1, 1, periodic, static_cast<idgpuPrecision_t>(2), kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(plan == sentinel);
+  CHECK(idgpuOocPoissonCreate(nullptr, 8, 8, 8, 1, 1, 1, periodic, IDGPU_PRECISION_SINGLE, kBudget) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  int round_trips = -1;
+  long long chunks = -1;
+  std::size_t host_bytes = 12345;
+  float f[2] = {1, 2};
+  float u[2] = {3, 4};
+  CHECK(idgpuOocPoissonSetMean(nullptr, 0.25) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonGetSchedule(nullptr, &round_trips, &chunks) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonGetSchedule(nullptr, nullptr, nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonGetHostBytes(nullptr, &host_bytes) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonGetHostBytes(nullptr, nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonExec(nullptr, f, u) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonExec(nullptr, nullptr, nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonDestroy(nullptr) == IDGPU_STATUS_INVALID_VALUE);
+  CHECK(round_trips == -1);
+  CHECK(chunks == -1);
+  CHECK(host_bytes == 12345);
+  CHECK(f[0] == 1);
+  CHECK(f[1] == 2);
+  CHECK(u[0] == 3);
+  CHECK(u[1] == 4);
+}
+
+TEST_CASE("the out-of-core Poisson solve refuses a budget below the least chunk without a device",
+          "[cpu][capi][ooc]") {
+  // As idgpuOocPlan3d's: whether the in-core solve or the least chunk of the three round trips fits
+  // the budget is known from the sizes alone, so a budget of 1 byte is refused (INVALID_VALUE, as
+  // with a GPU) before any device call, which here would fail.
+  const idgpuOocPoissonPlan_t sentinel =
+      reinterpret_cast<idgpuOocPoissonPlan_t>(static_cast<std::uintptr_t>(0x5e47));
+  idgpuOocPoissonPlan_t plan = sentinel;
+  CHECK(idgpuOocPoissonCreate(&plan, 8, 8, 8, 1, 1, 1, IDGPU_POISSON_PERIODIC, IDGPU_PRECISION_SINGLE, 1) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(idgpuOocPoissonCreate(&plan, 64, 48, 40, 1, 1, 1, IDGPU_POISSON_NEUMANN, IDGPU_PRECISION_DOUBLE, 1) ==
+        IDGPU_STATUS_INVALID_VALUE);
+  CHECK(plan == sentinel);
 }
 
 TEST_CASE("IDGPU_POLICY sets the initial policy", "[cpu][.policy-env]") {
