@@ -9,7 +9,8 @@ or precision. Size on a log2 axis, speedup (vendor time / idgpu time) on a log a
 at 1.0; --bandwidth adds a panel with the fraction of device-to-device copy bandwidth each side
 reached; --overview also writes every family into one figure (overview.png). Several CSVs (other
 devices, policies or versions) share the figures, one marker each. Cases that failed or whose
-outputs differed, and the host-overhead cases, are left out.
+outputs differed, the host-overhead cases and the out-of-core rows (family ooc: one side, no
+speedup) are left out.
 """
 
 import argparse
@@ -132,7 +133,7 @@ class Run:
         overhead_ids = {row["case"].rsplit("/", 1)[0] for row in rows if row.get("family") == "overhead"}
         for row in rows:
             family, name, params = row.get("family", ""), row.get("case", ""), row.get("params", "")
-            if family == "overhead" or "%s/%s" % (family, name) in overhead_ids:
+            if family in ("overhead", "ooc") or "%s/%s" % (family, name) in overhead_ids:
                 continue
             speedup = number(row.get("speedup"))
             if row.get("status", "ok") != "ok" or speedup is None or speedup <= 0:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """CPU test of idgpu-bench's command line: usage errors exit 2 with a message, --help exits 0,
---runs=5 and --runs 5 are both accepted, user-given cases (--fft, --gtsv, --poisson) become the
-expected case ids under --list, and --list --json writes a valid JSON document. Nothing here needs a
-GPU.
+--runs=5 and --runs 5 are both accepted, user-given cases (--fft, --gtsv, --poisson, --ooc) become
+the expected case ids under --list, and --list --json writes a valid JSON document. Nothing here
+needs a GPU.
 
     python3 perf/test_idgpu_bench_cli.py --bench PATH/TO/idgpu-bench [unittest options]
 """
@@ -48,7 +48,7 @@ class UsageTest(unittest.TestCase):
         for flag in ("--help", "-h"):
             result = bench(flag)
             self.assertEqual(result.returncode, 0, result.stderr)
-            for option in ("--quick", "--full", "--fft", "--gtsv", "--poisson", "--json", "--csv", "--runs",
+            for option in ("--quick", "--full", "--fft", "--gtsv", "--poisson", "--ooc", "--json", "--csv", "--runs",
                            "--progress"):
                 self.assertIn(option, result.stdout)
 
@@ -152,6 +152,39 @@ class UsageTest(unittest.TestCase):
                 self.assert_usage_error(["--list", "--poisson", text], message)
 
 
+    def test_bad_ooc_text(self):
+        for text, message in [
+            ("x2c,n=64", "unknown out-of-core kind"),
+            ("c2c", "size is missing"),
+            ("poisson", "size is missing (n=NXxNYxNZ"),
+            ("c2c,n=0", "at least 1"),
+            ("c2c,n=64x", "n must be"),
+            ("c2c,n=2x2x2x2", "at most three"),
+            ("c2c,n=2^41", "too large"),
+            ("c2c,n=64x64,batch=2", "1D only"),
+            ("c2c,n=64,batch=0", "out of range"),
+            ("c2c,n=64^3,inplace", "always in place"),
+            ("r2c,n=64^3,inverse", "c2c only"),
+            ("r2c,n=1", "at least 2 points"),
+            ("c2r,n=64x1", "at least 2 points"),
+            ("z2z,n=64^3,precision=s", "contradicts"),
+            ("c2c,n=64^3,precision=h", "expected s or d"),
+            ("c2c,n=64^3,memory=managed", "expected pinned or pageable"),
+            ("c2c,n=64^3,chunks=4,budget=2^26", "exclude each other"),
+            ("c2c,n=64^3,chunks=0", "out of range"),
+            ("c2c,n=64^3,budget=-1", "budget must be"),
+            ("c2c,n=64^3,z=neumann", "unknown item 'z=neumann'"),
+            ("poisson,n=64^3,batch=2", "unknown item 'batch=2'"),
+            ("poisson,n=64x64x1", "nz >= 2"),
+            ("poisson,n=64^2", "nz >= 2"),
+            ("poisson,n=1x64x64", "nx must be at least 2"),
+            ("poisson,n=64^3,z=robin", "expected periodic, neumann or dirichlet"),
+            ("poisson,n=64^3,inverse", "c2c only"),
+        ]:
+            with self.subTest(text=text):
+                self.assert_usage_error(["--list", "--ooc", text], message)
+
+
 class UserCaseTest(unittest.TestCase):
     def list_ids(self, *args):
         result = bench("--list", *args)
@@ -204,6 +237,47 @@ class UserCaseTest(unittest.TestCase):
             self.assertIn(case, full)
         self.assertEqual(len(full), len(set(full)))
 
+    def test_ooc_cases(self):
+        # FFT shapes outermost first as --fft (N^3 a cube; N with batch=B 1D), Poisson x first as
+        # --poisson; the suffixes name what differs from the defaults.
+        self.assertEqual(
+            self.list_ids("--ooc", "c2c,n=256^3", "--ooc", "r2c,n=256^3,precision=d", "--ooc", "c2c,n=4096,batch=8192",
+                          "--ooc", "r2c,n=4096,batch=8192", "--ooc", "poisson,n=256^3", "--ooc",
+                          "poisson,n=256^3,z=neumann", "--ooc", "z2d,n=512x256x128,inplace,chunks=4",
+                          "--ooc", "c2c,n=1024x1024,inverse,budget=2^28,memory=pageable",
+                          "--ooc", "poisson,n=512x256x64,z=dirichlet,precision=d,inplace,budget=0",
+                          "--ooc", "C2R,n=2^12,batch=2^10,memory=pinned"),
+            ["ooc/c2c3d_f32_256^3", "ooc/d2z3d_f64_256^3", "ooc/c2c_f32_n4096_b8192", "ooc/r2c_f32_n4096_b8192",
+             "ooc/poisson_periodic_f32_256^3", "ooc/poisson_neumann_f32_256^3",
+             "ooc/z2d3d_f64_512x256x128_inplace_chunks4", "ooc/c2c2d_f32_1024x1024_inverse_budget268435456_pageable",
+             "ooc/poisson_dirichlet_f64_512x256x64_inplace_budget0", "ooc/c2r_f32_n4096_b1024"])
+
+    def test_ooc_budgets(self):
+        def params(text):
+            result = bench("--list", "--ooc", text)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            return result.stdout
+        # By default a quarter of the array the library schedules: the complex array (128 MiB here),
+        # a real transform's half spectrum, the Poisson solve's half spectrum [nz][ny][nx/2 + 1].
+        self.assertIn("budget=33554432 (32.0 MiB, a quarter of the scheduled array)", params("c2c,n=256^3"))
+        self.assertIn("budget=16908288 (16.1 MiB, a quarter of the scheduled array)", params("poisson,n=256^3"))
+        self.assertIn("budget=33570816 ", params("r2c,n=4096,batch=8192"))
+        # A 2D array is one plane, which a slot holds whole: the least budget instead.
+        self.assertIn("the least budget, above a quarter", params("c2c,n=4096x4096"))
+        # chunks=K: the library's schedule rule, fewer chunks from more budget.
+        eight = params("c2c,n=256^3,chunks=8")
+        self.assertIn("at most 8 chunks a phase", eight)
+        two = params("c2c,n=256^3,chunks=2")
+        budget = lambda text: int(text.split("budget=")[1].split()[0])
+        self.assertGreater(budget(two), budget(eight))
+        self.assertIn("budget=0 (the library's default)", params("c2c,n=256^3,budget=0"))
+        self.assertIn("pageable", params("c2c,n=256^3,memory=pageable"))
+
+    def test_ooc_cases_are_user_cases_only(self):
+        self.assertEqual([i for i in self.list_ids("--full") if i.startswith("ooc/")], [])
+        self.assertEqual(self.list_ids("--ooc", "c2c,n=64^3", "--fft", "c2c,n=64,batch=10", "--filter", "ooc/"),
+                         ["ooc/c2c3d_f32_64^3"])
+
     def test_batch_default_follows_gtsv_unknowns(self):
         self.assertEqual(self.list_ids("--gtsv-unknowns", "4096", "--gtsv", "strided,m=64"),
                          ["gtsv/strided_f32_m64_b64"])
@@ -251,6 +325,14 @@ class JsonTest(unittest.TestCase):
         document = json.loads(result.stdout)
         self.check_document(document, ["fft/r2c_f32_n4096_b1000", "gtsv/gtsv2_f32_m1000"])
         self.assertEqual(document["command"][0], "idgpu-bench")
+
+    def test_list_json_ooc(self):
+        result = bench("--list", "--runs", "5", "--json", "-", "--ooc", "poisson,n=256^3,chunks=8")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        document = json.loads(result.stdout)
+        self.check_document(document, ["ooc/poisson_periodic_f32_256^3_chunks8"])
+        self.assertIn("at most 8 chunks a phase", document["cases"][0]["params"])
+        self.assertIsNone(document["header"]["bus"])  # measured only when the cases run
 
 
 if __name__ == "__main__":

@@ -222,7 +222,8 @@ idgpuStatus_t idgpuOocDestroy(idgpuOocPlan_t plan);
  * spectrum [n0][n1][n2 / 2 + 1] complex, or `batch` 1D transforms of n >= 2 reals and their n / 2 + 1
  * complex values each. The plan is made with idgpuOocPlanReal3d / idgpuOocPlanRealMany1d and run with
  * idgpuOocExecR2C / idgpuOocExecC2R (idgpuOocExec refuses it, as these refuse a complex plan).
- * It is scheduled as the complex plan of the half spectrum's shape (idgpuOocGetSchedule): the real
+ * It is scheduled as the complex plan of the half spectrum's shape (idgpuOocGetSchedule reports that
+ * schedule, the same for both directions): the real
  * side crosses the bus in the slabs (or batches) that transform axis n2, rows padded on the device
  * to 2 (n2 / 2 + 1) reals; a forward transform runs the slabs first, an inverse one last.
  *  - out of place (in != out): the real array's rows are n2 reals apart, as cuFFT's basic layout;
@@ -246,7 +247,9 @@ idgpuStatus_t idgpuOocExecC2R(idgpuOocPlan_t plan, void *in, void *out);
  * values, pinned where the system grants it; idgpuOocPoissonGetHostBytes): slabs of xy planes
  * (real-to-complex FFTs), pencils of whole z columns (the periodic z FFT, the eigenvalue division
  * and the inverse z FFT; or the z systems with Neumann / Dirichlet z), slabs of xy planes
- * (complex-to-real FFTs). Synchronous; one exec of a plan at a time.
+ * (complex-to-real FFTs). The budget holds the slots, the FFTs' work areas and the z solve's scratch
+ * (not cuFFT's plan tables or the solver's small eigenvalue tables). f is not written unless it is u.
+ * Synchronous; one exec of a plan at a time.
  * IDGPU_STATUS_INVALID_VALUE for bad arguments or a budget too small for the least chunk;
  * IDGPU_STATUS_EXECUTION_FAILED when memory or a launch fails (u may then be partly written). */
 typedef struct idgpuOocPoissonPlan *idgpuOocPoissonPlan_t;

@@ -28,7 +28,7 @@ enum class Side : int { kVendor = 0, kIdgpu = 1 };
 constexpr Side kSides[] = {Side::kVendor, Side::kIdgpu};
 const char* side_name(Side side);
 
-// Any failed CUDA, cuFFT or cuSPARSE status inside a case: the case is reported as failed and
+// Any failed CUDA, cuFFT, cuSPARSE or idgpu status inside a case: the case is reported as failed and
 // the benchmark goes on with the next one.
 class BenchError : public std::runtime_error {
  public:
@@ -39,6 +39,8 @@ const char* cufft_status_name(cufftResult status);
 void check_cuda(cudaError_t status, const char* what);
 void check_cufft(cufftResult status, Side side, const char* what);
 void check_cusparse(cusparseStatus_t status, Side side, const char* what, const VendorSparseApi* vendor);
+const char* idgpu_status_name(idgpuStatus_t status);
+void check_idgpu(idgpuStatus_t status, const char* what);  // idgpu's own API (idgpu.h)
 
 #define BENCH_CUDA(expr) ::idgpu_bench::check_cuda((expr), #expr)
 
@@ -111,6 +113,9 @@ struct Options {
   long long gtsv_unknowns = 1ll << 24;      // unknowns per call of the batched full grid
 };
 
+class BusProbe;  // ooc.h
+class OocCase;   // ooc.h
+
 // The process-wide state a case works in.
 struct Environment {
   const Options* options = nullptr;
@@ -119,6 +124,7 @@ struct Environment {
   std::size_t l2_bytes = 0;
   cusparseHandle_t sparse = nullptr;  // the vendor's handle: both sides use it (see libraries.h)
   std::FILE* text_out = stdout;       // the human-readable report (stderr when --json - takes stdout)
+  BusProbe* bus = nullptr;            // the bus's copy times, where the selection has ooc cases
 
   const CufftApi& cufft(Side side) const { return libraries->cufft[static_cast<int>(side)]; }
   const GtsvApi& gtsv(Side side) const { return libraries->gtsv[static_cast<int>(side)]; }
@@ -153,11 +159,15 @@ class Case {
 };
 
 struct CaseSpec {
-  std::string family;  // "fft", "gtsv" or "poisson"
+  std::string family;  // "fft", "gtsv", "poisson" or "ooc"
   std::string name;    // unique, e.g. "c2c_f32_n1024"
   std::string params;  // human-readable parameters
   bool overhead = false;  // also measure host time per call (the smallest cases)
   std::function<std::unique_ptr<Case>(const Environment&)> make;
+  // The ooc family instead (one side, host data, synchronous calls: ooc.h), `make` empty.
+  std::function<std::unique_ptr<OocCase>(const Environment&)> make_ooc;
+  // Why the case cannot run with these libraries ("" where it can); unset: its family's reason.
+  std::function<std::string(const Libraries&)> unavailable;
 
   std::string id() const { return family + "/" + name; }
 };
@@ -170,11 +180,12 @@ std::vector<CaseSpec> gtsv_full_cases(const Options& options);
 std::vector<CaseSpec> poisson_quick_cases();
 std::vector<CaseSpec> poisson_full_cases();
 
-// User-given cases, from the text of --fft, --gtsv and --poisson (the syntax is in each
+// User-given cases, from the text of --fft, --gtsv, --poisson and --ooc (the syntax is in each
 // function's comment). Throw CaseTextError (case_text.h) for text that describes no valid case.
 CaseSpec fft_user_case(const std::string& text);
 CaseSpec gtsv_user_case(const std::string& text, const Options& options);
 CaseSpec poisson_user_case(const std::string& text);
+CaseSpec ooc_user_case(const std::string& text);
 
 // Deterministic per-buffer seeds derived from the run's seed.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string& case_id, int role);

@@ -86,8 +86,8 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
                       "KIND c2c, r2c, c2r (precision=f64 makes them z2z, d2z, z2d) or z2z, d2z, z2d; sizes as "
                       "numbers or 2^K, dimensions outermost first; batch by default about 2^26 points per call "
                       "(2^25 in f64), as in the grids; out of place unless inplace.\n"
-                      "User-given cases (--fft, --gtsv, --poisson) run instead of the grid unless --quick or --full "
-                      "is given too"))
+                      "User-given cases (--fft, --gtsv, --poisson, --ooc) run instead of the grid unless --quick or "
+                      "--full is given too"))
       ->type_name("SPEC")
       ->allow_extra_args(false)
       ->group(grid);
@@ -111,6 +111,25 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
                       "planes into z-contiguous columns, C/Zgtsv2StridedBatch, the C2Rs. Neumann is timed, not "
                       "compared (the singular mode is pinned differently), and so is dirichlet beyond nz = 128 in "
                       "f32"))
+      ->type_name("SPEC")
+      ->allow_extra_args(false)
+      ->group(grid);
+  app.add_option("--ooc", cli->ooc_texts,
+                 wrap("an out-of-core transform or Poisson solve of host data (idgpuOoc*, idgpuOocPoisson*), timed "
+                      "against the bus; repeatable:\n"
+                      "KIND,n=...[,batch=B][,precision=s|d][,z=BOUNDARY][,inplace][,inverse]\n"
+                      "  [,chunks=K|budget=BYTES][,memory=pinned|pageable]\n"
+                      "KIND c2c (in place), r2c, c2r (z2z, d2z, z2d: precision=d): n outermost first as --fft, N "
+                      "(1D, batch=B transforms, default 1), NxM, NxMxK or N^3; inplace (r2c, c2r): cuFFT's padded "
+                      "layout; inverse (c2c). KIND poisson: n=NXxNYxNZ, x first as --poisson (nz >= 2), or N^3; z "
+                      "periodic (default), neumann or dirichlet; inplace: f == u. The device budget: chunks=K, the "
+                      "least with at most K chunks a phase by the library's schedule rule; budget=BYTES (0: the "
+                      "library's default); by default a quarter of the complex array the library schedules. Host "
+                      "arrays pinned unless memory=pageable. A row: the exec's median (host clock), the bytes of "
+                      "one round trip (input in, output out), the plan's round trips and chunks, and bus_ms / "
+                      "exec_ms, the fraction of one round trip's bound (bus_ms: those bytes copied H2D and D2H at "
+                      "once, pinned; target >= 0.8); poisson also the in-core solve's time. The run first prints "
+                      "the bus's bandwidths (H2D, D2H, both at once)"))
       ->type_name("SPEC")
       ->allow_extra_args(false)
       ->group(grid);
@@ -217,13 +236,15 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
 
   const std::string output = "Output";
   app.add_option("--csv", cli->csv_path,
-                 wrap("every row as CSV, with the device and the driver, runtime and library versions in columns"))
+                 wrap("every row as CSV, with the device and the driver, runtime and library versions in columns; "
+                      "ooc rows fill idgpu_ms, bytes and their own columns (round_trips, chunks, budget_bytes, "
+                      "memory, bus_ms, frac_round_trip_bound, in_core_ms; report.h lists every column)"))
       ->type_name("FILE")
       ->group(output);
   app.add_option("--json", cli->json_path,
                  wrap("the whole run as one JSON document: a header (device, driver, runtime, vendor library versions "
-                      "and paths, idgpu version and policy, copy bandwidth), the options, the cases and every row; "
-                      "'-' writes it to stdout and the table to stderr"))
+                      "and paths, idgpu version and policy, copy bandwidth, the bus's with ooc cases), the options, "
+                      "the cases and every row; '-' writes it to stdout and the table to stderr"))
       ->type_name("FILE")
       ->group(output);
   app.add_flag("--progress", cli->progress,
@@ -240,7 +261,9 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
       "  idgpu-bench --full --csv bench.csv --json bench.json\n"
       "  idgpu-bench --fft r2c,n=4096,batch=1000 --fft c2c,n=1024x1024,inplace,precision=f64\n"
       "  idgpu-bench --gtsv gtsv2StridedBatch,m=256,batch=65536,precision=d --gtsv gtsv2,m=2^20\n"
-      "  idgpu-bench --poisson periodic,n=256x256x256 --poisson dirichlet,n=512^3,precision=d");
+      "  idgpu-bench --poisson periodic,n=256x256x256 --poisson dirichlet,n=512^3,precision=d\n"
+      "  idgpu-bench --ooc c2c,n=256^3 --ooc r2c,n=4096,batch=8192,chunks=16 --ooc poisson,n=256^3\n"
+      "  idgpu-bench --ooc z2z,n=512^3,budget=2^30,memory=pageable --csv ooc.csv");
 
   try {
     app.parse(argc, argv);
@@ -267,7 +290,8 @@ int parse_command_line(int argc, char** argv, Cli* cli) {
   };
   if (!parse_cases("--fft", cli->fft_texts, [](const std::string& text) { return fft_user_case(text); }) ||
       !parse_cases("--gtsv", cli->gtsv_texts, [&](const std::string& text) { return gtsv_user_case(text, options); }) ||
-      !parse_cases("--poisson", cli->poisson_texts, [](const std::string& text) { return poisson_user_case(text); })) {
+      !parse_cases("--poisson", cli->poisson_texts, [](const std::string& text) { return poisson_user_case(text); }) ||
+      !parse_cases("--ooc", cli->ooc_texts, [](const std::string& text) { return ooc_user_case(text); })) {
     return kExitUsage;
   }
   return -1;

@@ -25,7 +25,8 @@ struct Cli {
   std::vector<std::string> fft_texts;      // --fft, as given
   std::vector<std::string> gtsv_texts;     // --gtsv, as given
   std::vector<std::string> poisson_texts;  // --poisson, as given
-  std::vector<CaseSpec> user_cases;        // parsed from all three, in that order
+  std::vector<std::string> ooc_texts;      // --ooc, as given
+  std::vector<CaseSpec> user_cases;        // parsed from all four, in that order
   std::string csv_path;
   std::string json_path;  // "-": stdout (the table then goes to stderr)
   std::string lib_path;

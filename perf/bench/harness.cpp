@@ -111,6 +111,22 @@ void check_cusparse(cusparseStatus_t status, Side side, const char* what, const 
                    std::to_string(static_cast<int>(status)) + ")");
 }
 
+const char* idgpu_status_name(idgpuStatus_t status) {
+  switch (status) {
+    case IDGPU_STATUS_SUCCESS: return "IDGPU_STATUS_SUCCESS";
+    case IDGPU_STATUS_INVALID_VALUE: return "IDGPU_STATUS_INVALID_VALUE";
+    case IDGPU_STATUS_NOT_FOUND: return "IDGPU_STATUS_NOT_FOUND";
+    case IDGPU_STATUS_EXECUTION_FAILED: return "IDGPU_STATUS_EXECUTION_FAILED";
+  }
+  return "unknown idgpuStatus_t";
+}
+
+void check_idgpu(idgpuStatus_t status, const char* what) {
+  if (status == IDGPU_STATUS_SUCCESS) return;
+  throw BenchError(std::string("idgpu ") + what + ": " + idgpu_status_name(status) + " (" +
+                   std::to_string(static_cast<int>(status)) + ")");
+}
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   const cudaError_t status = cudaMalloc(&pointer_, bytes);

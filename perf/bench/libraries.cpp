@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace idgpu_bench {
 namespace {
@@ -186,6 +187,23 @@ bool load_libraries(const std::string& cufft_override, const std::string& cuspar
   } else if (!poisson_missing.empty()) {
     libraries->poisson_unavailable = "libidgpu lacks " + join(poisson_missing);
   }
+
+  // The out-of-core cases: libidgpu's idgpuOoc* alone, each kind its own list (libraries.h).
+  auto lacking = [&](std::initializer_list<const char*> names) {
+    std::vector<std::string> missing;
+    for (const char* name : names) {
+      for (const std::string& absent : libraries->idgpu_api.missing) {
+        if (absent == name) missing.push_back(absent);
+      }
+    }
+    return missing.empty() ? std::string() : "libidgpu lacks " + join(missing);
+  };
+#define IDGPU_BENCH_NAME_(name) #name,
+  libraries->ooc_fft_unavailable = lacking({IDGPU_BENCH_IDGPU_OOC_FFT_FUNCTIONS(IDGPU_BENCH_NAME_)});
+  libraries->ooc_real_unavailable = lacking(
+      {IDGPU_BENCH_IDGPU_OOC_FFT_FUNCTIONS(IDGPU_BENCH_NAME_) IDGPU_BENCH_IDGPU_OOC_REAL_FUNCTIONS(IDGPU_BENCH_NAME_)});
+  libraries->ooc_poisson_unavailable = lacking({IDGPU_BENCH_IDGPU_OOC_POISSON_FUNCTIONS(IDGPU_BENCH_NAME_)});
+#undef IDGPU_BENCH_NAME_
 
   if (libraries->vendor_cusparse.handle == nullptr) {
     libraries->gtsv_unavailable = libraries->vendor_cusparse.error;

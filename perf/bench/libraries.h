@@ -71,20 +71,45 @@ namespace idgpu_bench {
   X(cusparseGetErrorString)                    \
   X(cusparseGetProperty)
 
+// The out-of-core calls the ooc cases make (ooc_cases.cpp), one list per kind of case: the complex
+// FFT's, what the real transforms add to it, and the Poisson solve's. Each list names exactly what
+// its cases need, so that a missing symbol makes those cases, and only those, unavailable.
+#define IDGPU_BENCH_IDGPU_OOC_FFT_FUNCTIONS(X) \
+  X(idgpuOocPlan3d)                            \
+  X(idgpuOocPlanMany1d)                        \
+  X(idgpuOocGetSchedule)                       \
+  X(idgpuOocExec)                              \
+  X(idgpuOocDestroy)
+#define IDGPU_BENCH_IDGPU_OOC_REAL_FUNCTIONS(X) \
+  X(idgpuOocPlanReal3d)                         \
+  X(idgpuOocPlanRealMany1d)                     \
+  X(idgpuOocExecR2C)                            \
+  X(idgpuOocExecC2R)
+#define IDGPU_BENCH_IDGPU_OOC_POISSON_FUNCTIONS(X) \
+  X(idgpuOocPoissonCreate)                         \
+  X(idgpuOocPoissonGetSchedule)                    \
+  X(idgpuOocPoissonExec)                           \
+  X(idgpuOocPoissonDestroy)
+
 // idgpu's own API (include/idgpu/idgpu.h); the idgpuPoisson* calls are the idgpu side of the
-// Poisson cases (their vendor side is cuFFT and cuSPARSE, through the tables above).
-#define IDGPU_BENCH_IDGPU_FUNCTIONS(X) \
-  X(idgpuGetVersionString)             \
-  X(idgpuGetVendorLibraryPath)         \
-  X(idgpuWriteReport)                  \
-  X(idgpuResetCallStats)               \
-  X(idgpuGetPolicy)                    \
-  X(idgpuGetTridiagSolver)             \
-  X(idgpuPoissonCreate)                \
-  X(idgpuPoissonDestroy)               \
-  X(idgpuPoissonSetStream)             \
-  X(idgpuPoissonExecS)                 \
-  X(idgpuPoissonExecD)
+// Poisson cases (their vendor side is cuFFT and cuSPARSE, through the tables above), and the
+// in-core time printed beside the out-of-core Poisson cases; the idgpuOoc* calls the ooc cases'
+// only side (their reference is the bus).
+#define IDGPU_BENCH_IDGPU_FUNCTIONS(X)    \
+  X(idgpuGetVersionString)                \
+  X(idgpuGetVendorLibraryPath)            \
+  X(idgpuWriteReport)                     \
+  X(idgpuResetCallStats)                  \
+  X(idgpuGetPolicy)                       \
+  X(idgpuGetTridiagSolver)                \
+  X(idgpuPoissonCreate)                   \
+  X(idgpuPoissonDestroy)                  \
+  X(idgpuPoissonSetStream)                \
+  X(idgpuPoissonExecS)                    \
+  X(idgpuPoissonExecD)                    \
+  IDGPU_BENCH_IDGPU_OOC_FFT_FUNCTIONS(X)  \
+  IDGPU_BENCH_IDGPU_OOC_REAL_FUNCTIONS(X) \
+  IDGPU_BENCH_IDGPU_OOC_POISSON_FUNCTIONS(X)
 
 #define IDGPU_BENCH_POINTER_(name) decltype(&::name) name = nullptr;
 
@@ -131,6 +156,11 @@ struct Libraries {
   // The Poisson cases need the vendor cuFFT and libidgpu's idgpuPoisson* (those with Neumann or
   // Dirichlet z the vendor cuSPARSE handle too: a case without it fails in its setup).
   std::string poisson_unavailable;
+  // The out-of-core cases need libidgpu only (no vendor library has out-of-core transforms): the
+  // complex FFT's calls; the real transforms' and those; the Poisson solve's.
+  std::string ooc_fft_unavailable;
+  std::string ooc_real_unavailable;
+  std::string ooc_poisson_unavailable;
   std::string fft_warning;  // the FFT sides run, but libidgpu forwards to another cuFFT instance
 };
 

@@ -1,13 +1,22 @@
 // idgpu-bench: the vendor libraries and libidgpu side by side, in one process.
 //
 //   idgpu-bench [--quick | --full] [--fft SPEC]... [--gtsv SPEC]... [--poisson SPEC]...
-//               [--filter SUBSTR]... [--csv FILE] [--json FILE] [--runs N] ...
+//               [--ooc SPEC]... [--filter SUBSTR]... [--csv FILE] [--json FILE] [--runs N] ...
 //
-// Three case families: fft (cuFFT plans on both sides), gtsv (cuSPARSE's tridiagonal solvers on
-// both sides) and poisson (idgpu's FFT Poisson solver, idgpuPoisson*, against the same solve
-// written with cuFFT and cuSPARSE: poisson_cases.cpp), e.g.
+// Three two-sided case families: fft (cuFFT plans on both sides), gtsv (cuSPARSE's tridiagonal
+// solvers on both sides) and poisson (idgpu's FFT Poisson solver, idgpuPoisson*, against the same
+// solve written with cuFFT and cuSPARSE: poisson_cases.cpp), e.g.
 //   --poisson periodic,n=256x256x256,precision=s   (n = the solver's nx x ny x nz, x first; or 256^3)
 //   --poisson dirichlet,n=512x512x128,precision=d  (z boundary periodic, neumann or dirichlet)
+// And one with idgpu's side only, ooc (ooc.h, ooc_cases.cpp): the out-of-core FFTs (idgpuOoc*)
+// and Poisson solve (idgpuOocPoisson*) of host data, whose reference is the bus: the time one
+// round trip of the data takes over it, measured in the same run (the fraction of that bound an
+// exec reaches is the row's figure), e.g.
+//   --ooc c2c,n=256^3                   (in place, a budget of a quarter of the array)
+//   --ooc r2c,n=4096,batch=8192,chunks=16,memory=pageable
+//   --ooc poisson,n=256^3,z=neumann,precision=d
+// The user-given ooc cases are the only ones (no grid has them); the bus bandwidths (H2D, D2H,
+// both at once) are measured and printed once, where the selection has one.
 //
 // See --help (cli.cpp) for every option. Exit status: 0 when every case ran and both sides
 // agreed, 1 when a case failed or the sides' outputs differ, 2 on a usage error or when there is
@@ -27,6 +36,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "ooc.h"
 #include "report.h"
 
 namespace idgpu_bench {
@@ -90,6 +100,64 @@ void print_table_header(std::FILE* out) {
                "speedup", "MB", "v_%bw", "i_%bw", "check", "params");
 }
 
+// The ooc rows' table: the exec's median, the bus's time for one round trip of the same bytes,
+// their ratio (the fraction of that bound reached), the bytes, the plan's schedule and budget.
+void print_ooc_table_header(std::FILE* out) {
+  std::fprintf(out, "%-7s %-32s %11s %11s %7s %10s %5s %7s %10s %-8s %s\n", "family", "case", "exec_ms", "bus_ms",
+               "bound", "MB", "trips", "chunks", "budget_MiB", "memory", "params");
+}
+
+void print_ooc_row(std::FILE* out, const CaseSpec& spec, const OocResult& result) {
+  std::fprintf(out, "%-7s %-32s %11.3f %11.3f %6.1f%% %10.1f %5d %7lld %10.1f %-8s %s\n", spec.family.c_str(),
+               spec.name.c_str(), result.exec_ms, result.bus_ms, 100 * result.bound_fraction(), result.bytes / 1e6,
+               result.round_trips, result.chunks, static_cast<double>(result.budget_bytes) / 1048576.0,
+               result.pinned ? "pinned" : "pageable", spec.params.c_str());
+  if (result.in_core_ms) {
+    std::fprintf(out, "        in core (idgpuPoissonExec on device data, no bus): %.3f ms\n", *result.in_core_ms);
+  } else if (!result.in_core_note.empty()) {
+    std::fprintf(out, "        in core: not measured (%s)\n", result.in_core_note.c_str());
+  }
+}
+
+Row ooc_row(const CaseSpec& spec, const OocResult& result) {
+  Row row;
+  row.family = spec.family;
+  row.name = spec.name;
+  row.params = spec.params;
+  row.idgpu_ms = result.exec_ms;
+  row.idgpu_min_ms = result.exec_min_ms;
+  row.bytes = result.bytes;
+  row.runs = result.runs;
+  row.status = "ok";
+  row.round_trips = result.round_trips;
+  row.chunks = result.chunks;
+  row.budget_bytes = result.budget_bytes;
+  row.memory = result.pinned ? "pinned" : "pageable";
+  row.bus_ms = result.bus_ms;
+  row.frac_round_trip_bound = result.bound_fraction();
+  row.in_core_ms = result.in_core_ms;
+  return row;
+}
+
+// The target for an out-of-core exec: this fraction of one round trip's bound.
+constexpr double kOocBoundTarget = 0.8;
+
+struct OocSummary {
+  int count = 0;
+  double log_sum = 0;
+  double lowest = INFINITY;
+  double highest = 0;
+
+  void add(double fraction) {
+    if (!(fraction > 0) || !std::isfinite(fraction)) return;
+    ++count;
+    log_sum += std::log(fraction);
+    lowest = std::min(lowest, fraction);
+    highest = std::max(highest, fraction);
+  }
+  double geomean() const { return std::exp(log_sum / count); }
+};
+
 // The dispatch report of the idgpu side, through idgpu's own API.
 void print_idgpu_report(std::FILE* out, const Libraries& libraries) {
   std::fprintf(out, "\n");
@@ -145,8 +213,19 @@ int show_libraries(const Cli& cli) {
   // The periodic ones need cuFFT only; Neumann and Dirichlet z the vendor cuSPARSE handle too.
   std::printf("Poisson cases:     %s\n", poisson ? (gtsv ? "can run" : "periodic z only (tridiagonal cases cannot run)")
                                                  : libraries.poisson_unavailable.c_str());
+  // The out-of-core cases need libidgpu only; the real transforms' calls may be missing where the
+  // complex ones are there.
+  const std::string& ooc_fft = libraries.ooc_fft_unavailable;
+  const std::string& ooc_real = libraries.ooc_real_unavailable;
+  const std::string& ooc_poisson = libraries.ooc_poisson_unavailable;
+  std::printf("ooc FFT cases:     %s\n",
+              !ooc_fft.empty()    ? ooc_fft.c_str()
+              : ooc_real.empty() ? "can run"
+                                 : ("c2c only (r2c, c2r: " + ooc_real + ")").c_str());
+  std::printf("ooc Poisson cases: %s\n", ooc_poisson.empty() ? "can run" : ooc_poisson.c_str());
+  const bool ooc = ooc_fft.empty() && ooc_real.empty() && ooc_poisson.empty();
   if (fft && gtsv && libraries.fft_warning.empty()) std::printf("both sides share the vendor instances\n");
-  return fft && gtsv && poisson ? kExitOk : kExitFailed;
+  return fft && gtsv && poisson && ooc ? kExitOk : kExitFailed;
 }
 
 std::vector<ListedCase> listed(const std::vector<CaseSpec>& cases) {
@@ -263,6 +342,30 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
     describe_libraries(libraries, &header);
     header.copy_bandwidth = measure_copy_bandwidth(stream, &header.copy_bytes);
     const double copy_bandwidth = header.copy_bandwidth;
+    // The bus, once, where an ooc case will need its times (pinned buffers of up to 256 MiB each
+    // way, and as much device memory).
+    std::unique_ptr<BusProbe> bus;
+    std::string bus_unavailable;
+    if (std::any_of(cases.begin(), cases.end(), [](const CaseSpec& spec) { return spec.family == "ooc"; })) {
+      try {
+        constexpr std::size_t kMiB = std::size_t(1) << 20;
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        BENCH_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const std::size_t bytes = std::max(16 * kMiB, std::min(256 * kMiB, free_bytes / 8) / kMiB * kMiB);
+        bus = std::make_unique<BusProbe>(bytes);
+        const BusBandwidth bandwidth = bus->measure();
+        header.bus_host_to_device = bandwidth.host_to_device;
+        header.bus_device_to_host = bandwidth.device_to_host;
+        header.bus_both = bandwidth.both;
+        header.bus_bytes = bandwidth.bytes;
+        header.bus_copies = bandwidth.copies;
+        env.bus = bus.get();
+      } catch (const BenchError& failure) {
+        bus.reset();
+        bus_unavailable = std::string("the bus could not be measured: ") + failure.what();
+      }
+    }
     print_header(out, header);
     std::fprintf(out,
                  "seed 0x%llx, %d runs (median), %d warm-up, rotation sets >= %.0fx L2, timed calls on a non-default "
@@ -274,6 +377,7 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
     }
     if (!libraries.fft_warning.empty()) std::fprintf(out, "warning: %s\n", libraries.fft_warning.c_str());
     if (!gtsv_unavailable.empty()) std::fprintf(out, "tridiagonal cases cannot run: %s\n", gtsv_unavailable.c_str());
+    if (!bus_unavailable.empty()) std::fprintf(out, "out-of-core cases cannot run: %s\n", bus_unavailable.c_str());
     std::fprintf(out,
                  "speedup = vendor_ms / idgpu_ms; %%bw = bytes that must move / time, against the copy bandwidth\n\n");
 
@@ -298,16 +402,17 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
     };
 
     Summary summary;
+    OocSummary ooc_summary;
     std::vector<std::string> overhead_lines;
     Progress progress(cli.progress, static_cast<int>(cases.size()));
-    print_table_header(out);
     std::fflush(out);
     for (std::size_t index = 0; index < cases.size(); ++index) {
       const CaseSpec& spec = cases[index];
       progress.begin(static_cast<int>(index) + 1, spec.id());
-      const std::string& unavailable = spec.family == "fft"       ? libraries.fft_unavailable
-                                       : spec.family == "poisson" ? libraries.poisson_unavailable
-                                                                  : gtsv_unavailable;
+      const std::string unavailable = spec.unavailable              ? spec.unavailable(libraries)
+                                      : spec.family == "fft"       ? libraries.fft_unavailable
+                                      : spec.family == "poisson"   ? libraries.poisson_unavailable
+                                                                   : gtsv_unavailable;
       auto fail = [&](const std::string& why) {
         std::fprintf(out, "%-7s %-32s FAILED: %s\n", spec.family.c_str(), spec.name.c_str(), why.c_str());
         std::fflush(out);
@@ -321,9 +426,37 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
         ++summary.failed;
         summary.failures.push_back(spec.id());
       };
-      if (!unavailable.empty()) {
-        fail(unavailable);
+      // The ooc rows have columns of their own (one side, the bus as the reference): a table
+      // header wherever the kind of row changes.
+      const bool ooc_table = static_cast<bool>(spec.make_ooc);
+      if (index == 0 || ooc_table != static_cast<bool>(cases[index - 1].make_ooc)) {
+        if (index > 0) std::fprintf(out, "\n");
+        if (ooc_table) {
+          print_ooc_table_header(out);
+        } else {
+          print_table_header(out);
+        }
+      }
+      if (!unavailable.empty() || (spec.make_ooc && !bus_unavailable.empty())) {
+        fail(!unavailable.empty() ? unavailable : bus_unavailable);
         if (json) json->save_partial();
+        continue;
+      }
+      if (spec.make_ooc) {
+        try {
+          std::unique_ptr<OocCase> ooc_case = spec.make_ooc(env);
+          const OocResult result = run_ooc_case(*ooc_case, env);
+          print_ooc_row(out, spec, result);
+          record(ooc_row(spec, result));
+          ooc_summary.add(result.bound_fraction());
+          ++summary.ok;
+        } catch (const std::exception& failure) {
+          fail(failure.what());
+        }
+        std::fflush(out);
+        if (json) json->save_partial();
+        cudaDeviceSynchronize();
+        cudaGetLastError();
         continue;
       }
       try {
@@ -450,6 +583,13 @@ int run(const Cli& cli, std::vector<CaseSpec>& cases) {
       geomeans.emplace_back(kFamilies[family], geomean);
       std::fprintf(out, "geometric-mean speedup %-7s: %.3fx over %d cases\n", kFamilies[family], geomean,
                    summary.speedup_count[family]);
+    }
+    if (ooc_summary.count > 0) {
+      std::fprintf(out,
+                   "out-of-core: fraction of one round trip's bound (bus_ms / exec_ms) %.2f to %.2f, geometric mean "
+                   "%.2f over %d cases (target >= %.1f)\n",
+                   ooc_summary.lowest, ooc_summary.highest, ooc_summary.geomean(), ooc_summary.count,
+                   kOocBoundTarget);
     }
     if (!overhead_lines.empty()) {
       std::fprintf(out,

@@ -98,22 +98,6 @@ DeviceBuffer upload(const std::vector<double>& values) {
   return buffer;
 }
 
-const char* idgpu_status_name(idgpuStatus_t status) {
-  switch (status) {
-    case IDGPU_STATUS_SUCCESS: return "IDGPU_STATUS_SUCCESS";
-    case IDGPU_STATUS_INVALID_VALUE: return "IDGPU_STATUS_INVALID_VALUE";
-    case IDGPU_STATUS_NOT_FOUND: return "IDGPU_STATUS_NOT_FOUND";
-    case IDGPU_STATUS_EXECUTION_FAILED: return "IDGPU_STATUS_EXECUTION_FAILED";
-  }
-  return "unknown idgpuStatus_t";
-}
-
-void check_idgpu(idgpuStatus_t status, const char* what) {
-  if (status == IDGPU_STATUS_SUCCESS) return;
-  throw BenchError(std::string("idgpu ") + what + ": " + idgpu_status_name(status) + " (" +
-                   std::to_string(static_cast<int>(status)) + ")");
-}
-
 // The calls of one precision on either side.
 template <class Real>
 struct Calls;

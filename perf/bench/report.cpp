@@ -149,6 +149,13 @@ std::string header_json(const RunHeader& header) {
       .add("idgpu", header.has_libraries ? idgpu.inline_text() : "null")
       .add("copy_bandwidth_gbs", header.copy_bandwidth > 0 ? json_number(header.copy_bandwidth * 1e-9, "%.1f") : "null")
       .add("copy_bytes", header.copy_bytes > 0 ? std::to_string(header.copy_bytes) : "null");
+  JsonObject bus;
+  bus.add("h2d_gbs", json_number(header.bus_host_to_device * 1e-9, "%.2f"))
+      .add("d2h_gbs", json_number(header.bus_device_to_host * 1e-9, "%.2f"))
+      .add("both_gbs", json_number(header.bus_both * 1e-9, "%.2f"))
+      .add("bytes", std::to_string(header.bus_bytes))
+      .add("copies", std::to_string(header.bus_copies));
+  object.add("bus", header.bus_both > 0 ? bus.inline_text() : "null");
   return object.block_text("  ");
 }
 
@@ -210,6 +217,13 @@ void print_header(std::FILE* out, const RunHeader& header) {
     std::fprintf(out, "device-to-device copy bandwidth: %.1f GB/s (read+write, median of 20 copies of %.0f MiB)\n",
                  header.copy_bandwidth * 1e-9, static_cast<double>(header.copy_bytes) / 1048576.0);
   }
+  if (header.bus_both > 0) {
+    std::fprintf(out,
+                 "bus (pinned host memory, copies of %.0f MiB, median of %d): H2D %.1f GB/s, D2H %.1f GB/s, both at "
+                 "once %.1f GB/s (H2D + D2H of the same bytes on two streams)\n",
+                 static_cast<double>(header.bus_bytes) / 1048576.0, header.bus_copies,
+                 header.bus_host_to_device * 1e-9, header.bus_device_to_host * 1e-9, header.bus_both * 1e-9);
+  }
   if (!header.has_libraries) return;
   std::fprintf(out, "vendor cuFFT:    %s (version %s)\n",
                header.cufft_path.empty() ? "not loaded" : header.cufft_path.c_str(),
@@ -234,12 +248,16 @@ bool CsvWriter::open(const std::string& path, const RunHeader& header) {
                  library_version_text(header.cufft_version),
                  library_version_text(header.cusparse_version),
                  header.idgpu_version,
-                 header.policy};
+                 header.policy,
+                 header.bus_both > 0 ? format("%.2f", header.bus_host_to_device * 1e-9) : "",
+                 header.bus_both > 0 ? format("%.2f", header.bus_device_to_host * 1e-9) : "",
+                 header.bus_both > 0 ? format("%.2f", header.bus_both * 1e-9) : ""};
   device_ = header.device;
   std::fprintf(file_,
                "family,case,params,vendor_ms,idgpu_ms,speedup,bytes,frac_copy_bw_vendor,frac_copy_bw_idgpu,device,"
                "vendor_min_ms,idgpu_min_ms,runs,sets,max_rel_diff,identical,status,"
-               "copy_bw_gbs,driver,runtime,cufft,cusparse,idgpu,policy\n");
+               "copy_bw_gbs,driver,runtime,cufft,cusparse,idgpu,policy,bus_h2d_gbs,bus_d2h_gbs,bus_both_gbs,"
+               "round_trips,chunks,budget_bytes,memory,bus_ms,frac_round_trip_bound,in_core_ms\n");
   std::fflush(file_);
   return true;
 }
@@ -264,6 +282,14 @@ void CsvWriter::row(const Row& row) {
                                      row.identical ? (*row.identical ? "1" : "0") : "",
                                      row.status};
   fields.insert(fields.end(), run_fields_.begin(), run_fields_.end());
+  // The ooc family's own columns.
+  fields.push_back(row.round_trips ? std::to_string(*row.round_trips) : "");
+  fields.push_back(row.chunks ? std::to_string(*row.chunks) : "");
+  fields.push_back(row.budget_bytes ? std::to_string(*row.budget_bytes) : "");
+  fields.push_back(row.memory);
+  fields.push_back(csv_number(row.bus_ms));
+  fields.push_back(csv_number(row.frac_round_trip_bound));
+  fields.push_back(csv_number(row.in_core_ms));
   std::string line;
   for (std::size_t index = 0; index < fields.size(); ++index) line += (index > 0 ? "," : "") + csv_field(fields[index]);
   std::fprintf(file_, "%s\n", line.c_str());
@@ -294,6 +320,13 @@ void JsonReport::add_row(const Row& row) {
                            .add("max_rel_diff", json_optional(row.max_rel_diff))
                            .add("identical", json_optional(row.identical))
                            .add("status", json_string(row.status))
+                           .add("round_trips", json_optional(row.round_trips))
+                           .add("chunks", json_optional(row.chunks))
+                           .add("budget_bytes", json_optional(row.budget_bytes))
+                           .add("memory", json_text_or_null(row.memory))
+                           .add("bus_ms", json_optional(row.bus_ms))
+                           .add("frac_round_trip_bound", json_optional(row.frac_round_trip_bound))
+                           .add("in_core_ms", json_optional(row.in_core_ms))
                            .inline_text());
 }
 

@@ -35,6 +35,14 @@ struct RunHeader {
   std::string tridiag_solver;  // its gtsv2_nopivot solver
   double copy_bandwidth = 0;   // bytes per second, read + write (0: not measured)
   std::size_t copy_bytes = 0;
+  // The bus, between pinned host memory and the device, measured where the selection has ooc
+  // cases (0: not measured): bytes per second of H2D alone, D2H alone, and both directions at
+  // once (2 x bytes / time), copies of bus_bytes, the median of bus_copies.
+  double bus_host_to_device = 0;
+  double bus_device_to_host = 0;
+  double bus_both = 0;
+  std::size_t bus_bytes = 0;
+  int bus_copies = 0;
 };
 
 // 13000 -> "13.0" (CUDA driver and runtime); "" for 0.
@@ -64,11 +72,33 @@ struct Row {
   std::optional<double> max_rel_diff;
   std::optional<bool> identical;
   std::string status;
+  // The ooc family (ooc.h), which has one side: its exec time is idgpu_ms (median) and
+  // idgpu_min_ms, the bytes of one round trip over the bus `bytes`; vendor_ms, speedup and the
+  // copy-bandwidth fractions stay empty.
+  std::optional<int> round_trips;  // the plan's schedule
+  std::optional<long long> chunks;
+  std::optional<long long> budget_bytes;  // deviceBytes given to the plan (0: the library's default)
+  std::string memory;                     // the host arrays': pinned or pageable
+  std::optional<double> bus_ms;           // one round trip of `bytes` over the bus, copies alone
+  std::optional<double> frac_round_trip_bound;  // bus_ms / idgpu_ms
+  std::optional<double> in_core_ms;             // the same problem in core on device data (Poisson)
 };
 
 // Every row as CSV, written as each case ends so that a run cut short keeps what it measured.
 // The columns of earlier versions keep their places; the run's versions follow as columns of
-// every row, so concatenated files keep each row's provenance.
+// every row, so concatenated files keep each row's provenance. The columns, in order:
+//   family, case, params, vendor_ms, idgpu_ms, speedup, bytes, frac_copy_bw_vendor,
+//   frac_copy_bw_idgpu, device, vendor_min_ms, idgpu_min_ms, runs, sets, max_rel_diff, identical,
+//   status; the run's: copy_bw_gbs, driver, runtime, cufft, cusparse, idgpu, policy, bus_h2d_gbs,
+//   bus_d2h_gbs, bus_both_gbs (the bus, empty unless the run has ooc cases); the ooc family's own
+//   (empty in the other families' rows): round_trips, chunks, budget_bytes, memory, bus_ms,
+//   frac_round_trip_bound, in_core_ms.
+// An ooc row (one side, no vendor) fills family, case, params, idgpu_ms (the exec's median),
+// idgpu_min_ms, bytes (one round trip: the exec's input and output), device, runs, status and its
+// own columns: the plan's round trips and chunks, its device budget, the host memory (pinned or
+// pageable), bus_ms (the same bytes copied H2D and D2H at once, from and to pinned memory),
+// frac_round_trip_bound = bus_ms / idgpu_ms, and in_core_ms (Poisson: idgpuPoissonExec on device
+// data, for context).
 class CsvWriter {
  public:
   CsvWriter() = default;
