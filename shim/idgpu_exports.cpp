@@ -423,77 +423,64 @@ idgpuStatus_t ooc_exec_real(const char* name, idgpuOocPlan_t plan, const void* i
 
 }  // namespace
 
-IDGPU_EXPORT idgpuStatus_t idgpuOocPlan3d(idgpuOocPlan_t* plan, long long n0, long long n1, long long n2,
-                                          idgpuPrecision_t precision, size_t deviceBytes) {
-  constexpr const char* kName = "idgpuOocPlan3d";
-  return ooc_boundary(kName, [&] {
+namespace {
+
+// The body of idgpuOocPlan3d, PlanMany1d, PlanReal3d and PlanRealMany1d: `extents` the problem's
+// sizes as three_d / batched_1d take them, `real_length` the real points of a real plan (0 for a
+// complex one), `arguments` the call's sizes for the log.
+idgpuStatus_t ooc_plan_entry(const char* name, idgpuOocPlan_t* plan, bool batched, long long e0, long long e1,
+                             long long e2, long long real_length, idgpuPrecision_t precision, size_t device_bytes,
+                             const std::string& arguments) {
+  return ooc_boundary(name, [&] {
     if (plan == nullptr) {
-      idgpu::log::api().error("{}: null plan pointer", kName);
+      idgpu::log::api().error("{}: null plan pointer", name);
       return IDGPU_STATUS_INVALID_VALUE;
     }
-    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
-    const std::string call = std::string(kName) + "(n0=" + std::to_string(n0) + ", n1=" + std::to_string(n1) +
-                             ", n2=" + std::to_string(n2) + ", " +
-                             (precision == IDGPU_PRECISION_DOUBLE ? "double" : "single") + ")";
-    return ooc_plan(call, plan, complex_request(idgpu::ooc::three_d(n0, n1, n2, ooc_element_bytes(precision))),
-                    deviceBytes);
+    if (!ooc_precision(name, precision)) return IDGPU_STATUS_INVALID_VALUE;
+    const std::string call = std::string(name) + "(" + arguments + ", " + precision_text(precision) + ")";
+    const int element_bytes = ooc_element_bytes(precision);
+    const idgpu::ooc::Problem problem =
+        batched ? idgpu::ooc::batched_1d(e0, e2, element_bytes) : idgpu::ooc::three_d(e0, e1, e2, element_bytes);
+    if (real_length == 0) return ooc_plan(call, plan, complex_request(problem), device_bytes);
+    if (real_length < 2) {
+      idgpu::log::api().error("{}: the real axis needs at least 2 points", call);
+      return IDGPU_STATUS_INVALID_VALUE;
+    }
+    return ooc_plan(call, plan, real_request(problem, real_length), device_bytes);
   });
+}
+
+std::string sizes_3d(long long n0, long long n1, long long n2) {
+  return "n0=" + std::to_string(n0) + ", n1=" + std::to_string(n1) + ", n2=" + std::to_string(n2);
+}
+
+std::string sizes_1d(long long n, long long batch) {
+  return "n=" + std::to_string(n) + ", batch=" + std::to_string(batch);
+}
+
+}  // namespace
+
+IDGPU_EXPORT idgpuStatus_t idgpuOocPlan3d(idgpuOocPlan_t* plan, long long n0, long long n1, long long n2,
+                                          idgpuPrecision_t precision, size_t deviceBytes) {
+  return ooc_plan_entry("idgpuOocPlan3d", plan, false, n0, n1, n2, 0, precision, deviceBytes, sizes_3d(n0, n1, n2));
 }
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocPlanMany1d(idgpuOocPlan_t* plan, long long n, long long batch,
                                               idgpuPrecision_t precision, size_t deviceBytes) {
-  constexpr const char* kName = "idgpuOocPlanMany1d";
-  return ooc_boundary(kName, [&] {
-    if (plan == nullptr) {
-      idgpu::log::api().error("{}: null plan pointer", kName);
-      return IDGPU_STATUS_INVALID_VALUE;
-    }
-    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
-    const std::string call = std::string(kName) + "(n=" + std::to_string(n) + ", batch=" + std::to_string(batch) +
-                             ", " + (precision == IDGPU_PRECISION_DOUBLE ? "double" : "single") + ")";
-    return ooc_plan(call, plan, complex_request(idgpu::ooc::batched_1d(batch, n, ooc_element_bytes(precision))),
-                    deviceBytes);
-  });
+  return ooc_plan_entry("idgpuOocPlanMany1d", plan, true, batch, 1, n, 0, precision, deviceBytes, sizes_1d(n, batch));
 }
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocPlanReal3d(idgpuOocPlan_t* plan, long long n0, long long n1, long long n2,
                                               idgpuPrecision_t precision, size_t deviceBytes) {
-  constexpr const char* kName = "idgpuOocPlanReal3d";
-  return ooc_boundary(kName, [&] {
-    if (plan == nullptr) {
-      idgpu::log::api().error("{}: null plan pointer", kName);
-      return IDGPU_STATUS_INVALID_VALUE;
-    }
-    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
-    const std::string call = std::string(kName) + "(n0=" + std::to_string(n0) + ", n1=" + std::to_string(n1) +
-                             ", n2=" + std::to_string(n2) + ", " + precision_text(precision) + ")";
-    if (n2 < 2) {
-      idgpu::log::api().error("{}: n2 must be at least 2", call);
-      return IDGPU_STATUS_INVALID_VALUE;
-    }
-    return ooc_plan(call, plan, real_request(idgpu::ooc::three_d(n0, n1, n2, ooc_element_bytes(precision)), n2),
-                    deviceBytes);
-  });
+  // A real length of 1 would be taken for 0 (complex): refused here as below 2.
+  return ooc_plan_entry("idgpuOocPlanReal3d", plan, false, n0, n1, n2, n2 < 2 ? 1 : n2, precision, deviceBytes,
+                        sizes_3d(n0, n1, n2));
 }
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocPlanRealMany1d(idgpuOocPlan_t* plan, long long n, long long batch,
                                                   idgpuPrecision_t precision, size_t deviceBytes) {
-  constexpr const char* kName = "idgpuOocPlanRealMany1d";
-  return ooc_boundary(kName, [&] {
-    if (plan == nullptr) {
-      idgpu::log::api().error("{}: null plan pointer", kName);
-      return IDGPU_STATUS_INVALID_VALUE;
-    }
-    if (!ooc_precision(kName, precision)) return IDGPU_STATUS_INVALID_VALUE;
-    const std::string call = std::string(kName) + "(n=" + std::to_string(n) + ", batch=" + std::to_string(batch) +
-                             ", " + precision_text(precision) + ")";
-    if (n < 2) {
-      idgpu::log::api().error("{}: n must be at least 2", call);
-      return IDGPU_STATUS_INVALID_VALUE;
-    }
-    return ooc_plan(call, plan, real_request(idgpu::ooc::batched_1d(batch, n, ooc_element_bytes(precision)), n),
-                    deviceBytes);
-  });
+  return ooc_plan_entry("idgpuOocPlanRealMany1d", plan, true, batch, 1, n, n < 2 ? 1 : n, precision, deviceBytes,
+                        sizes_1d(n, batch));
 }
 
 IDGPU_EXPORT idgpuStatus_t idgpuOocExecR2C(idgpuOocPlan_t plan, const void* in, void* out) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/api.h"
+#include "core/device_scope.h"
 #include "core/log.h"
 #include "fft/api.h"
 
@@ -49,29 +50,6 @@ int copy_threads(long long bytes) {
   const long long hardware = std::max(1u, std::thread::hardware_concurrency());
   return static_cast<int>(std::clamp(bytes / kBytesPerCopyThread, 1LL, std::min<long long>(kMaxCopyThreads, hardware)));
 }
-
-// The plan's device current for a scope, the caller's restored after it.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) : device_(device) {
-    if (cudaGetDevice(&caller_) != cudaSuccess) {
-      cudaGetLastError();
-      caller_ = -1;
-    }
-    if (caller_ != device_) status_ = cudaSetDevice(device_);
-  }
-  ~DeviceScope() {
-    if (caller_ >= 0 && caller_ != device_) cudaSetDevice(caller_);
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  cudaError_t status() const { return status_; }
-
- private:
-  int device_;
-  int caller_ = -1;
-  cudaError_t status_ = cudaSuccess;
-};
 
 // Host threads for the gathers and scatters of one exec: size() - 1 workers and the calling
 // thread. Fewer workers where a thread cannot be started.

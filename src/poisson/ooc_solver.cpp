@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/device_scope.h"
 #include "core/log.h"
 #include "fft/planner.h"
 #include "fft/stockham_index.h"
@@ -25,29 +26,6 @@ constexpr std::size_t kAlignment = 256;
 long long real_bytes(const Problem& p) { return p.fp64 ? 8 : 4; }
 long long complex_bytes(const Problem& p) { return 2 * real_bytes(p); }
 long long half_of(const Problem& p) { return p.nx / 2 + 1; }
-
-// The plan's device current for a scope, the caller's restored after it.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) : device_(device) {
-    if (cudaGetDevice(&caller_) != cudaSuccess) {
-      cudaGetLastError();
-      caller_ = -1;
-    }
-    if (caller_ != device_) status_ = cudaSetDevice(device_);
-  }
-  ~DeviceScope() {
-    if (caller_ >= 0 && caller_ != device_) cudaSetDevice(caller_);
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  cudaError_t status() const { return status_; }
-
- private:
-  int device_;
-  int caller_ = -1;
-  cudaError_t status_ = cudaSuccess;
-};
 
 std::string cuda_text(const std::string& what, cudaError_t status) {
   cudaGetLastError();
