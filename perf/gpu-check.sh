@@ -16,8 +16,9 @@
 #                   kernels, on a grid capped at 70000 unknowns per call, over the native FFT
 #                   test capped at 40000 points per call, every 50th length of its sweeps, over
 #                   the layouts test (2D/3D, real, strided) and the Poisson solver's test (but its
-#                   [stream] case) capped at 40000 points per call, and the out-of-core FFT's
-#                   transforms and argument checks capped at 300000 points)
+#                   [stream] case) capped at 40000 points per call, the out-of-core FFT's
+#                   transforms (complex and real) and argument checks capped at 300000 points,
+#                   and the out-of-core Poisson solve's test capped at 100000)
 #
 # Every step runs even when an earlier one failed (steps that need a build that is not there
 # fail at once); the exit status is 1 when any step failed.
@@ -122,6 +123,7 @@ fft_test="$build/tests/gpu/idgpu_gpu_fft_native"
 layouts_test="$build/tests/gpu/idgpu_gpu_fft_layouts"
 poisson_test="$build/tests/gpu/idgpu_gpu_poisson"
 ooc_test="$build/tests/gpu/idgpu_gpu_ooc"
+ooc_poisson_test="$build/tests/gpu/idgpu_gpu_ooc_poisson"
 if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     step "sanitizer-$tool" env IDGPU_TEST_NATIVE_ONLY=1 IDGPU_TEST_MAX_UNKNOWNS=70000 \
@@ -142,7 +144,12 @@ if [ "${SANITIZE:-1}" != 0 ] && [ -x "$native_test" ] && command -v compute-sani
     fi
     if [ -x "$ooc_test" ]; then
       step "sanitizer-ooc-$tool" env IDGPU_TEST_MAX_POINTS=300000 \
-        compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$ooc_test" "[3d],[1d],[minimum],[bad-input]"
+        compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$ooc_test" \
+        "[3d],[1d],[minimum],[bad-input],[real]"
+    fi
+    if [ -x "$ooc_poisson_test" ]; then
+      step "sanitizer-ooc-poisson-$tool" env IDGPU_TEST_MAX_POINTS=100000 \
+        compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 20 "$ooc_poisson_test"
     fi
   done
 fi
