@@ -207,6 +207,21 @@ bool parse_pivot_refine(const char* value, Config* config) {
   return true;
 }
 
+bool parse_interleaved_pivoting(const char* value, Config* config) {
+  if (equals(value, "auto")) {
+    config->interleaved_pivoting = InterleavedPivoting::kAuto;
+  } else if (equals(value, "gathered")) {
+    config->interleaved_pivoting = InterleavedPivoting::kGathered;
+  } else if (equals(value, "stored")) {
+    config->interleaved_pivoting = InterleavedPivoting::kStored;
+  } else if (equals(value, "recompute")) {
+    config->interleaved_pivoting = InterleavedPivoting::kRecompute;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 bool parse_pivot_one_block(const char* value, Config* config) {
   if (equals(value, "auto")) {
     config->pivot_one_block = -1;

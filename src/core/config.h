@@ -16,6 +16,10 @@ enum class LogLevel : int { kTrace = 0, kDebug = 1, kInfo = 2, kWarn = 3, kError
 
 // IDGPU_TRIDIAG_SOLVER: which native algorithm gtsv2_nopivot runs (idgpuTridiagSolver_t's values).
 enum class TridiagSolver : int { kAuto = 0, kPartition = 1, kWangMou = 2, kPcrThomas = 3 };
+// IDGPU_INTERLEAVED_PIVOTING: how the native gtsvInterleavedBatch algos 1/2 solve (a test and
+// measurement aid): as measured, the batch gathered into one system, or one thread a system with U
+// stored in device memory or recomputed from checkpoints (tridiag/kernels/checkpoint_schedule.h).
+enum class InterleavedPivoting : int { kAuto = 0, kGathered = 1, kStored = 2, kRecompute = 3 };
 
 // IDGPU_REPORT: nothing, call counts at exit, or counts plus GPU time per function (as a table,
 // or with `json` as one JSON object).
@@ -54,6 +58,7 @@ struct Config {
   long long pivot_block_rows = 0;         // IDGPU_PIVOT_BLOCK_ROWS: 1..2^31-1
   int pivot_refine = 1;                   // IDGPU_PIVOT_REFINE: 0 never refine gtsv2, 1 where a pivot
                                           // was small, 2 always
+  InterleavedPivoting interleaved_pivoting = InterleavedPivoting::kAuto;  // IDGPU_INTERLEAVED_PIVOTING
   int pivot_one_block = -1;               // IDGPU_PIVOT_ONE_BLOCK: the gathered algos 1/2 solve one block a
                                           // system (1), level by level over the GPU (0), or as measured (-1)
   FaultInject fault_inject = FaultInject::kOff;  // IDGPU_FAULT_INJECT=off|launch|second-launch

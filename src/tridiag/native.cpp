@@ -47,12 +47,16 @@ std::size_t pivoting_buffer(const Problem& problem) {
 // is the vendor's size and unused.
 std::size_t no_buffer(const Problem&) { return 0; }
 
-// Algos 1 and 2 from this many rows a system go to the chunked diagonal pivoting of the gathered
-// batch (kernels/interleaved_pivoting.cu), below it to one thread a system; no tuning row sends
-// either there under auto yet (tuning.cpp says why), IDGPU_POLICY=native does. H100, f32, batch
-// 1000: the gathered batch 0.107 ms at m = 256 where one thread a system took 0.177 (the vendor
-// 0.149), 0.086 ms at m = 64 against 0.042 (the vendor 0.038).
-constexpr int kLongSystemRows = 256;
+// Whether algos 1/2 gather the batch into one system (IDGPU_INTERLEAVED_PIVOTING overrides).
+bool gathered_batch(const Problem& problem) {
+  const bool fits = kernels::interleaved_pivoting_fits(problem.m, problem.batch);
+  switch (config().interleaved_pivoting) {
+    case InterleavedPivoting::kGathered: return fits;
+    case InterleavedPivoting::kStored:
+    case InterleavedPivoting::kRecompute: return false;
+    default: return fits && gathered_batch_wins(problem.algo, problem.m, problem.batch);
+  }
+}
 
 const NativeSolver kPivoting{"chunks by diagonal pivoting, separators reduced level by level", pivoting_buffer};
 const NativeSolver kPartitionColumns{"partition solver over the columns of B (one matrix)", columns_buffer};
@@ -91,10 +95,7 @@ const NativeSolver* choose_native(const Problem& problem, const char** reason) {
   const NativeSolver* candidate = nullptr;
   if (problem.layout == Layout::kInterleaved && problem.m >= 1 && problem.batch >= 1) {
     candidate = problem.algo == 0 ? &kPartition : problem.algo == 1 ? &kInterleavedLu : &kInterleavedQr;
-    if (problem.algo != 0 && problem.m >= kLongSystemRows &&
-        kernels::interleaved_pivoting_fits(problem.m, problem.batch)) {
-      candidate = &kInterleavedPivoting;
-    }
+    if (problem.algo != 0 && gathered_batch(problem)) candidate = &kInterleavedPivoting;
   }
   if (problem.layout == Layout::kStrided) candidate = &kPartition;
   if (problem.layout == Layout::kSingleNopivot && problem.n >= 1) {

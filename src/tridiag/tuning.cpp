@@ -134,8 +134,34 @@ constexpr TuningRow kRows[] = {
     {kH100, Layout::kInterleaved, 2, 0, false, 32, 32, 1 << 19, 0, "H100: algo 2 f32/f64 m=32 1.30-1.35x"},
     {kH100, Layout::kInterleaved, 1, 8, true, 32, 32, 1 << 19, 0, "H100: algo 1 c32 m=32 1.09x"},
     {kH100, Layout::kInterleaved, 2, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x"},
-    {kH200, Layout::kInterleaved, 1, 4, false, 32, 32, 1 << 19, 0, "H200: algo 1 f32 m=32 1.08x"},
-    {kH200, Layout::kInterleaved, 2, 4, false, 32, 32, 1 << 19, 0, "H200: algo 2 f32 m=32 1.08x"},
+    // H200, one thread a system with U recomputed from checkpoints (kernels/interleaved.cu,
+    // checkpoint_schedule.h; IDGPU_INTERLEAVED_PIVOTING=recompute), idgpu-bench under
+    // IDGPU_POLICY=native, medians of 7, speedup over the vendor (fraction of copy bandwidth),
+    // LU / QR:
+    //   2^24 unknowns, m = 8 / 16 / 32 / 64 / 256 / 1024 (batch 2^21 .. 16384):
+    //     f32 1.25 / 1.78 / 1.63 (0.63) / 1.55 (0.54) / 2.05 (0.50) / 2.53x;
+    //         1.19 / 1.78 / 1.53 (0.60) / 1.57 (0.50) / 1.86 (0.46) / 2.37x;
+    //     f64 m >= 32: 1.50 (0.62) / 1.43 (0.56) / 1.52 (0.52) / 1.84x; 1.46 / 1.41 / 1.47 / 1.72x;
+    //     c32 m >= 32: 1.45 (0.59) / 1.39 (0.54) / 1.56 (0.51) / 1.79x; 1.40 / 1.34 / 1.53 / 1.89x;
+    //     c64: m = 8 / 16 (QR) 1.42 / 1.31x; m >= 32 1.34 (0.55) / 1.31 (0.51) / 1.11 (0.42) /
+    //         1.56x; 1.28 / 1.27 / 1.25 (0.47) / 1.42x.
+    //   batch 1000, m = 256 / 512: f32 1.78 / 1.82x, 1.89 / 1.89x; f64 1.34 / 1.32x, 1.39 /
+    //     1.37x; c32 1.25 / 1.26x, 1.47 / 1.47x; c64 1.12 / 1.19x, 1.05 / 1.10x (m = 512 at
+    //     batch 1000 goes to the gathered batch: tuning.cpp's gathered_batch_wins).
+    //   batch 4096, m = 512 / 1024: f32 1.93 / 2.25x, 1.89 / 2.18x; f64 1.57 / 1.68x, 1.58 /
+    //     1.66x; c32 1.49 / 1.58x, 1.66 / 1.76x; c64 1.39 / 1.42x, 1.25 / 1.27x.
+    //   f32 m = 4096: batch 4096 2.49x (the gathered batch 3.72x serves it), 16384 2.60x / 1.97x.
+    // U stored (on chip to m = 32, in device memory above; the H100 rows' kernel) measured f32 LU
+    // 1.09x / 0.96x / 0.92x / 0.89x at m = 32 / 64 / 256 / 1024. Smaller batches than 1000 and
+    // lengths past those measured stay with the vendor.
+    {kH200, Layout::kInterleaved, 1, 4, false, 8, 4096, 1000, 0, "H200: algo 1 f32 thread per system 1.25-2.6x"},
+    {kH200, Layout::kInterleaved, 2, 4, false, 8, 4096, 1000, 0, "H200: algo 2 f32 thread per system 1.19-2.4x"},
+    {kH200, Layout::kInterleaved, 1, 8, false, 32, 1024, 1000, 0, "H200: algo 1 f64 thread per system 1.3-1.8x"},
+    {kH200, Layout::kInterleaved, 2, 8, false, 32, 1024, 1000, 0, "H200: algo 2 f64 thread per system 1.4-1.7x"},
+    {kH200, Layout::kInterleaved, 1, 8, true, 32, 1024, 1000, 0, "H200: algo 1 c32 thread per system 1.25-1.8x"},
+    {kH200, Layout::kInterleaved, 2, 8, true, 32, 1024, 1000, 0, "H200: algo 2 c32 thread per system 1.3-1.9x"},
+    {kH200, Layout::kInterleaved, 1, 16, true, 32, 1024, 1000, 0, "H200: algo 1 c64 thread per system 1.1-1.6x"},
+    {kH200, Layout::kInterleaved, 2, 16, true, 8, 1024, 1000, 0, "H200: algo 2 c64 thread per system 1.05-1.4x"},
     // Algos 1 and 2 from m = 256: the batch gathered into one block-diagonal system and solved by
     // gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu), a non-finite check after
     // it (a batch with a NaN, Inf or singular system goes to one thread a system, so no system
@@ -200,6 +226,22 @@ bool native_wins(const Problem& problem, DeviceClass device, const char** reason
   }
   *reason = "the vendor is faster here on this device class (tuning table)";
   return false;
+}
+
+// The gathered batch against one thread a system with U recomputed from checkpoints, H200,
+// idgpu-bench under IDGPU_POLICY=native, medians of 7-9, f32, speedups over the vendor, gathered /
+// thread per system (LU; QR where given):
+//   m = 256:  batch 1000 1.59 / 1.78, 4096 1.05 / 1.72;
+//   m = 512:  batch 1000 2.58 / 1.82 (QR 2.72 / 1.38), 4096 1.67 / 1.93 (QR 1.77 / 1.47);
+//   m = 1024: batch 1000 3.87 / 1.77, 4096 2.50 / 2.25, 16384 1.02 / 2.53;
+//   m = 4096: batch 1000 9.84 / 2.20, 4096 3.72 / 2.49, 16384 1.19 / 2.60; m = 65536 batch 256
+//   56.2 / 2.41.
+// f64 / c32 / c64 LU at m = 256, batch 1000: gathered 1.14 / 1.22 / 0.96 (earlier H200 figures,
+// tuning rows above) against 1.34 / 1.25 / 1.12 one thread a system.
+// A thread's chain of m steps, with the loads of a segment in flight at a time, is the time where
+// few systems run; the gathered solve's time grows with the unknowns instead.
+bool gathered_batch_wins(int /*algo*/, int m, long long batch) {
+  return (m >= 512 && batch <= 1000) || (m >= 1024 && batch <= 4096);
 }
 
 // One block a system (pivoting_solve_batched: every level, the top solve and the refinement of a

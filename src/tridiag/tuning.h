@@ -16,6 +16,12 @@ using idgpu::kAnyDevice;
 // whether any measured device class could make the native side win.
 bool native_wins(const Problem& problem, DeviceClass device, const char** reason);
 
+// Whether gtsvInterleavedBatch algos 1/2 gather the batch into one block-diagonal system solved by
+// gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu) rather than solve one thread
+// a system (kernels/interleaved.cu): long systems in small batches, where a thread's serial chain
+// of m steps is the time.
+bool gathered_batch_wins(int algo, int m, long long batch);
+
 // Whether the gathered gtsvInterleavedBatch algos 1/2 (kernels/interleaved_pivoting.cu) solve one
 // block a system rather than the batch as one block-diagonal system level by level over the GPU:
 // `configured` 1 or 0 (IDGPU_PIVOT_ONE_BLOCK) decides, -1 takes the measured rule.

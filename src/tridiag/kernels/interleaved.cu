@@ -2,13 +2,17 @@
 // algos 1 and 2; algo 0 is the partition solver (partition.cu).
 //
 // Consecutive threads own consecutive systems, so every load and store of a row is coalesced
-// across the warp ("Full-Interleaved" layout of the cuThomasBatch paper). Each kernel is two
-// sweeps: the forward sweep streams the four input arrays once and leaves the factor in place
-// (du, x and, for the pivoting solvers, d and the fill-in scratch); the backward sweep reads it
-// back in reverse and writes the solution.
+// across the warp ("Full-Interleaved" layout of the cuThomasBatch paper). Three kernels run the same
+// two sweeps, a forward elimination and a back substitution, and differ in where U goes between
+// them: shared memory (short systems, factor_on_chip_kernel), device memory (factor_kernel: du, x,
+// and for the pivoting solvers d and the fill-in scratch, read back in reverse), or nowhere
+// (factor_recompute_kernel: recomputed a segment at a time from checkpoints,
+// checkpoint_schedule.h).
 #include "tridiag/kernels/kernels.h"
 
+#include "core/config.h"
 #include "core/launch.h"
+#include "tridiag/kernels/checkpoint_schedule.h"
 #include "tridiag/kernels/scalar.cuh"
 
 namespace idgpu::tridiag::kernels {
@@ -38,23 +42,20 @@ __device__ __forceinline__ void upper_solve(int m, size_t stride, size_t index, 
   }
 }
 
-// The pivot row an elimination carries down (columns i and i+1), a raw row of the matrix, and a
-// finished row of the upper-triangular factor (three diagonals and the transformed rhs).
-template <class T>
-struct PivotRow {
-  T diagonal, upper, rhs;
-};
-template <class T>
-struct RawRow {
-  T lower, diagonal, upper, rhs;
-};
-template <class T>
-struct FactorRow {
-  T u0, u1, u2, rhs;
+// The back substitution shared by both eliminations (checkpoint_schedule.h's Step interface).
+struct UpperSolve {
+  template <class T>
+  __device__ __forceinline__ static T last(const PivotRow<T>& row) {
+    return divide(row.rhs, row.diagonal);
+  }
+  template <class T>
+  __device__ __forceinline__ static T back(const FactorRow<T>& row, T x1, T x2) {
+    return divide(mul_sub(mul_sub(row.rhs, row.u1, x1), row.u2, x2), row.u0);
+  }
 };
 
 // LAPACK xGTSV's step: the larger of the two candidates in column i (CABS1) is the pivot.
-struct PartialPivotStep {
+struct PartialPivotStep : UpperSolve {
   template <class T>
   __device__ __forceinline__ static FactorRow<T> apply(PivotRow<T>& current, const RawRow<T>& next) {
     if (abs1(current.diagonal) >= abs1(next.lower)) {
@@ -73,33 +74,74 @@ struct PartialPivotStep {
   }
 };
 
+// The pieces of a Givens rotation for a != 0, b != 0, by reciprocal square roots rather than
+// divisions (CUDA's rhypot and rnorm4d scale their arguments, so no square overflows):
+// a / |a| and |a| (its sign and magnitude for reals), 1 / sqrt(|a|^2 + |b|^2), and |b|^2 times
+// that inverse.
+__device__ __forceinline__ float unit_phase(float a, float* modulus) {
+  *modulus = fabsf(a);
+  return copysignf(1.0f, a);
+}
+__device__ __forceinline__ double unit_phase(double a, double* modulus) {
+  *modulus = fabs(a);
+  return copysign(1.0, a);
+}
+__device__ __forceinline__ cuComplex unit_phase(cuComplex a, float* modulus) {
+  const float inverse = rhypotf(a.x, a.y);
+  *modulus = a.x * (a.x * inverse) + a.y * (a.y * inverse);
+  return scale(a, inverse);
+}
+__device__ __forceinline__ cuDoubleComplex unit_phase(cuDoubleComplex a, double* modulus) {
+  const double inverse = rhypot(a.x, a.y);
+  *modulus = a.x * (a.x * inverse) + a.y * (a.y * inverse);
+  return scale(a, inverse);
+}
+__device__ __forceinline__ float inverse_norm(float a, float b) { return rhypotf(a, b); }
+__device__ __forceinline__ double inverse_norm(double a, double b) { return rhypot(a, b); }
+__device__ __forceinline__ float inverse_norm(cuComplex a, cuComplex b) { return rnorm4df(a.x, a.y, b.x, b.y); }
+__device__ __forceinline__ double inverse_norm(cuDoubleComplex a, cuDoubleComplex b) {
+  return rnorm4d(a.x, a.y, b.x, b.y);
+}
+__device__ __forceinline__ float scaled_square(float b, float inverse) { return (b * inverse) * b; }
+__device__ __forceinline__ double scaled_square(double b, double inverse) { return (b * inverse) * b; }
+__device__ __forceinline__ float scaled_square(cuComplex b, float inverse) {
+  return (b.x * inverse) * b.x + (b.y * inverse) * b.y;
+}
+__device__ __forceinline__ double scaled_square(cuDoubleComplex b, double inverse) {
+  return (b.x * inverse) * b.x + (b.y * inverse) * b.y;
+}
+
 // Givens rotation G = [c s; -conj(s) c], c real, with G [a; b] = [r; 0] (|r| = hypot(|a|, |b|)).
+// One reciprocal square root of the norm serves c, s and r (and, for complex, one of |a| the
+// phase): the recomputing kernel runs each rotation twice, and with a division for each of c, s
+// and the phase after three hypot, its QR was bound by arithmetic. H200, 2^24 unknowns, before /
+// after: f32 m = 32 1.30x / 1.53x the vendor, m = 256 1.67x / 1.86x; c32 m = 32 1.14x / 1.40x;
+// batch 1000, m = 256: c32 0.92x / 1.47x, c64 0.87x / 1.05x.
 template <class T>
 __device__ __forceinline__ void givens(T a, T b, typename ScalarTraits<T>::Real* c, T* s, T* r) {
   using Real = typename ScalarTraits<T>::Real;
-  const Real a_modulus = modulus(a);
-  const Real b_modulus = modulus(b);
-  if (b_modulus == Real(0)) {
+  if (abs1(b) == Real(0)) {
     *c = Real(1);
     *s = zero<T>();
     *r = a;
     return;
   }
-  if (a_modulus == Real(0)) {
+  if (abs1(a) == Real(0)) {
     *c = Real(0);
     *s = from_real<T>(Real(1));
     *r = b;
     return;
   }
-  const Real norm = hypot(a_modulus, b_modulus);
-  const T phase = scale(a, Real(1) / a_modulus);  // a / |a|
-  *c = a_modulus / norm;
-  *s = scale(mul(phase, conjugate(b)), Real(1) / norm);
-  *r = scale(phase, norm);
+  Real a_modulus;
+  const T phase = unit_phase(a, &a_modulus);
+  const Real inverse = inverse_norm(a, b);
+  *c = a_modulus * inverse;
+  *s = scale(mul(phase, conjugate(b)), inverse);
+  *r = scale(phase, a_modulus * *c + scaled_square(b, inverse));
 }
 
 // QR's step: the rotation that zeroes the next row's entry in column i.
-struct GivensStep {
+struct GivensStep : UpperSolve {
   template <class T>
   __device__ __forceinline__ static FactorRow<T> apply(PivotRow<T>& current, const RawRow<T>& next) {
     typename ScalarTraits<T>::Real c;
@@ -198,6 +240,66 @@ __global__ void factor_on_chip_kernel(int m, int batch, const T* __restrict__ dl
   }
 }
 
+// The same eliminations with U recomputed from checkpoints instead of stored
+// (checkpoint_schedule.h): dl, d, du and b are read twice (once where m <= K + 1), the pivot row
+// before every K-th step goes out and back through `checkpoints` (3 / K of an array each way), x
+// is written once; d and du are not written. A segment's K rows of U live in registers, so K is
+// 64 bytes of elements: 16 steps (f32), 8 (f64, c32), 4 (c64).
+template <class T>
+constexpr int kSegmentSteps = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 4;
+
+// System `system` of an interleaved batch (row i at i * stride + system), and its checkpoints in
+// the scratch laid out the same way (checkpoint c's three elements at rows 3c .. 3c + 2).
+template <class T>
+struct InterleavedSystem {
+  using Value = T;
+  int m;
+  size_t stride;
+  size_t system;
+  const T* __restrict__ dl;
+  const T* __restrict__ d;
+  const T* __restrict__ du;
+  T* __restrict__ x;
+  T* __restrict__ checkpoints;
+
+  __device__ __forceinline__ size_t at(int row) const { return static_cast<size_t>(row) * stride + system; }
+  __device__ __forceinline__ PivotRow<T> first() const {
+    return {d[system], m > 1 ? du[system] : zero<T>(), x[system]};
+  }
+  __device__ __forceinline__ RawRow<T> coefficients(int row) const {
+    const size_t index = at(row);
+    return {dl[index], d[index], row + 1 < m ? du[index] : zero<T>(), zero<T>()};
+  }
+  __device__ __forceinline__ T rhs(int row) const { return x[at(row)]; }
+  __device__ __forceinline__ void save(int checkpoint, const PivotRow<T>& row) const {
+    const size_t index = at(3 * checkpoint);
+    checkpoints[index] = row.diagonal;
+    checkpoints[index + stride] = row.upper;
+    checkpoints[index + 2 * stride] = row.rhs;
+  }
+  __device__ __forceinline__ PivotRow<T> load(int checkpoint) const {
+    const size_t index = at(3 * checkpoint);
+    return {checkpoints[index], checkpoints[index + stride], checkpoints[index + 2 * stride]};
+  }
+  __device__ __forceinline__ void store(int row, T value) const { x[at(row)] = value; }
+};
+
+// 103-136 registers a thread (f32 LU 114, c64 LU 136). Capping them at 128 for four blocks a
+// multiprocessor (65536 systems in one wave) made c64 LU spill 12 bytes and run slower where few
+// systems run (m = 1024, batch 4096: 1.42x -> 0.91x the vendor; m = 256, batch 65536: 1.11x ->
+// 1.21x), so the compiler chooses.
+template <class T, class Step>
+__global__ void __launch_bounds__(kThreads)
+    factor_recompute_kernel(int m, int batch, const T* __restrict__ dl, const T* __restrict__ d,
+                            const T* __restrict__ du, T* __restrict__ x, T* __restrict__ checkpoints,
+                            const int* only_if) {
+  if (only_if != nullptr && *only_if == 0) return;
+  const int system = blockIdx.x * kThreads + threadIdx.x;
+  if (system >= batch) return;
+  InterleavedSystem<T> access{m, static_cast<size_t>(batch), static_cast<size_t>(system), dl, d, du, x, checkpoints};
+  solve_by_checkpoints<kSegmentSteps<T>, Step>(m, access);
+}
+
 // Threads per block of the on-chip kernel for systems of m rows, or 0 when it does not serve them:
 // the most (128 down to 32) whose 4 (m - 1) rows fit kOnChipBlockBytes, for m <= kOnChipMaxRows.
 // The shared memory bounds the threads an SM holds to 228 KB / (16 (m - 1) element bytes), and
@@ -224,15 +326,24 @@ int on_chip_threads(int m, std::size_t element_bytes) {
 template <class T, class Step>
 cudaError_t launch_factor(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, const int* only_if,
                           cudaStream_t stream) {
-  const int threads = on_chip_threads(m, sizeof(T));
+  // U stored (on chip or in device memory) only on request: recomputing it measured faster at
+  // every m from 32 (H200, 2^24 unknowns, f32 LU: m = 32 1.63x the vendor against 1.09x on chip,
+  // m = 64 1.55x against 0.96x in device memory; tuning.cpp).
+  const InterleavedPivoting mode = config().interleaved_pivoting;
+  const int threads = mode == InterleavedPivoting::kStored ? on_chip_threads(m, sizeof(T)) : 0;
   if (threads > 0) {
     const std::size_t bytes = 4 * static_cast<std::size_t>(m > 1 ? m - 1 : 1) * sizeof(T) * threads;
     const int blocks = (batch + threads - 1) / threads;
     return launch::counted(
         [&] { factor_on_chip_kernel<T, Step><<<blocks, threads, bytes, stream>>>(m, batch, dl, d, du, x, only_if); });
   }
+  if (mode == InterleavedPivoting::kStored) {
+    return launch::counted([&] {
+      factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill, only_if);
+    });
+  }
   return launch::counted([&] {
-    factor_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill, only_if);
+    factor_recompute_kernel<T, Step><<<blocks_for(batch), kThreads, 0, stream>>>(m, batch, dl, d, du, x, fill, only_if);
   });
 }
 

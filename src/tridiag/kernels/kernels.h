@@ -121,10 +121,12 @@ template <class T>
 cudaError_t partition_solve_shifted(const ShiftedSystems& systems, T* x, void* buffer, cudaStream_t stream);
 
 // algo 1: Gaussian elimination with partial pivoting per system (LAPACK xGTSV's choice of pivot,
-// CABS1 for complex). Systems of m <= 32 rows whose 4 (m - 1) elements per thread fit a 32-thread
-// block's 48 KB keep U in shared memory and write x only (d and du untouched). Longer ones send U's diagonal to d, its first
-// superdiagonal to du, the fill-in second superdiagonal to `fill` (batch*m elements of scratch)
-// and the transformed right-hand side to x, and read them back. only_if (device memory, or null):
+// CABS1 for complex), one thread a system: U recomputed a segment at a time from checkpoints kept
+// in `fill` (batch*m elements of scratch; checkpoint_schedule.h); d and du are not written. Under
+// IDGPU_INTERLEAVED_PIVOTING=stored, U is kept instead: systems of m <= 32 rows whose 4 (m - 1)
+// elements per thread fit a 32-thread block's 48 KB in shared memory, longer ones with U's
+// diagonal in d, its first superdiagonal in du, the fill-in second superdiagonal in `fill` and the
+// transformed right-hand side in x, read back. only_if (device memory, or null):
 // the kernels return at once where it holds 0 (a fallback decided on the device).
 template <class T>
 cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* fill, cudaStream_t stream,
@@ -135,7 +137,7 @@ cudaError_t interleaved_lu(int m, int batch, const T* dl, T* d, T* du, T* x, T* 
 // pivoting_solve, x scattered back where the solution is finite everywhere; otherwise (a system
 // with a NaN, an Inf or an exact singularity, which the gathered solve spreads to every system)
 // x is left as it came and algo's thread-per-system solver (interleaved_lu / interleaved_qr)
-// solves the batch, writing d and du as they do. Scratch (about 7 m batch elements) is allocated
+// solves the batch. Scratch (about 7 m batch elements) is allocated
 // on the stream: cudaErrorMemoryAllocation, before any launch, where there is none.
 bool interleaved_pivoting_fits(int m, int batch);
 template <class T>

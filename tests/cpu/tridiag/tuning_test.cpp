@@ -49,10 +49,21 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
     CHECK(wins(interleaved(algo, 8, false, 32, batch), 90, kH100Gbs));
     CHECK(wins(interleaved(algo, 8, true, 32, batch), 90, kH100Gbs));
     CHECK_FALSE(wins(interleaved(algo, 16, true, 32, batch), 90, kH100Gbs));
-    // H200: f32 only.
+    // H200 (U recomputed from checkpoints): every precision from m = 32 at batches from 1000,
+    // f32 to m = 4096 and from m = 8, c64 QR from m = 8; shorter systems, smaller batches and
+    // unmeasured lengths stay with the vendor.
     CHECK(wins(interleaved(algo, 4, false, 32, batch), 90, kH200Gbs));
-    CHECK_FALSE(wins(interleaved(algo, 8, false, 32, batch), 90, kH200Gbs));
-    CHECK_FALSE(wins(interleaved(algo, 8, true, 32, batch), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 8, false, 32, batch), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 8, true, 32, batch), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 16, true, 32, batch), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 8, 1000), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 4096, 1 << 20), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 8, true, 1024, 16384), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 7, 1 << 20), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 4, false, 64, 999), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 8, false, 16, 1 << 20), 90, kH200Gbs));
+    CHECK_FALSE(wins(interleaved(algo, 8, false, 2048, 8192), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 16, true, 16, 1 << 20), 90, kH200Gbs) == (algo == 2));
     // Other lengths, small batches, unmeasured devices: the vendor.
     CHECK_FALSE(wins(interleaved(algo, 4, false, 64, batch / 2), 90, kH100Gbs));
     CHECK_FALSE(wins(interleaved(algo, 4, false, 16, batch * 2), 90, kH100Gbs));
@@ -80,8 +91,8 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
     CHECK(wins(interleaved(algo, 16, true, 1024, 1000), 90, kH100Gbs));
     CHECK(wins(interleaved(algo, 4, false, 4096, 1000), 90, kH200Gbs));
     CHECK(wins(interleaved(algo, 4, false, 4096, 16384), 90, kH200Gbs));
-    CHECK_FALSE(wins(interleaved(algo, 4, false, 256, 4096), 90, kH200Gbs));
-    CHECK_FALSE(wins(interleaved(algo, 4, false, 64, 65536), 90, kH200Gbs));
+    CHECK(wins(interleaved(algo, 4, false, 256, 4096), 90, kH200Gbs));   // one thread a system
+    CHECK(wins(interleaved(algo, 4, false, 64, 65536), 90, kH200Gbs));
     CHECK(wins(interleaved(algo, 8, true, 4096, 1000), 90, kH200Gbs));
   }
   // c64 at m = 256: algo 1 lost (0.98x), algo 2 won (1.11x).
@@ -94,6 +105,22 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
   CHECK(wins(interleaved(0, 16, true, 65536, 256), 90, kH200Gbs));
   CHECK_FALSE(wins(interleaved(0, 16, true, 65536, 256), 90, 0));
   CHECK_FALSE(wins(interleaved(0, 4, false, 1024, 16384), 80, 2039));
+}
+
+TEST_CASE("tridiagonal tuning: algos 1 and 2 gather long systems in small batches", "[cpu][tridiag][tuning]") {
+  using idgpu::tridiag::gathered_batch_wins;
+  for (int algo : {1, 2}) {
+    CAPTURE(algo);
+    CHECK(gathered_batch_wins(algo, 512, 1000));     // 2.58x against 1.82x one thread a system
+    CHECK(gathered_batch_wins(algo, 65536, 256));    // 56x against 2.4x
+    CHECK(gathered_batch_wins(algo, 1024, 4096));    // 2.50x against 2.25x
+    CHECK(gathered_batch_wins(algo, 4096, 4096));    // 3.72x against 2.49x
+    CHECK_FALSE(gathered_batch_wins(algo, 256, 1000));    // 1.59x against 1.78x
+    CHECK_FALSE(gathered_batch_wins(algo, 512, 4096));    // 1.67x against 1.93x
+    CHECK_FALSE(gathered_batch_wins(algo, 1024, 16384));  // 1.02x against 2.53x
+    CHECK_FALSE(gathered_batch_wins(algo, 4096, 16384));  // 1.19x against 2.60x
+    CHECK_FALSE(gathered_batch_wins(algo, 64, 1));
+  }
 }
 
 TEST_CASE("tridiagonal tuning: gtsv2_nopivot natively for up to 16 right-hand sides from 1000 rows",
