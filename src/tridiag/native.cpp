@@ -54,7 +54,7 @@ bool gathered_batch(const Problem& problem) {
     case InterleavedPivoting::kGathered: return fits;
     case InterleavedPivoting::kStored:
     case InterleavedPivoting::kRecompute: return false;
-    default: return fits && gathered_batch_wins(problem.algo, problem.m, problem.batch);
+    default: return fits && gathered_batch_wins(problem);
   }
 }
 

@@ -130,10 +130,14 @@ constexpr TuningRow kRows[] = {
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.
     // H200: f32 1.08x both; f64 1.00-1.02x (a tie), c32 0.83x (LU) / 0.97x (QR): vendor.
-    {kH100, Layout::kInterleaved, 1, 0, false, 32, 32, 1 << 19, 0, "H100: algo 1 f32/f64 m=32 1.29-1.32x"},
-    {kH100, Layout::kInterleaved, 2, 0, false, 32, 32, 1 << 19, 0, "H100: algo 2 f32/f64 m=32 1.30-1.35x"},
-    {kH100, Layout::kInterleaved, 1, 8, true, 32, 32, 1 << 19, 0, "H100: algo 1 c32 m=32 1.09x"},
-    {kH100, Layout::kInterleaved, 2, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x"},
+    // These H100 rows now run the kernel that recomputes U from checkpoints (the auto choice, see
+    // the H200 rows below), which was not measured on an H100: on the H200 it beat the on-chip
+    // kernel at m = 32 (f32 LU 1.64x against 1.09x, QR 1.52x against 1.07x) while moving fewer
+    // bytes, and an H100 has less bandwidth for the same multiprocessors.
+    {kH100, Layout::kInterleaved, 1, 0, false, 32, 32, 1 << 19, 0, "H100: algo 1 f32/f64 m=32 1.29-1.32x (U stored)"},
+    {kH100, Layout::kInterleaved, 2, 0, false, 32, 32, 1 << 19, 0, "H100: algo 2 f32/f64 m=32 1.30-1.35x (U stored)"},
+    {kH100, Layout::kInterleaved, 1, 8, true, 32, 32, 1 << 19, 0, "H100: algo 1 c32 m=32 1.09x (U stored)"},
+    {kH100, Layout::kInterleaved, 2, 8, true, 32, 32, 1 << 19, 0, "H100: algo 2 c32 m=32 1.25-1.26x (U stored)"},
     // H200, one thread a system with U recomputed from checkpoints (kernels/interleaved.cu,
     // checkpoint_schedule.h; IDGPU_INTERLEAVED_PIVOTING=recompute), idgpu-bench under
     // IDGPU_POLICY=native, medians of 7, speedup over the vendor (fraction of copy bandwidth),
@@ -152,8 +156,11 @@ constexpr TuningRow kRows[] = {
     //     1.66x; c32 1.49 / 1.58x, 1.66 / 1.76x; c64 1.39 / 1.42x, 1.25 / 1.27x.
     //   f32 m = 4096: batch 4096 2.49x (the gathered batch 3.72x serves it), 16384 2.60x / 1.97x.
     // U stored (on chip to m = 32, in device memory above; the H100 rows' kernel) measured f32 LU
-    // 1.09x / 0.96x / 0.92x / 0.89x at m = 32 / 64 / 256 / 1024. Smaller batches than 1000 and
-    // lengths past those measured stay with the vendor.
+    // 1.09x / 0.96x / 0.92x / 0.89x / 0.86x at m = 32 / 64 / 256 / 1024 / 4096. These rows admit
+    // batches from 1000 and the lengths measured; the gathered rows below (from batch 1) also
+    // send one thread a system the calls gathered_batch_wins does not gather: m = 256-511 at
+    // batches up to 1000 (measured here at 1000 only) and f32 m >= 4096 at batches 4097-16384
+    // (measured at 16384: 2.61x / 2.40x). On an H100 neither was measured with this kernel.
     {kH200, Layout::kInterleaved, 1, 4, false, 8, 4096, 1000, 0, "H200: algo 1 f32 thread per system 1.25-2.6x"},
     {kH200, Layout::kInterleaved, 2, 4, false, 8, 4096, 1000, 0, "H200: algo 2 f32 thread per system 1.19-2.4x"},
     {kH200, Layout::kInterleaved, 1, 8, false, 32, 1024, 1000, 0, "H200: algo 1 f64 thread per system 1.3-1.8x"},
@@ -229,18 +236,27 @@ bool native_wins(const Problem& problem, DeviceClass device, const char** reason
 }
 
 // The gathered batch against one thread a system with U recomputed from checkpoints, H200,
-// idgpu-bench under IDGPU_POLICY=native, medians of 7-9, f32, speedups over the vendor, gathered /
-// thread per system (LU; QR where given):
-//   m = 256:  batch 1000 1.59 / 1.78, 4096 1.05 / 1.72;
-//   m = 512:  batch 1000 2.58 / 1.82 (QR 2.72 / 1.38), 4096 1.67 / 1.93 (QR 1.77 / 1.47);
-//   m = 1024: batch 1000 3.87 / 1.77, 4096 2.50 / 2.25, 16384 1.02 / 2.53;
-//   m = 4096: batch 1000 9.84 / 2.20, 4096 3.72 / 2.49, 16384 1.19 / 2.60; m = 65536 batch 256
+// idgpu-bench under IDGPU_POLICY=native, medians of 7-9, speedups over the vendor, gathered /
+// thread per system (docs/data/h200-interleaved-algos12.csv), f32 LU:
+//   m = 256:  batch 1000 1.59 / 1.78, 4096 1.05 / 1.72*;
+//   m = 512:  batch 1000 2.58 / 1.82, 4096 1.67 / 1.93;
+//   m = 1024: batch 1000 3.87 / 1.77*, 4096 2.50 / 2.25, 16384 1.02 / 2.53;
+//   m = 4096: batch 1000 9.84 / 2.34, 4096 3.72 / 2.49, 16384 1.19 / 2.60; m = 65536 batch 256
 //   56.2 / 2.41.
-// f64 / c32 / c64 LU at m = 256, batch 1000: gathered 1.14 / 1.22 / 0.96 (earlier H200 figures,
+// (* measured only with a build whose kernel held 167 registers; at m = 4096, batch 1000 that
+// build gave 2.20x where the final one gives 2.34x.)
+// QR (the rotation by reciprocal square roots): f32 m = 512 batch 1000 2.72 / 1.89, 4096 1.77 /
+// 1.89; m = 256 batch 1000: f64 1.50 / 1.39, c32 1.37 / 1.47, c64 1.15 / 1.05.
+// LU at m = 256, batch 1000: f64 / c32 / c64 gathered 1.14 / 1.22 / 0.96 (earlier H200 figures,
 // tuning rows above) against 1.34 / 1.25 / 1.12 one thread a system.
 // A thread's chain of m steps, with the loads of a segment in flight at a time, is the time where
 // few systems run; the gathered solve's time grows with the unknowns instead.
-bool gathered_batch_wins(int /*algo*/, int m, long long batch) {
+bool gathered_batch_wins(const Problem& problem) {
+  const int m = problem.m;
+  const long long batch = problem.batch;
+  const bool f64 = problem.element_bytes == 8 && !problem.complex;
+  const bool c64 = problem.element_bytes == 16;
+  if (problem.algo == 2 && (f64 || c64) && m >= 256 && batch <= 1000) return true;
   return (m >= 512 && batch <= 1000) || (m >= 1024 && batch <= 4096);
 }
 

@@ -20,7 +20,7 @@ bool native_wins(const Problem& problem, DeviceClass device, const char** reason
 // gtsv2's chunked diagonal pivoting (kernels/interleaved_pivoting.cu) rather than solve one thread
 // a system (kernels/interleaved.cu): long systems in small batches, where a thread's serial chain
 // of m steps is the time.
-bool gathered_batch_wins(int algo, int m, long long batch);
+bool gathered_batch_wins(const Problem& problem);
 
 // Whether the gathered gtsvInterleavedBatch algos 1/2 (kernels/interleaved_pivoting.cu) solve one
 // block a system rather than the batch as one block-diagonal system level by level over the GPU:

@@ -29,6 +29,8 @@
 // systems leave the latency exposed, also slower (f32 LU m = 512 1.68x against 1.82x).
 #pragma once
 
+#include <cstddef>
+
 #if defined(__CUDACC__)
 #define IDGPU_CHECKPOINT_FN __host__ __device__ __forceinline__
 #define IDGPU_CHECKPOINT_UNROLL _Pragma("unroll")
@@ -162,5 +164,41 @@ IDGPU_CHECKPOINT_FN void solve_by_checkpoints(int m, Access& access) {
     carried = in.own;
   }
 }
+
+// System `system` of an interleaved batch (row i at i * stride + system; gtsvInterleavedBatch's
+// layout) as solve_by_checkpoints reads and writes it, and its checkpoints in a scratch laid out
+// the same way (checkpoint c's three elements at rows 3c .. 3c + 2, inside the batch*m elements the
+// scratch holds: checkpoint_elements). The kernel runs this; so do the CPU tests, on a host batch.
+template <class T>
+struct InterleavedSystem {
+  using Value = T;
+  int m;
+  std::size_t stride;
+  std::size_t system;
+  const T* __restrict__ dl;
+  const T* __restrict__ d;
+  const T* __restrict__ du;
+  T* __restrict__ x;
+  T* __restrict__ checkpoints;
+
+  IDGPU_CHECKPOINT_FN std::size_t at(int row) const { return static_cast<std::size_t>(row) * stride + system; }
+  IDGPU_CHECKPOINT_FN PivotRow<T> first() const { return {d[system], m > 1 ? du[system] : T{}, x[system]}; }
+  IDGPU_CHECKPOINT_FN RawRow<T> coefficients(int row) const {
+    const std::size_t index = at(row);
+    return {dl[index], d[index], row + 1 < m ? du[index] : T{}, T{}};
+  }
+  IDGPU_CHECKPOINT_FN T rhs(int row) const { return x[at(row)]; }
+  IDGPU_CHECKPOINT_FN void save(int checkpoint, const PivotRow<T>& row) const {
+    const std::size_t index = at(3 * checkpoint);
+    checkpoints[index] = row.diagonal;
+    checkpoints[index + stride] = row.upper;
+    checkpoints[index + 2 * stride] = row.rhs;
+  }
+  IDGPU_CHECKPOINT_FN PivotRow<T> load(int checkpoint) const {
+    const std::size_t index = at(3 * checkpoint);
+    return {checkpoints[index], checkpoints[index + stride], checkpoints[index + 2 * stride]};
+  }
+  IDGPU_CHECKPOINT_FN void store(int row, T value) const { x[at(row)] = value; }
+};
 
 }  // namespace idgpu::tridiag::kernels

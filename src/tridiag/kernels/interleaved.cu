@@ -77,7 +77,10 @@ struct PartialPivotStep : UpperSolve {
 // The pieces of a Givens rotation for a != 0, b != 0, by reciprocal square roots rather than
 // divisions (CUDA's rhypot and rnorm4d scale their arguments, so no square overflows):
 // a / |a| and |a| (its sign and magnitude for reals), 1 / sqrt(|a|^2 + |b|^2), and |b|^2 times
-// that inverse.
+// that inverse. Where the norm reaches 2^126 (f32) / 2^1022 (f64) the inverse is subnormal and c
+// and s lose bits (the divisions did not); entries that large overflow the elimination's products
+// anyway. A branch back to the divisions there cost 6-10 registers a thread (c64 QR past 128),
+// so it is not taken.
 __device__ __forceinline__ float unit_phase(float a, float* modulus) {
   *modulus = fabsf(a);
   return copysignf(1.0f, a);
@@ -247,42 +250,6 @@ __global__ void factor_on_chip_kernel(int m, int batch, const T* __restrict__ dl
 // 64 bytes of elements: 16 steps (f32), 8 (f64, c32), 4 (c64).
 template <class T>
 constexpr int kSegmentSteps = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 4;
-
-// System `system` of an interleaved batch (row i at i * stride + system), and its checkpoints in
-// the scratch laid out the same way (checkpoint c's three elements at rows 3c .. 3c + 2).
-template <class T>
-struct InterleavedSystem {
-  using Value = T;
-  int m;
-  size_t stride;
-  size_t system;
-  const T* __restrict__ dl;
-  const T* __restrict__ d;
-  const T* __restrict__ du;
-  T* __restrict__ x;
-  T* __restrict__ checkpoints;
-
-  __device__ __forceinline__ size_t at(int row) const { return static_cast<size_t>(row) * stride + system; }
-  __device__ __forceinline__ PivotRow<T> first() const {
-    return {d[system], m > 1 ? du[system] : zero<T>(), x[system]};
-  }
-  __device__ __forceinline__ RawRow<T> coefficients(int row) const {
-    const size_t index = at(row);
-    return {dl[index], d[index], row + 1 < m ? du[index] : zero<T>(), zero<T>()};
-  }
-  __device__ __forceinline__ T rhs(int row) const { return x[at(row)]; }
-  __device__ __forceinline__ void save(int checkpoint, const PivotRow<T>& row) const {
-    const size_t index = at(3 * checkpoint);
-    checkpoints[index] = row.diagonal;
-    checkpoints[index + stride] = row.upper;
-    checkpoints[index + 2 * stride] = row.rhs;
-  }
-  __device__ __forceinline__ PivotRow<T> load(int checkpoint) const {
-    const size_t index = at(3 * checkpoint);
-    return {checkpoints[index], checkpoints[index + stride], checkpoints[index + 2 * stride]};
-  }
-  __device__ __forceinline__ void store(int row, T value) const { x[at(row)] = value; }
-};
 
 // 103-136 registers a thread (f32 LU 114, c64 LU 136). Capping them at 128 for four blocks a
 // multiprocessor (65536 systems in one wave) made c64 LU spill 12 bytes and run slower where few

@@ -108,19 +108,27 @@ TEST_CASE("tridiagonal tuning: algos 1 and 2 natively only where measured", "[cp
 }
 
 TEST_CASE("tridiagonal tuning: algos 1 and 2 gather long systems in small batches", "[cpu][tridiag][tuning]") {
-  using idgpu::tridiag::gathered_batch_wins;
+  const auto gathered = [](int algo, int element_bytes, bool complex, int m, int batch) {
+    return idgpu::tridiag::gathered_batch_wins(interleaved(algo, element_bytes, complex, m, batch));
+  };
   for (int algo : {1, 2}) {
     CAPTURE(algo);
-    CHECK(gathered_batch_wins(algo, 512, 1000));     // 2.58x against 1.82x one thread a system
-    CHECK(gathered_batch_wins(algo, 65536, 256));    // 56x against 2.4x
-    CHECK(gathered_batch_wins(algo, 1024, 4096));    // 2.50x against 2.25x
-    CHECK(gathered_batch_wins(algo, 4096, 4096));    // 3.72x against 2.49x
-    CHECK_FALSE(gathered_batch_wins(algo, 256, 1000));    // 1.59x against 1.78x
-    CHECK_FALSE(gathered_batch_wins(algo, 512, 4096));    // 1.67x against 1.93x
-    CHECK_FALSE(gathered_batch_wins(algo, 1024, 16384));  // 1.02x against 2.53x
-    CHECK_FALSE(gathered_batch_wins(algo, 4096, 16384));  // 1.19x against 2.60x
-    CHECK_FALSE(gathered_batch_wins(algo, 64, 1));
+    CHECK(gathered(algo, 4, false, 512, 1000));     // LU 2.58x against 1.82x one thread a system
+    CHECK(gathered(algo, 4, false, 65536, 256));    // 56x against 2.4x
+    CHECK(gathered(algo, 4, false, 1024, 4096));    // 2.50x against 2.25x
+    CHECK(gathered(algo, 4, false, 4096, 4096));    // 3.72x against 2.49x
+    CHECK_FALSE(gathered(algo, 4, false, 256, 1000));    // 1.59x against 1.78x
+    CHECK_FALSE(gathered(algo, 4, false, 512, 4096));    // 1.67x against 1.93x (QR 1.77x / 1.89x)
+    CHECK_FALSE(gathered(algo, 4, false, 1024, 16384));  // 1.02x against 2.53x
+    CHECK_FALSE(gathered(algo, 4, false, 4096, 16384));  // 1.19x against 2.60x
+    CHECK_FALSE(gathered(algo, 4, false, 64, 1));
+    CHECK_FALSE(gathered(algo, 8, true, 256, 1000));     // c32: QR 1.37x against 1.47x
   }
+  // QR in f64 and c64 at m = 256, batch 1000: gathered 1.50x / 1.15x against 1.39x / 1.05x.
+  CHECK(gathered(2, 8, false, 256, 1000));
+  CHECK(gathered(2, 16, true, 256, 1000));
+  CHECK_FALSE(gathered(1, 8, false, 256, 1000));  // LU f64 1.14x against 1.34x
+  CHECK_FALSE(gathered(2, 8, false, 256, 1001));
 }
 
 TEST_CASE("tridiagonal tuning: gtsv2_nopivot natively for up to 16 right-hand sides from 1000 rows",
