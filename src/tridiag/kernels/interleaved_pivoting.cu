@@ -19,7 +19,7 @@
 // non-finite values before it is scattered; where there is one, x is left as it came and the
 // algo's own thread-per-system solver (interleaved.cu) solves the batch, as the vendor's would,
 // keeping the damage in the bad system. The scratch (the four gathered arrays, the fallback's
-// fill-in, the flag, the pivoting solve's levels and x1: about 7 m batch elements) is allocated on
+// fill-in, the flag, the pivoting solve's levels, chunk factors and x1: about 9 m batch elements) is allocated on
 // the stream, not taken from pBuffer: a buffer sized once for a larger batch (which the dispatch
 // may leave with the vendor, whose buffer is about m batch elements) must not be too small for a
 // smaller one, and where the device has no room the call is the vendor's.

@@ -25,7 +25,9 @@
 // (B) couples the two directly. The reduced system is solved the same way, level after level,
 // until a level of at most P rows is solved whole by one thread; then every level's finish pass
 // re-reads its chunks, solves each interior again with its separators known, and writes the
-// solution. The window choice is stored (a byte a chunk) for the finish pass.
+// solution. The reduce pass stores each chunk's window choice and interior factor (a byte and 11
+// elements a chunk) for the finish pass and the refinement's passes, which read them back instead
+// of choosing and factoring again: their chain of divisions is the reduce pass's alone.
 //
 // Refinement (systems of more than P rows): the level-0 finish pass keeps the first solution x1
 // in the buffer, and the next pass forms the residual r = b - A x1 of each chunk's rows, in twice
@@ -37,8 +39,8 @@
 // a diagonally dominant matrix never does, and then the refinement's kernels return at once.
 // IDGPU_PIVOT_REFINE=2 runs it always, 0 never.
 //
-// The matrix's part (window choice, pivots, reciprocals, multipliers) is done once per chunk and
-// pass and applied to every column. Levels of at most kBlockRows rows are reduced, solved and
+// The matrix's part (window choice, pivots, reciprocals, multipliers) is done once per chunk, in
+// the first reduce pass, and applied to every column. Levels of at most kBlockRows rows are reduced, solved and
 // finished by one block in one launch.
 //
 // Tried and measured slower (H100, idgpu-bench, medians of 30 over three interleaved rounds): the
@@ -117,6 +119,8 @@ namespace {
 
 // Rows a chunk (P): interiors of 6 rows, each level a quarter of the one below.
 constexpr int kRows = 8;
+// The stored terms of a chunk's interior factor (Factor::store).
+constexpr int kFactorTerms = 2 * (kRows - 2) - 1;
 constexpr int kThreads = 128;
 constexpr int kBlockThreads = 256;
 // Levels shrink by P / 2: 15 levels take P = 8 from 2^31 rows to the top.
@@ -157,6 +161,11 @@ struct LevelOut {
   T* rhs;
   T* rhs_next;
   T* x;  // the level's solution, written by its finish pass (or the top solve)
+  // Each chunk's interior factor as the reduce pass computed it (kFactorTerms values a chunk, term
+  // t of chunk k at factor[t * K + k]): the later passes of the chunk read it instead of factoring
+  // again.
+  T* factor;
+  // Per chunk of the level below: bit 0 the window (B), bits 1 on its factor's 2 x 2 blocks.
   unsigned char* choice;
   // Set (nonzero) where a pivot of the first solve is small relative to the entries around it:
   // the refinement step runs only then. Null without refinement.
@@ -247,6 +256,11 @@ struct Factor {
     bool second = false;
 #pragma unroll
     for (int r = 0; r < N; ++r) {
+      inv[r] = zero<T>();
+      mult[r] = zero<T>();
+    }
+#pragma unroll
+    for (int r = 0; r < N; ++r) {
       if (second) {
         second = false;
         continue;
@@ -268,6 +282,40 @@ struct Factor {
           mult[r] = mul(a[r + 2], inv[r]);
           b[r + 2] = mul_sub(b[r + 2], mul(mult[r], b[r]), c[r + 1]);
         }
+      }
+    }
+  }
+
+  // The factor's terms out (term t at terms[t * stride]) and back in: `two` and the 2N - 1 terms
+  // a later pass needs besides the block itself, inv of every row and mult of every row but the
+  // last, as factor() left them (the terms a 2 x 2 block's second row leaves unset are zeros).
+  // load() takes the block's own a, b and c already in place and recomputes the eliminated
+  // diagonal by factor()'s operations but the reciprocals: the same values to the bit without the
+  // chain of divisions.
+  __device__ __forceinline__ void store(T* terms, long long stride) const {
+#pragma unroll
+    for (int r = 0; r < N; ++r) terms[r * stride] = inv[r];
+#pragma unroll
+    for (int r = 0; r + 1 < N; ++r) terms[(N + r) * stride] = mult[r];
+  }
+  __device__ __forceinline__ void load(const T* terms, long long stride, unsigned blocks) {
+    two = blocks;
+#pragma unroll
+    for (int r = 0; r < N; ++r) inv[r] = terms[r * stride];
+#pragma unroll
+    for (int r = 0; r + 1 < N; ++r) mult[r] = terms[(N + r) * stride];
+    bool second = false;
+#pragma unroll
+    for (int r = 0; r + 1 < N; ++r) {
+      if (second) {
+        second = false;
+        continue;
+      }
+      if ((two >> r) & 1u) {
+        second = true;
+        if (r + 2 < N) b[r + 2] = mul_sub(b[r + 2], mul(mult[r], b[r]), c[r + 1]);
+      } else {
+        b[r + 1] = mul_sub(b[r + 1], mult[r], c[r]);
       }
     }
   }
@@ -384,6 +432,7 @@ __device__ __forceinline__ void window_of(const T (&y)[L], bool b, T (&yi)[L - 2
   for (int r = 0; r < L - 2; ++r) yi[r] = b ? y[r + 1] : y[r];
 }
 
+// The window's rows, its couplings taken out, not yet factored.
 template <class T, int P>
 __device__ __forceinline__ void take_window(const ChunkRows<T, P>& rows, bool b, Window<T, P>& w) {
   constexpr int W = P - 2;
@@ -395,7 +444,6 @@ __device__ __forceinline__ void take_window(const ChunkRows<T, P>& rows, bool b,
   w.c_last = w.f.c[W - 1];
   w.f.a[0] = zero<T>();
   w.f.c[W - 1] = zero<T>();
-  w.f.factor();
 }
 
 // The chunk's rows from its interior's solution for y (yi, the separators' couplings not yet taken
@@ -501,12 +549,14 @@ __device__ __forceinline__ long long chunk_first(long long chunk, long long rows
 // A chunk of a level: where it starts, its rows, its window.
 template <class T, int P>
 struct Chunk {
+  static_assert(2 * (P - 2) - 1 == kFactorTerms, "the buffer holds kFactorTerms terms a chunk");
   long long index, first, chunks;
   ChunkRows<T, P> rows;
   Window<T, P> window;
   T c_before;  // the coupling of the previous chunk's last row to this chunk's first
 
-  // The window is chosen (choose) or read back from `choice`.
+  // The window is chosen and factored (choose: the reduce pass of the first solve, which stores the
+  // choice and the factor), or both are read back.
   __device__ __forceinline__ Chunk(const LevelIn<T>& in, const LevelOut<T>& out, long long chunk, bool choose)
       : index(chunk), chunks(out.rows / 2) {
     first = chunk_first<P>(chunk, in.rows, chunks);
@@ -523,11 +573,19 @@ struct Chunk {
         b = quality_b > quality_a;
         if (out.refine != nullptr && fmax(quality_a, quality_b) < kSureQuality) *out.refine = 1;
       }
-      out.choice[chunk] = b ? 1 : 0;
+      take_window(rows, b, window);
+      window.f.factor();
+      if (out.factor != nullptr) window.f.store(out.factor + chunk, chunks);
+      out.choice[chunk] = static_cast<unsigned char>((b ? 1u : 0u) | window.f.two << 1);
     } else {
-      b = out.choice[chunk] != 0;
+      const unsigned code = out.choice[chunk];
+      take_window(rows, (code & 1u) != 0, window);
+      if (out.factor != nullptr) {
+        window.f.load(out.factor + chunk, chunks, code >> 1);
+      } else {
+        window.f.factor();
+      }
     }
-    take_window(rows, b, window);
     c_before = chunk > 0 ? in.upper[first - 1] : zero<T>();
   }
 
@@ -869,7 +927,7 @@ __device__ void move_levels(BlockLevels<T>& levels, long long rows, long long by
     move(in.lower), move(in.diag), move(in.diag_next), move(in.upper), move(in.rhs), move(in.rhs_next);
     LevelOut<T>& out = levels.outs[level];
     move(out.lower), move(out.diag), move(out.diag_next), move(out.upper), move(out.rhs), move(out.rhs_next);
-    move(out.x), move(out.choice), move(out.refine);
+    move(out.x), move(out.factor), move(out.choice), move(out.refine);
     move(levels.xs[level]);
   }
   move(levels.x1);
