@@ -28,6 +28,7 @@
 // solution. The reduce pass stores each chunk's window choice and interior factor (a byte and 11
 // elements a chunk) for the finish pass and the refinement's passes, which read them back instead
 // of choosing and factoring again: their chain of divisions is the reduce pass's alone.
+// (Level 0's chunks store theirs only below kStoreFactorsBelow rows.)
 //
 // Refinement (systems of more than P rows): the level-0 finish pass keeps the first solution x1
 // in the buffer, and the next pass forms the residual r = b - A x1 of each chunk's rows, in twice
@@ -121,6 +122,12 @@ namespace {
 constexpr int kRows = 8;
 // The stored terms of a chunk's interior factor (Factor::store).
 constexpr int kFactorTerms = 2 * (kRows - 2) - 1;
+// Level 0's chunk factors are stored only below this many rows. Above, its passes run at full
+// occupancy, where moving the factor through memory cost more than factoring again (H200, f32,
+// dominant: 2^22 rows 0.181 ms stored, 0.172 factored again; 2^24 0.430 / 0.388; c64 2^24
+// 1.73 / 1.63); below, they are latency chains and the factor is the longest link. The reduced
+// levels always store theirs.
+constexpr long long kStoreFactorsBelow = 1LL << 21;
 constexpr int kThreads = 128;
 constexpr int kBlockThreads = 256;
 // Levels shrink by P / 2: 15 levels take P = 8 from 2^31 rows to the top.
@@ -775,19 +782,38 @@ __device__ __forceinline__ long long grid_chunk() {
   return static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
 }
 
-template <class T, int P>
-__global__ void __launch_bounds__(kThreads) reduce_kernel(LevelIn<T> in, LevelOut<T> out, int n, bool rhs_only) {
+__device__ __forceinline__ long long grid_threads() { return static_cast<long long>(gridDim.x) * kThreads; }
+
+// The first solve's reduce and finish launches take a thread a chunk. The refinement's (Refine:
+// the correction's right-hand sides alone, and residual_kernel and correct_kernel) return at once
+// where no pivot was small, so they are launched with at most one wave of blocks (grid_for), each
+// thread taking chunks a grid apart: a launch that returns then costs one wave, not one per
+// resident grid's worth of chunks.
+template <class T, int P, bool Refine>
+__global__ void __launch_bounds__(kThreads) reduce_kernel(LevelIn<T> in, LevelOut<T> out, int n) {
   follow_previous_kernel();
-  if (rhs_only && *out.refine == 0) return;
-  if (const long long chunk = grid_chunk(); chunk < out.rows / 2) reduce_chunk<T, P>(in, out, n, chunk, rhs_only);
+  if (!Refine) {
+    if (const long long chunk = grid_chunk(); chunk < out.rows / 2) reduce_chunk<T, P>(in, out, n, chunk, false);
+    return;
+  }
+  if (*out.refine == 0) return;
+  for (long long chunk = grid_chunk(); chunk < out.rows / 2; chunk += grid_threads()) {
+    reduce_chunk<T, P>(in, out, n, chunk, true);
+  }
 }
 
-template <class T, int P>
+template <class T, int P, bool Refine>
 __global__ void __launch_bounds__(kThreads)
-    finish_kernel(LevelIn<T> in, LevelOut<T> above, T* x, long long ldx, bool vectors_out, int n, bool correction) {
+    finish_kernel(LevelIn<T> in, LevelOut<T> above, T* x, long long ldx, bool vectors_out, int n) {
   follow_previous_kernel();
-  if (correction && *above.refine == 0) return;
-  if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
+  if (!Refine) {
+    if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
+      finish_chunk<T, P>(in, above, x, ldx, vectors_out, n, chunk);
+    }
+    return;
+  }
+  if (*above.refine == 0) return;
+  for (long long chunk = grid_chunk(); chunk < above.rows / 2; chunk += grid_threads()) {
     finish_chunk<T, P>(in, above, x, ldx, vectors_out, n, chunk);
   }
 }
@@ -812,7 +838,7 @@ __global__ void __launch_bounds__(kThreads)
     residual_kernel(LevelIn<T> in, LevelOut<T> above, const T* x1, long long ldx1, int n) {
   follow_previous_kernel();
   if (*above.refine == 0) return;
-  if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
+  for (long long chunk = grid_chunk(); chunk < above.rows / 2; chunk += grid_threads()) {
     residual_chunk<T, P>(in, above, x1, ldx1, n, chunk);
   }
 }
@@ -822,7 +848,7 @@ __global__ void __launch_bounds__(kThreads)
     correct_kernel(LevelIn<T> in, LevelOut<T> above, const T* x1, long long ldx1, T* x, long long ldx, int n) {
   follow_previous_kernel();
   if (*above.refine == 0) return;
-  if (const long long chunk = grid_chunk(); chunk < above.rows / 2) {
+  for (long long chunk = grid_chunk(); chunk < above.rows / 2; chunk += grid_threads()) {
     correct_chunk<T, P>(in, above, x1, ldx1, x, ldx, n, chunk);
   }
 }
@@ -1059,6 +1085,35 @@ bool chained_launches() {
   return known[device].load(std::memory_order_relaxed) > 0;
 }
 
+// The blocks of Kernel (kThreads a block) the current device holds at once, asked once per kernel
+// and device; 0 where it cannot say.
+template <auto Kernel>
+unsigned resident_blocks() {
+  constexpr int kDevices = 64;
+  static std::atomic<unsigned> known[kDevices];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices) return 0;
+  unsigned blocks = known[device].load(std::memory_order_relaxed);
+  if (blocks == 0) {
+    int per_multiprocessor = 0, multiprocessors = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, kThreads, 0) == cudaSuccess &&
+        cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess) {
+      blocks = static_cast<unsigned>(std::max(per_multiprocessor, 1) * multiprocessors);
+    }
+    cudaGetLastError();
+    known[device].store(blocks, std::memory_order_relaxed);
+  }
+  return blocks;
+}
+
+// Blocks for `chunks` chunks, at most one wave of Kernel.
+template <auto Kernel>
+unsigned grid_for(long long chunks) {
+  const unsigned blocks = blocks_for(chunks);
+  const unsigned wave = resident_blocks<Kernel>();
+  return wave > 0 ? std::min(blocks, wave) : blocks;
+}
+
 // One launch of solve_with's sequence: after the first, each may start (and wait in
 // follow_previous_kernel) while the one before it finishes, where `chained`.
 template <class... Parameters, class... Arguments>
@@ -1088,6 +1143,7 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   if (plan.rows[plan.count - 1] > P) return cudaErrorNotSupported;
   BlockLevels<T> levels{};
   layout<T>(m, n, P, static_cast<unsigned char*>(buffer), &levels);
+  if (m >= kStoreFactorsBelow) levels.outs[1].factor = nullptr;
   const int mode = refinement_mode();
   levels.refine = levels.top > 0 && mode != 0;
   if (levels.refine) {
@@ -1123,13 +1179,23 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
     return chained;
   };
   const auto reduce = [&](int level, bool rhs_only) {
-    return launch_level(reduce_kernel<T, P>, blocks_for(plan.rows[level + 1] / 2), kThreads, stream, next(),
-                        levels.ins[level], levels.outs[level + 1], n, rhs_only);
+    const long long chunks = plan.rows[level + 1] / 2;
+    if (rhs_only) {
+      return launch_level(reduce_kernel<T, P, true>, grid_for<reduce_kernel<T, P, true>>(chunks), kThreads, stream,
+                          next(), levels.ins[level], levels.outs[level + 1], n);
+    }
+    return launch_level(reduce_kernel<T, P, false>, blocks_for(chunks), kThreads, stream, next(), levels.ins[level],
+                        levels.outs[level + 1], n);
   };
   const auto finish = [&](int level, bool correction) {
-    return launch_level(finish_kernel<T, P>, blocks_for(plan.rows[level + 1] / 2), kThreads, stream, next(),
-                        levels.ins[level], levels.outs[level + 1], levels.xs[level], levels.lds[level],
-                        level == 0 && vectors, n, correction);
+    const long long chunks = plan.rows[level + 1] / 2;
+    if (correction) {
+      return launch_level(finish_kernel<T, P, true>, grid_for<finish_kernel<T, P, true>>(chunks), kThreads, stream,
+                          next(), levels.ins[level], levels.outs[level + 1], levels.xs[level], levels.lds[level],
+                          levels.ins[level].vectors, n);
+    }
+    return launch_level(finish_kernel<T, P, false>, blocks_for(chunks), kThreads, stream, next(), levels.ins[level],
+                        levels.outs[level + 1], levels.xs[level], levels.lds[level], levels.ins[level].vectors, n);
   };
   const auto block = [&](bool correction) {
     return launch_level(block_kernel<T, P>, 1, kBlockThreads, stream, next(), levels, n, correction);
@@ -1142,19 +1208,20 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
     status = finish(level, false);
   }
   if (status != cudaSuccess || !levels.refine) return status;
-  const unsigned blocks0 = blocks_for(plan.rows[1] / 2);
-  status = launch_level(finish0_kernel<T, P>, blocks0, kThreads, stream, next(), levels.ins[0], levels.outs[1],
-                        levels.x1, levels.ldx1, B, static_cast<long long>(ldb), n);
+  status = launch_level(finish0_kernel<T, P>, blocks_for(plan.rows[1] / 2), kThreads, stream, next(), levels.ins[0],
+                        levels.outs[1], levels.x1, levels.ldx1, B, static_cast<long long>(ldb), n);
   if (status == cudaSuccess) {
-    status = launch_level(residual_kernel<T, P>, blocks0, kThreads, stream, next(), levels.ins[0], levels.outs[1],
-                          static_cast<const T*>(levels.x1), levels.ldx1, n);
+    status = launch_level(residual_kernel<T, P>, grid_for<residual_kernel<T, P>>(plan.rows[1] / 2), kThreads,
+                          stream, next(), levels.ins[0], levels.outs[1], static_cast<const T*>(levels.x1),
+                          levels.ldx1, n);
   }
   for (int level = 1; status == cudaSuccess && level < levels.from; ++level) status = reduce(level, true);
   if (status == cudaSuccess) status = block(true);
   for (int level = levels.from - 1; status == cudaSuccess && level >= 1; --level) status = finish(level, true);
   if (status != cudaSuccess) return status;
-  return launch_level(correct_kernel<T, P>, blocks0, kThreads, stream, next(), levels.ins[0], levels.outs[1],
-                      static_cast<const T*>(levels.x1), levels.ldx1, B, static_cast<long long>(ldb), n);
+  return launch_level(correct_kernel<T, P>, grid_for<correct_kernel<T, P>>(plan.rows[1] / 2), kThreads, stream,
+                      next(), levels.ins[0], levels.outs[1], static_cast<const T*>(levels.x1), levels.ldx1, B,
+                      static_cast<long long>(ldb), n);
 }
 
 template <class T, int P>
