@@ -240,6 +240,29 @@ __device__ __forceinline__ void store_x(T* x, bool vectors, long long first, con
   }
 }
 
+// Fast approximate reciprocals (about single precision) for the window choice, which only ranks
+// windows; the factorization itself divides exactly.
+__device__ __forceinline__ float approx_reciprocal(float x) {
+  float r;
+  asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ double approx_reciprocal(double x) {
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  return r;
+}
+__device__ __forceinline__ float approx_divide(float a, float b) { return a * approx_reciprocal(b); }
+__device__ __forceinline__ double approx_divide(double a, double b) { return a * approx_reciprocal(b); }
+__device__ __forceinline__ cuComplex approx_divide(cuComplex a, cuComplex b) {
+  const float scale = approx_reciprocal(b.x * b.x + b.y * b.y);
+  return make_cuComplex((a.x * b.x + a.y * b.y) * scale, (a.y * b.x - a.x * b.y) * scale);
+}
+__device__ __forceinline__ cuDoubleComplex approx_divide(cuDoubleComplex a, cuDoubleComplex b) {
+  const double scale = approx_reciprocal(b.x * b.x + b.y * b.y);
+  return make_cuDoubleComplex((a.x * b.x + a.y * b.y) * scale, (a.y * b.x - a.x * b.y) * scale);
+}
+
 // Diagonal pivoting of an N-row tridiagonal block in registers (a[0] and c[N-1] are zero): the
 // factor once, then forward and back substitution per right-hand side.
 template <class T, int N>
@@ -259,8 +282,20 @@ struct Factor {
     return abs1(b0) * sigma >= kappa * abs1(a1) * abs1(c0);
   }
 
-  __device__ __forceinline__ void factor() {
+  // With Measure, also returns how well the block factors: window_quality's measure (below) of its
+  // pivots, 1 x 1 pivots from row `pad` on, taken off the factor itself, beside the chain of
+  // divisions rather than in a chain of its own. Without, returns 0.
+  template <bool Measure = false>
+  __device__ __forceinline__ Real factor(int pad = 0) {
+    Real quality = Real(INFINITY);
+    const auto measure_one = [&](int r) {
+      if (!Measure) return;
+      const Real pivot = abs1(b[r]);
+      const Real ratio = pivot * approx_reciprocal(fmax(pivot, fmax(abs1(c[r]), abs1(a[r]))));
+      if (r >= pad) quality = fmin(quality, pivot == Real(0) ? Real(-1) : ratio * ratio);
+    };
     bool second = false;
+    two = 0;  // the block may have been factored before (window A, then B)
 #pragma unroll
     for (int r = 0; r < N; ++r) {
       inv[r] = zero<T>();
@@ -273,24 +308,33 @@ struct Factor {
         continue;
       }
       if (r + 1 == N) {
+        measure_one(r);
         inv[r] = reciprocal(b[r]);
         continue;
       }
       const bool third = r + 2 < N;
       if (one_by_one(b[r], c[r], a[r + 1], b[r + 1], c[third ? r + 1 : r], a[third ? r + 2 : r], third)) {
+        measure_one(r);
         inv[r] = reciprocal(b[r]);
         mult[r] = mul(a[r + 1], inv[r]);
         b[r + 1] = mul_sub(b[r + 1], mult[r], c[r]);
       } else {
         two |= 1u << r;
         second = true;
-        inv[r] = reciprocal(mul_sub(mul(b[r], b[r + 1]), c[r], a[r + 1]));
+        const T det = mul_sub(mul(b[r], b[r + 1]), c[r], a[r + 1]);
+        if (Measure) {
+          const Real scale = fmax(fmax(abs1(b[r]), abs1(c[r])), fmax(abs1(a[r + 1]), abs1(b[r + 1])));
+          const Real inverse = approx_reciprocal(scale);
+          quality = fmin(quality, abs1(det) == Real(0) ? Real(-1) : abs1(det) * inverse * inverse);
+        }
+        inv[r] = reciprocal(det);
         if (third) {
           mult[r] = mul(a[r + 2], inv[r]);
           b[r + 2] = mul_sub(b[r + 2], mul(mult[r], b[r]), c[r + 1]);
         }
       }
     }
+    return Measure ? quality : Real(0);
   }
 
   // The factor's terms out (term t at terms[t * stride]) and back in: `two` and the 2N - 1 terms
@@ -357,36 +401,14 @@ struct Factor {
   }
 };
 
-// Fast approximate reciprocals (about single precision) for the window choice, which only ranks
-// windows; the factorization itself divides exactly.
-__device__ __forceinline__ float approx_reciprocal(float x) {
-  float r;
-  asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ double approx_reciprocal(double x) {
-  double r;
-  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-  return r;
-}
-__device__ __forceinline__ float approx_divide(float a, float b) { return a * approx_reciprocal(b); }
-__device__ __forceinline__ double approx_divide(double a, double b) { return a * approx_reciprocal(b); }
-__device__ __forceinline__ cuComplex approx_divide(cuComplex a, cuComplex b) {
-  const float scale = approx_reciprocal(b.x * b.x + b.y * b.y);
-  return make_cuComplex((a.x * b.x + a.y * b.y) * scale, (a.y * b.x - a.x * b.y) * scale);
-}
-__device__ __forceinline__ cuDoubleComplex approx_divide(cuDoubleComplex a, cuDoubleComplex b) {
-  const double scale = approx_reciprocal(b.x * b.x + b.y * b.y);
-  return make_cuDoubleComplex((a.x * b.x + a.y * b.y) * scale, (a.y * b.x - a.x * b.y) * scale);
-}
-
 // How well the window of W rows from chunk row Offset (0: window A, 1: B) factors by diagonal
 // pivoting, as reference::pivoting_window_quality measures it but squared (the same ranking with no
 // square root) and with approximate division: the smallest pivot block relative to the entries
 // around it, |b_k| / max(|b_k|, |c_k|, |a_k|) for a 1 x 1 block and sqrt|det| / (its largest
 // entry) for a 2 x 2 one; -1 when a block is exactly singular. The window's first `pad` rows are
 // chunk 0's identity padding, which the reference does not have: they are left out (a padding row
-// is always a 1 x 1 block on its own).
+// is always a 1 x 1 block on its own). Window A is measured by Factor::factor<true> as it is
+// factored; this measures window B, where A is not sure, without factoring it exactly.
 template <class T, int P, int W, int Offset>
 __device__ __forceinline__ typename ScalarTraits<T>::Real window_quality(const ChunkRows<T, P>& rows, int pad) {
   using Real = typename ScalarTraits<T>::Real;
@@ -568,22 +590,25 @@ struct Chunk {
       : index(chunk), chunks(out.rows / 2) {
     first = chunk_first<P>(chunk, in.rows, chunks);
     load_matrix(in, first, rows);
-    bool b;
     if (choose) {
-      // Window B is looked at only where A has a pivot below kSureQuality (a diagonally dominant
-      // matrix never does): A is then taken as it is, and its chain of pivots is not run twice.
+      // Window A is factored, and measured as it is; window B is looked at only where A has a
+      // pivot below kSureQuality (a diagonally dominant matrix never does), and factored only
+      // where it is better: the chain of pivots runs once where A is taken.
       const int pad = first < 0 ? static_cast<int>(-first) : 0;
-      const auto quality_a = window_quality<T, P, P - 2, 0>(rows, pad);
-      b = false;
+      take_window(rows, false, window);
+      const auto quality_a = window.f.template factor<true>(pad);
+      bool b = false;
       if (!(quality_a >= kSureQuality)) {
         const auto quality_b = window_quality<T, P, P - 2, 1>(rows, pad > 0 ? pad - 1 : 0);
         b = quality_b > quality_a;
         if (out.refine != nullptr && fmax(quality_a, quality_b) < kSureQuality) *out.refine = 1;
+        if (b) {
+          take_window(rows, true, window);
+          window.f.factor();
+        }
       }
-      take_window(rows, b, window);
-      window.f.factor();
       if (out.factor != nullptr) window.f.store(out.factor + chunk, chunks);
-      out.choice[chunk] = static_cast<unsigned char>((b ? 1u : 0u) | window.f.two << 1);
+      out.choice[chunk] = static_cast<unsigned char>((window.b ? 1u : 0u) | window.f.two << 1);
     } else {
       const unsigned code = out.choice[chunk];
       take_window(rows, (code & 1u) != 0, window);
@@ -748,7 +773,6 @@ __device__ __forceinline__ void top_solve(const LevelIn<T>& in, T* x, long long 
   const long long first = in.rows - P;
   ChunkRows<T, P> rows;
   load_matrix(in, first, rows);
-  if (refine != nullptr && window_quality<T, P, P, 0>(rows, static_cast<int>(-first)) < kSureQuality) *refine = 1;
   Factor<T, P> f;
 #pragma unroll
   for (int r = 0; r < P; ++r) {
@@ -756,7 +780,7 @@ __device__ __forceinline__ void top_solve(const LevelIn<T>& in, T* x, long long 
     f.b[r] = rows.b[r];
     f.c[r] = rows.c[r];
   }
-  f.factor();
+  if (f.template factor<true>(static_cast<int>(-first)) < kSureQuality && refine != nullptr) *refine = 1;
   for (int column = 0; column < n; ++column) {
     T y[P];
     load_rhs(in, first, column, y);
