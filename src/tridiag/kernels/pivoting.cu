@@ -89,9 +89,38 @@
 // refined non-dominant solves -10..+2% (c64 2^14 0.51 -> 0.46x; they look at both windows as
 // before, the difference is within the two runs' spread but for c64).
 //
+// Where the time goes (H200, Nsight Compute, each kernel on its own, f32 m = 2^14, dominant): the
+// level-0 and level-1 reduce launches 5.2 and 6.4 us, the one-block kernel 34.5 us (nine level
+// steps of 1024 rows and fewer, 3.8 us each), the finish launches 5.7 and 4.7 us, and the five
+// refinement launches that return at once 2.0-2.6 us each. A thread of a reduced level executes
+// about 1340 instructions in the reduce pass and 730 in the finish pass (980 and 440 at level 0,
+// whose rows move as vectors), one or two warps a multiprocessor: a level step is that chain of
+// dependent instructions, not bandwidth and not the launch.
+//
+// Kept, for that chain (H200, idgpu-bench under IDGPU_POLICY=native, medians of 15, speedup over
+// the vendor in the same process; docs/data/h200-gtsv2.csv):
+// - Each chunk's factor stored by the reduce pass (Factor::store / load): the finish pass and the
+//   refinement's three passes no longer divide. Dominant f32 2^14 1.49 -> 1.53x, 2^16 1.23 ->
+//   1.29x, 2^18 1.06 -> 1.12x; refined f32 2^14 0.78 -> 0.89x, 2^16 0.64 -> 0.76x; c64 2^14 0.87
+//   -> 0.98x. At level 0 from 2^21 rows the factor moved through memory cost more than it saved
+//   (f32 2^22 0.172 ms factored again against 0.181 stored, 2^24 0.388 against 0.430), hence
+//   kStoreFactorsBelow.
+// - The refinement's launches one wave wide (grid_for): where they return at once they cost a
+//   wave, not a pass over every chunk's block. f32 2^22 1.29 -> 1.54x, 2^24 1.73 -> 2.10x (with the
+//   level-0 threshold). What they still cost at 2^14: 0.0496 ms against 0.0423 with refinement
+//   off (IDGPU_PIVOT_REFINE=0).
+// - Window A measured off its own factor (Factor::factor<true>) rather than by a chain of its
+//   own: dominant within 2% (the chain it removes runs beside others); refined solves measured
+//   2-9% slower at 2^14..2^18 in the same run as the line above, not separated from it.
+// - The reduced levels' arrays laid out so that their chunks move as 16-byte vectors (carve),
+//   against the same build with scalar loads: f32 2^14 0.0500 -> 0.0468 ms, 2^16 0.0615 ->
+//   0.0573, 2^20 0.1060 -> 0.0966, 2^22 0.1644 -> 0.1517; refined -5..-7%; c32 likewise.
+//
 // Bytes moved at level 0, n = 1: dl, d, du and b read twice (reduce, finish) and x written once;
-// when refining, read twice more (residual, correction), x1 written once and read twice, plus
-// about 11 / P of an array per level for the reduced systems, twice.
+// below kStoreFactorsBelow rows the chunk factors, 11 / P of an array, written once and read once
+// (three times more when refining); when refining, dl, d, du and b read twice more (residual,
+// correction), x1 written once and read twice, plus about 11 / P of an array per level for the
+// reduced systems and as much for their factors, twice.
 //
 // Accuracy: measured with the host reference of the same algorithm (double, P = 8, random
 // non-dominant systems of 65536 rows, 300 uniform and 300 with 5% of the diagonal exactly zero):
@@ -158,7 +187,10 @@ struct LevelIn {
 
 // A reduced level in pBuffer: rows = 2K values per array (K values in diag_next and rhs_next), the
 // rhs, rhs_next and x arrays with n columns each, and the window choice of each of the K chunks of
-// the level below.
+// the level below. Each array starts `pad` elements (pad / 2 in diag_next and rhs_next) into its
+// allocation, pad being the identity padding in front of the next level's chunk 0, so that every
+// chunk of the next level starts on a whole P elements from the allocation: its rows are read and
+// written as 16-byte vectors (carve).
 template <class T>
 struct LevelOut {
   T* lower;
@@ -178,6 +210,8 @@ struct LevelOut {
   // the refinement step runs only then. Null without refinement.
   int* refine;
   long long rows;
+  long long ld;       // of the rhs and x columns
+  long long ld_next;  // of the rhs_next columns
 };
 
 // A chunk of P rows, first row `first` (negative in the first chunk: identity padding).
@@ -192,6 +226,13 @@ __device__ __forceinline__ void load_matrix(const LevelIn<T>& in, long long firs
     load_vectors(in.lower + first, rows.a);
     load_vectors(in.diag + first, rows.b);
     load_vectors(in.upper + first, rows.c);
+    if (in.diag_next != nullptr) {
+      // A reduced level: `first` is even (chunk_first), so the odd rows are r = 1, 3, ...
+      T next[P / 2];
+      load_vectors(in.diag_next + (first >> 1), next);
+#pragma unroll
+      for (int j = 0; j < P / 2; ++j) rows.b[2 * j + 1] = add(rows.b[2 * j + 1], next[j]);
+    }
     return;
   }
 #pragma unroll
@@ -221,6 +262,13 @@ __device__ __forceinline__ void load_rhs(const LevelIn<T>& in, long long first, 
   load_rows(in.rhs + column * in.ld, in.vectors, first, d);
   if (in.rhs_next == nullptr) return;
   const T* next = in.rhs_next + column * in.ld_next;
+  if (in.vectors && first >= 0) {
+    T odd[P / 2];
+    load_vectors(next + (first >> 1), odd);
+#pragma unroll
+    for (int j = 0; j < P / 2; ++j) d[2 * j + 1] = add(d[2 * j + 1], odd[j]);
+    return;
+  }
 #pragma unroll
   for (int r = 0; r < P; ++r) {
     const long long g = first + r;
@@ -668,7 +716,7 @@ struct Chunk {
     T yi[W];
     window_of(y, window.b, yi);
     window.f.solve(yi);
-    const long long at = column * out.rows, at_next = column * chunks;
+    const long long at = column * out.ld, at_next = column * out.ld_next;
     const long long even = 2 * index, odd = even + 1;
     if (window.b) {
       out.rhs[at + even] = mul_sub(y[0], second_c(), yi[0]);
@@ -681,9 +729,10 @@ struct Chunk {
     if (index + 1 == chunks) out.rhs_next[at_next + index] = zero<T>();
   }
 
-  // The three separators around the chunk in the reduced solution x (n columns, ld = 2K).
-  __device__ __forceinline__ void separators(const T* x, int column, T& outer, T& second, T& last) const {
-    const T* s = x + column * (2 * chunks);
+  // The three separators around the chunk in the reduced solution (above's x, n columns).
+  __device__ __forceinline__ void separators(const LevelOut<T>& above, int column, T& outer, T& second,
+                                             T& last) const {
+    const T* s = above.x + column * above.ld;
     outer = index > 0 ? s[2 * index - 1] : zero<T>();
     second = s[2 * index];
     last = s[2 * index + 1];
@@ -713,7 +762,7 @@ __device__ __forceinline__ void finish_chunk(const LevelIn<T>& in, const LevelOu
   for (int column = 0; column < n; ++column) {
     T y[P], solved[P], outer, second, last;
     load_rhs(in, c.first, column, y);
-    c.separators(above.x, column, outer, second, last);
+    c.separators(above, column, outer, second, last);
     chunk_solution(c.window, y, outer, second, last, solved);
     store_x(x + column * ldx, vectors_out, c.first, solved);
   }
@@ -758,7 +807,7 @@ __device__ __forceinline__ void correct_chunk(const LevelIn<T>& in, const LevelO
     T before, after;
     neighbours<T, P>(x1_column, c.first, in.rows, before, after);
     chunk_residual(c.rows, y, first, before, after, r);
-    c.separators(above.x, column, outer, second, last);
+    c.separators(above, column, outer, second, last);
     chunk_solution(c.window, r, outer, second, last, delta);
 #pragma unroll
     for (int i = 0; i < P; ++i) delta[i] = add(first[i], delta[i]);
@@ -892,7 +941,6 @@ struct BlockLevels {
   int* flag;  // LevelOut::refine
   int from;
   int top;
-  bool vectors_out;  // level 0's x (B) takes vector stores
   bool refine;
 };
 
@@ -906,7 +954,7 @@ __device__ void block_levels(const BlockLevels<T>& levels, int n, int from, bool
   }
   if (threadIdx.x == 0) {
     top_solve<T, P>(levels.ins[levels.top], levels.xs[levels.top], levels.lds[levels.top],
-                    levels.top == 0 && levels.vectors_out, n, rhs_only ? nullptr : levels.outs[1].refine);
+                    levels.ins[levels.top].vectors, n, rhs_only ? nullptr : levels.outs[1].refine);
   }
   __syncthreads();
   // Level 0 is finished here only without refinement.
@@ -915,7 +963,7 @@ __device__ void block_levels(const BlockLevels<T>& levels, int n, int from, bool
     const LevelOut<T>& above = levels.outs[level + 1];
     for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
       finish_chunk<T, P>(levels.ins[level], above, levels.xs[level], levels.lds[level],
-                         level == 0 && levels.vectors_out, n, chunk);
+                         levels.ins[level].vectors, n, chunk);
     }
     __syncthreads();
   }
@@ -931,7 +979,7 @@ __device__ void block_solve(const BlockLevels<T>& levels, int n, bool rhs_only) 
   const LevelOut<T>& above = levels.outs[1];
   if (*above.refine == 0) {
     for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += kBlockThreads) {
-      finish_chunk<T, P>(levels.ins[0], above, levels.xs[0], levels.lds[0], levels.vectors_out, n, chunk);
+      finish_chunk<T, P>(levels.ins[0], above, levels.xs[0], levels.lds[0], levels.ins[0].vectors, n, chunk);
     }
     return;
   }
@@ -1024,28 +1072,43 @@ long long x1_ld(long long m, std::size_t element) {
   return (m + per - 1) / per * per;
 }
 
-// Carves the level's arrays from `cursor` (or only counts them, with a null base): per reduced
-// level of R rows, three matrix arrays of R and diag_next of R / 2, rhs and x of R n, rhs_next of
-// R n / 2, and R / 2 choice bytes.
+// Carves a reduced level of R rows from `offset` (or only counts it, with a null base): three
+// matrix arrays of R and diag_next of R / 2, rhs and x of n columns of R, rhs_next of n columns of
+// R / 2, the chunk factors (kFactorTerms R / 2) and R / 2 choice bytes. The arrays the next level
+// reads by chunk start pad = ceil(R / P) P - R elements (pad / 2 for the _next arrays) into their
+// allocation, and their columns are whole multiples of P (P / 2) elements apart, so that the next
+// level's chunk k starts k P elements (k P / 2) from a 256-byte boundary and moves as 16-byte
+// vectors. pad is even (R is), so a chunk's first row is even there and its odd rows' _next terms
+// are P / 2 consecutive elements.
 template <class T>
-LevelOut<T> carve(std::size_t& offset, unsigned char* base, long long rows, int n) {
+LevelOut<T> carve(std::size_t& offset, unsigned char* base, long long rows, int n, int P) {
   const std::size_t element = sizeof(T);
-  const std::size_t r = static_cast<std::size_t>(rows), columns = static_cast<std::size_t>(n);
+  const long long pad = (rows + P - 1) / P * P - rows;
+  const auto round_up = [](long long v, long long to) { return (v + to - 1) / to * to; };
+  const long long ld = round_up(rows + pad, P), ld_next = round_up(rows / 2 + pad / 2, P / 2);
+  const std::size_t columns = static_cast<std::size_t>(n);
   LevelOut<T> out{};
   out.rows = rows;
-  auto take = [&](std::size_t bytes) {
-    unsigned char* p = base != nullptr ? base + offset : nullptr;
-    offset += aligned(bytes);
+  out.ld = ld;
+  out.ld_next = ld_next;
+  auto take = [&](std::size_t elements, long long skip) {
+    T* p = base != nullptr ? reinterpret_cast<T*>(base + offset) + skip : nullptr;
+    offset += aligned(elements * element);
     return p;
   };
-  out.lower = reinterpret_cast<T*>(take(r * element));
-  out.diag = reinterpret_cast<T*>(take(r * element));
-  out.upper = reinterpret_cast<T*>(take(r * element));
-  out.diag_next = reinterpret_cast<T*>(take(r / 2 * element));
-  out.rhs = reinterpret_cast<T*>(take(r * columns * element));
-  out.x = reinterpret_cast<T*>(take(r * columns * element));
-  out.rhs_next = reinterpret_cast<T*>(take(r / 2 * columns * element));
-  out.choice = take(r / 2);
+  const std::size_t padded = static_cast<std::size_t>(rows + pad);
+  const std::size_t padded_next = static_cast<std::size_t>(rows / 2 + pad / 2);
+  out.lower = take(padded, pad);
+  out.diag = take(padded, pad);
+  out.upper = take(padded, pad);
+  out.diag_next = take(padded_next, pad / 2);
+  out.rhs = take(static_cast<std::size_t>(ld) * columns, pad);
+  out.x = take(static_cast<std::size_t>(ld) * columns, pad);
+  out.rhs_next = take(static_cast<std::size_t>(ld_next) * columns, pad / 2);
+  out.factor = take(static_cast<std::size_t>(rows / 2) * kFactorTerms, 0);
+  unsigned char* choice = base != nullptr ? base + offset : nullptr;
+  offset += aligned(static_cast<std::size_t>(rows / 2));
+  out.choice = choice;
   return out;
 }
 
@@ -1066,14 +1129,17 @@ template <class T>
 std::size_t layout(int m, int n, int P, unsigned char* base, BlockLevels<T>* levels) {
   const PivotPlan plan = plan_pivot(m, P);
   std::size_t offset = 0;
+  // The reduced levels' chunks move as 16-byte vectors (see carve) where pBuffer is aligned for
+  // them; the dispatch asks it only to be aligned for the element.
+  const bool vectors = base != nullptr && aligned16(base);
   for (int level = 1; level < plan.count; ++level) {
-    const LevelOut<T> o = carve<T>(offset, base, plan.rows[level], n);
+    const LevelOut<T> o = carve<T>(offset, base, plan.rows[level], n, P);
     if (levels == nullptr) continue;
     levels->outs[level] = o;
     levels->ins[level] =
-        LevelIn<T>{o.lower, o.diag, o.diag_next, o.upper, o.rhs, o.rhs_next, o.rows, o.rows / 2, o.rows, false};
+        LevelIn<T>{o.lower, o.diag, o.diag_next, o.upper, o.rhs, o.rhs_next, o.ld, o.ld_next, o.rows, vectors};
     levels->xs[level] = o.x;
-    levels->lds[level] = o.rows;
+    levels->lds[level] = o.ld;
   }
   if (plan.count > 1) {
     const long long ld = x1_ld(m, sizeof(T));
@@ -1190,7 +1256,6 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   levels.ins[0] = LevelIn<T>{dl, d, nullptr, du, B, nullptr, ldb, 0, m, vectors};
   levels.xs[0] = B;
   levels.lds[0] = ldb;
-  levels.vectors_out = vectors;
   // Each launch checked before the next (launch::counted), so that a failure stops the sequence
   // and the dispatcher knows whether any launch of the call ran. All but the first are chained
   // (programmatic dependent launch) on sm_90 on: the solve is a chain of 5-25 small launches, each
@@ -1269,7 +1334,6 @@ cudaError_t solve_batched_with(int m, int batch, const T* dl, const T* d, const 
   levels.ins[0] = LevelIn<T>{dl, d, nullptr, du, x, nullptr, m, 0, m, vectors};
   levels.xs[0] = x;
   levels.lds[0] = m;
-  levels.vectors_out = vectors;
   return launch::counted([&] {
     batched_block_kernel<T, P><<<static_cast<unsigned>(batch), kBlockThreads, 0, stream>>>(
         levels, m, static_cast<long long>(stride), mode);
