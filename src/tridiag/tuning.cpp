@@ -119,6 +119,13 @@ constexpr TuningRow kRows[] = {
     // 2.71x; f32 2^26 2.20x / 1.20x (2^24 1.80x / 0.95x, chained launches). So the H100's rows
     // hold on the H200. Between: f32 4096 .. 2^22 1.52-0.91x dominant but 0.53-0.86x
     // non-dominant; f64 / c32 2^22 1.69x / 1.06x and 1.78x / 1.02x (ties where refined).
+    // With the chunk factors stored by the reduce pass, the refinement's early exits one wave
+    // wide and the reduced levels moved as vectors (pivoting.cu; H200, the same grid, one run,
+    // docs/data/h200-gtsv2.csv), dominant / non-dominant: f32 4096 1.85x / 1.00x, 2^14 1.61x /
+    // 0.88x, 2^16 1.32x / 0.73x, 2^18 1.21x / 0.66x, 2^20 1.13x / 0.63x, 2^22 1.67x / 0.78x,
+    // 2^24 2.25x / 0.96x; f64 2^22 2.21x / 1.21x, 2^24 3.13x / 1.61x; c32 2^22 2.22x / 1.15x,
+    // 2^24 3.21x / 1.47x; c64 2^20 2.16x / 1.53x. So f64 and c32 go native from 2^22 on the H200
+    // (not measured on an H100 with these kernels); f32 still loses where refined up to 2^24.
     {kHopper, Layout::kSingle, -1, 0, false, 1000, 1024, 0, 1, "H100/H200: gtsv2 f32/f64 m=1000 1.2-2.7x/1.1-2.4x"},
     {kHopper, Layout::kSingle, -1, 8, true, 1000, 1024, 0, 1, "H100/H200: gtsv2 c32 m=1000 1.4-2.7x/1.4-2.5x"},
     {kHopper, Layout::kSingle, -1, 16, true, 1000, 1024, 0, 1, "H100/H200: gtsv2 c64 m=1000 1.3-2.4x/1.2-2.4x"},
@@ -126,6 +133,8 @@ constexpr TuningRow kRows[] = {
     {kHopper, Layout::kSingle, -1, 8, false, 1 << 24, kMaxRows, 0, 1, "H100/H200: gtsv2 f64 m>=2^24 1.5-3.0x/1.4-2.6x"},
     {kHopper, Layout::kSingle, -1, 8, true, 1 << 24, kMaxRows, 0, 1, "H100/H200: gtsv2 c32 m>=2^24 1.4-3.1x/1.3-2.7x"},
     {kHopper, Layout::kSingle, -1, 16, true, 1 << 20, kMaxRows, 0, 1, "H100/H200: gtsv2 c64 m>=2^20 1.4-4.9x/1.4-5.1x"},
+    {kH200, Layout::kSingle, -1, 8, false, 1 << 22, kMaxRows, 0, 1, "H200: gtsv2 f64 m>=2^22 1.2-3.1x"},
+    {kH200, Layout::kSingle, -1, 8, true, 1 << 22, kMaxRows, 0, 1, "H200: gtsv2 c32 m>=2^22 1.15-3.2x"},
     // Algos 1 and 2 at m = 32 with the factor in shared memory, 2^24 unknowns (batch 2^19), two
     // runs each. H100: f32/f64 LU 1.29-1.32x, QR 1.30-1.35x (0.54-0.55 of copy bandwidth, the
     // vendor 0.41-0.42); c32 LU 1.09x, QR 1.25-1.26x; c64 (device-memory path) 0.95-0.97x.

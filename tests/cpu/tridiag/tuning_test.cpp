@@ -159,7 +159,7 @@ TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where an H100 or H20
           "[cpu][tridiag][tuning]") {
   // Faster than the vendor on dominant and refined non-dominant matrices alike at one system of
   // about a thousand rows and from 2^24 rows (f32 from 2^26, c64 from 2^20), one right-hand side;
-  // measured on an H100 and an H200.
+  // measured on an H100 and an H200. On an H200, f64 and c32 also from 2^22.
   for (const auto& [bytes, complex] : {std::pair{4, false}, {8, false}, {8, true}, {16, true}}) {
     CAPTURE(bytes, complex);
     auto pivot = [bytes = bytes, complex = complex](int m, int n) {
@@ -189,6 +189,10 @@ TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where an H100 or H20
     CHECK(wins(pivot(1 << 24, 1), 90, kH200Gbs) == !f32);
     CHECK(wins(pivot(1 << 20, 1), 90, kH200Gbs) == wide);
     CHECK(wins(pivot(1 << 26, 1), 90, kH200Gbs));
+    const bool f64_or_c32 = bytes == 8;
+    CHECK(wins(pivot(1 << 22, 1), 90, kH200Gbs) == (f64_or_c32 || wide));
+    CHECK(wins(pivot((1 << 22) - 1, 1), 90, kH200Gbs) == wide);
+    CHECK(wins(pivot(1 << 22, 1), 90, kH100Gbs) == wide);
     CHECK_FALSE(wins(pivot(1 << 16, 1), 90, kH200Gbs));
     CHECK_FALSE(wins(pivot(1000, 1), 80, 2039));
   }
