@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <vector>
 
 namespace idgpu::tridiag::kernels {
 
@@ -85,6 +86,17 @@ cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const
 // levels in its own part of `buffer` (pivoting_batched_buffer_bytes), its refinement decided by
 // its own pivots.
 std::size_t pivoting_batched_buffer_bytes(int m, int batch, int element_bytes);
+// The reduced levels of a pivoting solve as pivoting_solve lays them out in a buffer starting
+// `misalign` bytes past a 256-byte boundary (a host function, for tests): per level, its rows, the
+// identity padding in front of the next level's chunk 0, the leading dimensions of its rhs / x and
+// rhs_next columns, whether its chunks move as 16-byte vectors, each array's first element as a
+// byte offset from the buffer, and the buffer's size (pivoting_buffer_bytes).
+struct PivotingLevelLayout {
+  long long rows, pad, ld, ld_next;
+  bool vectors;
+  std::size_t lower, diag, upper, diag_next, rhs, x, rhs_next, factor, choice, total;
+};
+std::vector<PivotingLevelLayout> pivoting_levels(int m, int n, int element_bytes, std::size_t misalign);
 template <class T>
 cudaError_t pivoting_solve_batched(int m, int batch, const T* dl, const T* d, const T* du, T* x, void* buffer,
                                    cudaStream_t stream);

@@ -137,6 +137,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include "core/config.h"
 #include "core/launch.h"
@@ -1340,7 +1341,39 @@ cudaError_t solve_batched_with(int m, int batch, const T* dl, const T* d, const 
   });
 }
 
+// pivoting_levels for one element type: the layout carved from a host buffer, read back as
+// offsets.
+template <class T>
+std::vector<PivotingLevelLayout> levels_of(int m, int n, std::size_t misalign) {
+  const std::size_t bytes = layout<T>(m, n, kRows, nullptr, nullptr);
+  std::vector<unsigned char> storage(bytes + 2 * kAlign);
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(storage.data());
+  unsigned char* base = storage.data() + ((kAlign - start % kAlign) % kAlign) + misalign;
+  BlockLevels<T> levels{};
+  layout<T>(m, n, kRows, base, &levels);
+  const auto at = [base](const void* p) {
+    return static_cast<std::size_t>(static_cast<const unsigned char*>(p) - base);
+  };
+  std::vector<PivotingLevelLayout> out;
+  for (int level = 1; level <= levels.top; ++level) {
+    const LevelOut<T>& o = levels.outs[level];
+    const long long pad = (o.rows + kRows - 1) / kRows * kRows - o.rows;
+    out.push_back(PivotingLevelLayout{o.rows, pad, o.ld, o.ld_next, levels.ins[level].vectors, at(o.lower),
+                                      at(o.diag), at(o.upper), at(o.diag_next), at(o.rhs), at(o.x), at(o.rhs_next),
+                                      at(o.factor), at(o.choice), bytes});
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<PivotingLevelLayout> pivoting_levels(int m, int n, int element_bytes, std::size_t misalign) {
+  switch (element_bytes) {
+    case 4: return levels_of<float>(m, n, misalign);
+    case 8: return levels_of<double>(m, n, misalign);
+    default: return levels_of<cuDoubleComplex>(m, n, misalign);
+  }
+}
 
 std::size_t pivoting_batched_buffer_bytes(int m, int batch, int element_bytes) {
   constexpr int P = kRows;
