@@ -404,6 +404,16 @@ struct Factor {
     for (int r = 0; r < N; ++r) inv[r] = terms[r * stride];
 #pragma unroll
     for (int r = 0; r + 1 < N; ++r) mult[r] = terms[(N + r) * stride];
+    forward_blocks([&](int r) { b[r + 1] = mul_sub(b[r + 1], mult[r], c[r]); },
+                   [&](int r) {
+                     if (r + 2 < N) b[r + 2] = mul_sub(b[r + 2], mul(mult[r], b[r]), c[r + 1]);
+                   });
+  }
+
+  // Walks the factor's pivot blocks in order, but for a last row of its own: one(r) at a 1 x 1
+  // block on row r, two_by_two(r) at a 2 x 2 block on rows r and r + 1.
+  template <class One, class TwoByTwo>
+  __device__ __forceinline__ void forward_blocks(One one, TwoByTwo two_by_two) const {
     bool second = false;
 #pragma unroll
     for (int r = 0; r + 1 < N; ++r) {
@@ -413,29 +423,19 @@ struct Factor {
       }
       if ((two >> r) & 1u) {
         second = true;
-        if (r + 2 < N) b[r + 2] = mul_sub(b[r + 2], mul(mult[r], b[r]), c[r + 1]);
+        two_by_two(r);
       } else {
-        b[r + 1] = mul_sub(b[r + 1], mult[r], c[r]);
+        one(r);
       }
     }
   }
 
   // y <- A^-1 y.
   __device__ __forceinline__ void solve(T (&y)[N]) const {
-    bool second = false;
-#pragma unroll
-    for (int r = 0; r + 1 < N; ++r) {
-      if (second) {
-        second = false;
-        continue;
-      }
-      if ((two >> r) & 1u) {
-        second = true;
-        if (r + 2 < N) y[r + 2] = mul_sub(y[r + 2], mult[r], mul_sub(mul(b[r], y[r + 1]), a[r + 1], y[r]));
-      } else {
-        y[r + 1] = mul_sub(y[r + 1], mult[r], y[r]);
-      }
-    }
+    forward_blocks([&](int r) { y[r + 1] = mul_sub(y[r + 1], mult[r], y[r]); },
+                   [&](int r) {
+                     if (r + 2 < N) y[r + 2] = mul_sub(y[r + 2], mult[r], mul_sub(mul(b[r], y[r + 1]), a[r + 1], y[r]));
+                   });
 #pragma unroll
     for (int r = N - 1; r >= 0; --r) {
       if (r > 0 && ((two >> (r - 1)) & 1u)) {
