@@ -390,8 +390,9 @@ struct Factor {
   // a later pass needs besides the block itself, inv of every row and mult of every row but the
   // last, as factor() left them (the terms a 2 x 2 block's second row leaves unset are zeros).
   // load() takes the block's own a, b and c already in place and recomputes the eliminated
-  // diagonal by factor()'s operations but the reciprocals: the same values to the bit without the
-  // chain of divisions.
+  // diagonal by factor()'s operations but the reciprocals, without the chain of divisions: the
+  // same operations in the same order, so the same values unless the compiler contracts a - b c
+  // into fused multiply-adds differently in the two places.
   __device__ __forceinline__ void store(T* terms, long long stride) const {
 #pragma unroll
     for (int r = 0; r < N; ++r) terms[r * stride] = inv[r];
