@@ -279,11 +279,17 @@ bool gathered_batch_wins(const Problem& problem) {
 //     65536 lose 1.3-6x;
 //   f64 / c32 / c64 m = 4096 batch 1000: 0.517 / 0.743, 0.535 / 0.897, 0.903 / 1.508 (their
 //     kernels hold 218-255 registers: one block a multiprocessor).
+// With blocks of about eight level-0 chunks a thread (batched_threads in kernels/pivoting.cu; H200,
+// medians of 15, level by level / one block a system, ms): f32 batch 1000: m = 4096 0.252 (one
+// block, IDGPU_POLICY=auto), 8192 0.480 / 0.473, 16384 0.868 / 0.937; f32 m = 4096 batch 2000
+// 0.477 / 0.485, batch 4096 0.861 / 0.953; f64 / c32 m = 4096 batch 1000 0.399 / 0.438, 0.426 /
+// 0.448 (docs/data/h200-batched-block-threads.csv).
 // A block's levels are a serial chain, so the one-block solve wins only where few systems leave
-// the level-by-level launches with little to spread: f32, m = 4096-16384 (measured), batch <= 1000.
+// the level-by-level launches with little to spread: f32, m = 4096-8192 at batches up to 1000,
+// m up to 16384 at batches up to 256 (measured).
 bool gathered_one_block_a_system(int m, int batch, int element_bytes, int configured) {
   if (configured == 0 || configured == 1) return configured == 1;
-  return element_bytes == 4 && m >= 4096 && m <= 16384 && batch <= 1000;
+  return element_bytes == 4 && m >= 4096 && ((m <= 8192 && batch <= 1000) || (m <= 16384 && batch <= 256));
 }
 
 }  // namespace idgpu::tridiag

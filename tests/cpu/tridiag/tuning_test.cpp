@@ -237,7 +237,9 @@ TEST_CASE("the gathered algos 1 and 2: one block a system where measured faster"
   using idgpu::tridiag::gathered_one_block_a_system;
   CHECK(gathered_one_block_a_system(4096, 256, 4, -1));
   CHECK(gathered_one_block_a_system(4096, 1000, 4, -1));
-  CHECK(gathered_one_block_a_system(16384, 1000, 4, -1));
+  CHECK(gathered_one_block_a_system(8192, 1000, 4, -1));
+  CHECK(gathered_one_block_a_system(16384, 256, 4, -1));
+  CHECK_FALSE(gathered_one_block_a_system(16384, 1000, 4, -1));  // H200 0.937 / 0.868 ms level by level
   CHECK_FALSE(gathered_one_block_a_system(4096, 1001, 4, -1));   // batch 4096 lost (1.25 / 1.03 ms)
   CHECK_FALSE(gathered_one_block_a_system(1024, 1000, 4, -1));   // a tie at best
   CHECK_FALSE(gathered_one_block_a_system(65536, 256, 4, -1));   // not measured
