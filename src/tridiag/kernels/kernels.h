@@ -46,11 +46,12 @@ cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, cons
 
 // gtsv2_nopivot: n columns of B (column j at B + j*ldb) against one matrix. One column is one
 // system of the strided layout; several share each block's elimination of the matrix (the columns
-// kernel). buffer: partition_columns_buffer_bytes(m, n, ...).
+// kernel). buffer: partition_columns_buffer_bytes(m, n, ...). skip (n = 1 only): a device flag; where
+// nonzero when the launches run, they return at once and B is left as it was.
 std::size_t partition_columns_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
-                                    cudaStream_t stream);
+                                    cudaStream_t stream, const int* skip = nullptr);
 
 // gtsv2_nopivot by the multi-stage Wang-Mou divide and conquer (Dieguez et al.'s MS-ID-TS; the
 // host reference is reference::wang_mou_tiled): tiles of wang_mou_tile_rows rows merged level by
@@ -75,7 +76,9 @@ cudaError_t pcr_thomas_solve_columns(int m, int n, int ldb, const T* dl, const T
 // gtsv2 (pivoting): n columns of B against one matrix, no diagonal dominance asked. Chunks of 8
 // rows with two separators each, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2
 // blocks), the separators reduced level by level through `buffer` (pivoting_buffer_bytes), then one
-// step of iterative refinement where a pivot was small.
+// step of iterative refinement where a pivot was small. One column of 1025-65536 rows whose matrix
+// the device finds diagonally dominant is solved by partition_solve_columns instead (in the same
+// buffer; IDGPU_PIVOT_DOMINANT).
 std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,

@@ -205,6 +205,10 @@ struct Sink {
   T* out;
   Indexing index;
   bool vectors = false;  // as ArraySource::vectors
+  // Where set and nonzero when a launch starts, the launches that write `out` return at once (and
+  // the ones before them wrote nothing the caller sees): gtsv2 solves here only where its matrix
+  // turned out diagonally dominant (pivoting_solve).
+  const int* skip = nullptr;
   __device__ __forceinline__ void store(long long system, long long row, T value) const {
     out[index.at(system, row)] = value;
   }
@@ -426,10 +430,22 @@ __device__ void solve_reduced_rows(const LevelLink<T>& link, long long system, b
   pcr_reduced(row, pos, me, pitch, rows, sa, sb, sc, sd, separators);
 }
 
+// Whether a launch writing `out` is to return at once (Sink::skip).
+template <class Out>
+__device__ __forceinline__ bool skipped(const Out&) {
+  return false;
+}
+template <class T>
+__device__ __forceinline__ bool skipped(const Sink<T>& out) {
+  return out.skip != nullptr && *out.skip != 0;
+}
+
 // counters (kStream): the ticket, then one arrival counter per system, zero at launch.
 template <class T, int L, bool kLanes, Mode kMode, class Source, class Out>
 __device__ __forceinline__ void block_body(const Source& source, const Out& out, const TileGrid& grid,
                                            const LevelLink<T>& link, unsigned* counters = nullptr) {
+  // Every block alike, before any barrier of the grid, the cluster or the stream's counters.
+  if (skipped(out)) return;
   // Back-substitutes from registers after the reduced level is solved.
   constexpr bool kHeld = kMode == Mode::kResident || kMode == Mode::kStream || kMode == Mode::kCluster;
   static_assert(kMode != Mode::kResident || !kLanes, "kResident runs the strided mapping");
@@ -1126,6 +1142,7 @@ struct Layouts {
   bool interleaved;
   Indexing matrix;
   Indexing rhs;
+  const int* skip = nullptr;  // Sink::skip
 };
 
 // Whether every chunk of L rows starts 16-byte aligned in all four arrays (contiguous rows only).
@@ -1473,7 +1490,7 @@ cudaError_t solve_with(int m, int batch, const Layouts& layouts, const int* size
   auto* scratch = static_cast<unsigned char*>(buffer);
   const bool vectors = vector_chunks<T, L>(layouts, dl, d, du, x);
   const ArraySource<T> source{dl, d, du, x, layouts.matrix, layouts.rhs, m, sizes, vectors};
-  const Sink<T> out{x, layouts.rhs, vectors};
+  const Sink<T> out{x, layouts.rhs, vectors, layouts.skip};
   if (!layouts.interleaved && sizes == nullptr && plan.levels > 0) {
     const std::size_t buffer_bytes = level_bytes(plan, batch, sizeof(T));
     bool launched = false;
@@ -1661,11 +1678,13 @@ cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, cons
 
 template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
-                                    cudaStream_t stream) {
+                                    cudaStream_t stream, const int* skip) {
   if (n == 1) {
-    const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}};
+    const Layouts layouts{false, Indexing{0, 1}, Indexing{ldb, 1}, skip};
     return solve_rows<T>(m, n, layouts, nullptr, dl, d, du, B, buffer, stream);
   }
+  // The columns kernel takes no skip flag.
+  if (skip != nullptr) return cudaErrorInvalidValue;
   switch (columns_rows(m, sizeof(T))) {
     case 4:
       return solve_columns_with<T, 4>(m, n, ldb, dl, d, du, B, buffer, stream);
@@ -1782,7 +1801,8 @@ template cudaError_t partition_solve_shifted<cuDoubleComplex>(const ShiftedSyste
   template cudaError_t partition_solve<T>(int, int, int, bool, const T*, const T*, const T*, T*, void*, \
                                           cudaStream_t);                                                  \
   template cudaError_t partition_solve_var<T>(int, int, const int*, const T*, const T*, const T*, T*, cudaStream_t); \
-  template cudaError_t partition_solve_columns<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t);
+  template cudaError_t partition_solve_columns<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t, \
+                                                  const int*);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)
 IDGPU_INSTANTIATE_(cuComplex)
