@@ -207,12 +207,7 @@ bool parse_pivot_refine(const char* value, Config* config) {
   return true;
 }
 
-bool parse_pivot_dominant(const char* value, Config* config) {
-  long long mode = 0;
-  if (!parse_integer(value, 0, 1, &mode)) return false;
-  config->pivot_dominant = static_cast<int>(mode);
-  return true;
-}
+bool parse_pivot_dominant(const char* value, Config* config) { return parse_switch(value, &config->pivot_dominant); }
 
 bool parse_interleaved_pivoting(const char* value, Config* config) {
   if (equals(value, "auto")) {

@@ -58,8 +58,8 @@ struct Config {
   long long pivot_block_rows = 0;         // IDGPU_PIVOT_BLOCK_ROWS: 1..2^31-1
   int pivot_refine = 1;                   // IDGPU_PIVOT_REFINE: 0 never refine gtsv2, 1 where a pivot
                                           // was small, 2 always
-  int pivot_dominant = 1;                 // IDGPU_PIVOT_DOMINANT: gtsv2 solves a diagonally dominant matrix
-                                          // without pivoting (1) or always pivots (0)
+  bool pivot_dominant = true;             // IDGPU_PIVOT_DOMINANT=0: gtsv2 always pivots, even where its
+                                          // matrix is diagonally dominant
   InterleavedPivoting interleaved_pivoting = InterleavedPivoting::kAuto;  // IDGPU_INTERLEAVED_PIVOTING
   int pivot_one_block = -1;               // IDGPU_PIVOT_ONE_BLOCK: the gathered algos 1/2 solve one block a
                                           // system (1), level by level over the GPU (0), or as measured (-1)

@@ -167,8 +167,9 @@ cudaError_t interleaved_pivoting_solve(int algo, int m, int batch, const T* dl, 
     });
   }
   if (status == cudaSuccess) {
+    // Without gtsv2's dominance check (pivoting_solve): not measured on gathered batches.
     status = batched ? pivoting_solve_batched<T>(m, batch, gdl, gd, gdu, gx, base + g.pivoting_offset, stream)
-                     : pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream);
+                     : pivoting_solve<T>(rows, 1, rows, gdl, gd, gdu, gx, base + g.pivoting_offset, stream, false);
   }
   if (status == cudaSuccess) {
     const long long wanted = (static_cast<long long>(rows) + 255) / 256;

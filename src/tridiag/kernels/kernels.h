@@ -47,7 +47,7 @@ cudaError_t partition_solve(int m, int batch, int stride, bool interleaved, cons
 // gtsv2_nopivot: n columns of B (column j at B + j*ldb) against one matrix. One column is one
 // system of the strided layout; several share each block's elimination of the matrix (the columns
 // kernel). buffer: partition_columns_buffer_bytes(m, n, ...). skip (n = 1 only): a device flag; where
-// nonzero when the launches run, they return at once and B is left as it was.
+// nonzero when the launches run, every one of them returns at once and B is left as it was.
 std::size_t partition_columns_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t partition_solve_columns(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
@@ -76,13 +76,14 @@ cudaError_t pcr_thomas_solve_columns(int m, int n, int ldb, const T* dl, const T
 // gtsv2 (pivoting): n columns of B against one matrix, no diagonal dominance asked. Chunks of 8
 // rows with two separators each, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2
 // blocks), the separators reduced level by level through `buffer` (pivoting_buffer_bytes), then one
-// step of iterative refinement where a pivot was small. One column of 1025-65536 rows whose matrix
-// the device finds diagonally dominant is solved by partition_solve_columns instead (in the same
+// step of iterative refinement where a pivot was small. With check_dominance, one column of more
+// rows than the one-block kernel holds (1024) and at most 65536 is first checked on the device for
+// diagonal dominance and, where dominant, solved by partition_solve_columns instead (in the same
 // buffer; IDGPU_PIVOT_DOMINANT).
 std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
 cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
-                           cudaStream_t stream);
+                           cudaStream_t stream, bool check_dominance = true);
 // The same algorithm on `batch` contiguous systems of m rows each (rows b m .. b m + m - 1 of dl,
 // d, du and x; each system's dl[0] and du[m - 1] zero, as the gather makes them), one block a
 // system: the levels, the top solve and the refinement of a system in one launch, its reduced
@@ -93,11 +94,14 @@ std::size_t pivoting_batched_buffer_bytes(int m, int batch, int element_bytes);
 // `misalign` bytes past a 256-byte boundary (a host function, for tests): per level, its rows, the
 // identity padding in front of the next level's chunk 0, the leading dimensions of its rhs / x and
 // rhs_next columns, whether its chunks move as 16-byte vectors, each array's first element as a
-// byte offset from the buffer, and the buffer's size (pivoting_buffer_bytes).
+// byte offset from the buffer, and the buffer's size (pivoting_buffer_bytes); and, the same at
+// every level, the bytes from the buffer's start that a dominant matrix's partition solve may use
+// (reserve) and the offset of the solve's two int flags (flags), which must lie past them.
 struct PivotingLevelLayout {
   long long rows, pad, ld, ld_next;
   bool vectors;
   std::size_t lower, diag, upper, diag_next, rhs, x, rhs_next, factor, choice, total;
+  std::size_t reserve, flags;
 };
 std::vector<PivotingLevelLayout> pivoting_levels(int m, int n, int element_bytes, std::size_t misalign);
 template <class T>

@@ -1102,6 +1102,16 @@ Indexing level_indexing(bool lanes, long long rows, long long batch) {
   return lanes ? Indexing{1, batch} : Indexing{rows, 1};
 }
 
+// The skip flag of an output (Sink::skip), for the reduced levels' outputs below it.
+template <class Out>
+const int* skip_of(const Out&) {
+  return nullptr;
+}
+template <class T>
+const int* skip_of(const Sink<T>& out) {
+  return out.skip;
+}
+
 // Solves `source` (level `level` of `plan`) into `out`, recursing through the reduced levels.
 template <class T, int L, bool kLanes, class Source, class Out>
 cudaError_t solve_level(const Source& source, const Out& out, long long batch, const LevelPlan& plan, int level,
@@ -1127,7 +1137,8 @@ cudaError_t solve_level(const Source& source, const Out& out, long long batch, c
     return status;
   }
   const ReducedSource<T> next{reduced, index, rows};
-  const Sink<T> separator_out{separators, index};
+  // The reduced levels skip with their caller's output, so that a skipped solve reads nothing.
+  const Sink<T> separator_out{separators, index, false, skip_of(out)};
   if (const cudaError_t status =
           solve_level<T, L, kLanes>(next, separator_out, batch, plan, level + 1, rest, stream);
       status != cudaSuccess) {
@@ -1801,8 +1812,8 @@ template cudaError_t partition_solve_shifted<cuDoubleComplex>(const ShiftedSyste
   template cudaError_t partition_solve<T>(int, int, int, bool, const T*, const T*, const T*, T*, void*, \
                                           cudaStream_t);                                                  \
   template cudaError_t partition_solve_var<T>(int, int, const int*, const T*, const T*, const T*, T*, cudaStream_t); \
-  template cudaError_t partition_solve_columns<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t, \
-                                                  const int*);
+  template cudaError_t partition_solve_columns<T>(int, int, int, const T*, const T*, const T*, T*, void*,          \
+                                                  cudaStream_t, const int*);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)
 IDGPU_INSTANTIATE_(cuComplex)

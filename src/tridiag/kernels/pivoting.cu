@@ -164,16 +164,16 @@ constexpr int kBlockThreads = 256;
 constexpr int kMaxLevels = 16;
 // Levels of at most this many rows go to the one-block kernel (IDGPU_PIVOT_BLOCK_ROWS).
 constexpr long long kBlockRows = 1024;
-// Systems of one column, more than kBlockRows and at most this many rows, are first checked for
-// diagonal dominance and, where dominant, solved without pivoting (solve_with). H200,
-// IDGPU_POLICY=native, medians of 15, speedup over the vendor with the check (the pivoting solve
-// before it, same session), dominant / random non-dominant: f32 m = 4096 4.57x (1.91x) / 0.96x
-// (1.02x), 2^14 3.65x (1.64x) / 0.86x (0.89x), 2^16 3.01x (1.37x) / 0.70x (0.75x); f64 3.63x
-// (1.51x), 3.58x (1.29x), 2.99x (1.11x) / 0.77x (0.80x), 0.65x (0.68x), 0.58x (0.61x); c32 and c64
-// 2^14 3.69x (1.24x) and 3.90x (1.02x) / 0.66x (0.69x) and 0.54x (0.56x). Larger systems gain as
-// much where dominant (f32 2^20 2.11x against 1.17x, f64 2^22 2.89x) but measured far slower where
-// not (f32 2^20 0.40x against 0.66x, f64 2^20 0.43x against 0.65x: about 0.12-0.16 ms more
-// whatever the element size, a cost not yet understood), so they keep pivoting.
+// Systems of one column, longer than the one-block kernel's levels (block_rows_limit) and at most
+// this many rows, are first checked for diagonal dominance and, where dominant, solved without
+// pivoting (solve_with). H200, IDGPU_POLICY=native, medians of 15, speedup over the vendor with the
+// check (the pivoting solve before it, same session), dominant / random non-dominant: f32 m = 4096
+// 4.57x (1.91x) / 0.96x (1.02x), 2^14 3.65x (1.64x) / 0.86x (0.89x), 2^16 3.01x (1.37x) / 0.70x
+// (0.75x); f64 3.63x (1.51x), 3.58x (1.29x), 2.99x (1.11x) / 0.77x (0.80x), 0.65x (0.68x), 0.58x
+// (0.61x); c32 and c64 2^14 3.69x (1.24x) and 3.90x (1.02x) / 0.66x (0.69x) and 0.54x (0.56x).
+// Larger systems gain as much where dominant (f32 2^20 2.11x against 1.17x, f64 2^22 2.89x) but
+// measured far slower where not (f32 2^20 0.40x against 0.66x, f64 2^20 0.43x against 0.65x: about
+// 0.12-0.16 ms more whatever the element size, a cost not yet understood), so they keep pivoting.
 constexpr long long kDominantFirstRows = 1LL << 16;
 // The squared pivot quality (see window_quality) from which a pivot needs no refinement: every
 // pivot at least half the entries around it, as in any diagonally dominant matrix.
@@ -951,11 +951,12 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Sets *pivot (nonzero) unless every row of the matrix is diagonally dominant, |d_i| >= |dl_i| +
-// |du_i| (moduli; dl_0 and du_{m-1} are not read, as in cuSPARSE) with d_i nonzero, and returns at
-// once where it is set already (IDGPU_PIVOT_REFINE=2 sets it, and a non-dominant matrix stops the
-// others early). Elimination without pivoting is stable on such a matrix: every pivot is at least
-// its row's upper entry and the growth is bounded, and the partition solver's reduced systems stay
-// dominant (partition.cu). A NaN fails the test.
+// |du_i| (moduli; dl_0 and du_{m-1} are not read, as in cuSPARSE) with d_i nonzero and finite, and
+// returns at once where it is set already (IDGPU_PIVOT_REFINE=2 sets it, and a non-dominant matrix
+// stops the others early). Elimination without pivoting is stable on such a matrix: every pivot is
+// at least its row's upper entry in modulus, zero only where a block of rows decoupled from the
+// rest is singular (so is the matrix), and the growth is bounded; the partition solver's reduced
+// systems stay dominant (partition.cu). A NaN or an Inf anywhere in the matrix fails the test.
 template <class T>
 __global__ void __launch_bounds__(kThreads) dominance_kernel(const T* dl, const T* d, const T* du, long long m,
                                                              int* pivot) {
@@ -965,7 +966,8 @@ __global__ void __launch_bounds__(kThreads) dominance_kernel(const T* dl, const 
     const Real lower = row > 0 ? modulus(dl[row]) : Real(0);
     const Real upper = row + 1 < m ? modulus(du[row]) : Real(0);
     const Real diagonal = modulus(d[row]);
-    if (!(diagonal >= lower + upper) || diagonal == Real(0)) *pivot = 1;
+    // A finite diagonal at least lower + upper makes those finite too.
+    if (!(diagonal >= lower + upper) || diagonal == Real(0) || !isfinite(diagonal)) *pivot = 1;
   }
 }
 
@@ -1280,7 +1282,7 @@ cudaError_t launch_level(void (*kernel)(Parameters...), unsigned blocks, unsigne
 
 template <class T, int P>
 cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, bool check_dominance) {
   const PivotPlan plan = plan_pivot(m, P);
   if (plan.rows[plan.count - 1] > P) return cudaErrorNotSupported;
   BlockLevels<T> levels{};
@@ -1297,7 +1299,8 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   // into B, and the launches below return at once; elsewhere the partition solver's launches return
   // at once and B is left for them. (The one-block solve is faster than both where it holds the
   // system.)
-  const bool dominant_first = n == 1 && levels.from > 0 && m <= kDominantFirstRows && config().pivot_dominant != 0;
+  const bool dominant_first =
+      check_dominance && n == 1 && levels.from > 0 && m <= kDominantFirstRows && config().pivot_dominant;
   if (levels.refine) {
     for (int level = 1; level <= levels.top; ++level) levels.outs[level].refine = levels.flag;
   }
@@ -1445,7 +1448,7 @@ std::vector<PivotingLevelLayout> levels_of(int m, int n, std::size_t misalign) {
     const long long pad = (o.rows + kRows - 1) / kRows * kRows - o.rows;
     out.push_back(PivotingLevelLayout{o.rows, pad, o.ld, o.ld_next, levels.ins[level].vectors, at(o.lower),
                                       at(o.diag), at(o.upper), at(o.diag_next), at(o.rhs), at(o.x), at(o.rhs_next),
-                                      at(o.factor), at(o.choice), bytes});
+                                      at(o.factor), at(o.choice), bytes, reserve, at(levels.flag)});
   }
   return out;
 }
@@ -1494,13 +1497,14 @@ std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes) {
 
 template <class T>
 cudaError_t pivoting_solve(int m, int n, int ldb, const T* dl, const T* d, const T* du, T* B, void* buffer,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, bool check_dominance) {
   if (m <= 0 || n <= 0) return cudaSuccess;
-  return solve_with<T, kRows>(m, n, ldb, dl, d, du, B, buffer, stream);
+  return solve_with<T, kRows>(m, n, ldb, dl, d, du, B, buffer, stream, check_dominance);
 }
 
 #define IDGPU_INSTANTIATE_(T)                                                                                  \
-  template cudaError_t pivoting_solve<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t); \
+  template cudaError_t pivoting_solve<T>(int, int, int, const T*, const T*, const T*, T*, void*, cudaStream_t,  \
+                                         bool);                                                                 \
   template cudaError_t pivoting_solve_batched<T>(int, int, const T*, const T*, const T*, T*, void*, cudaStream_t);
 IDGPU_INSTANTIATE_(float)
 IDGPU_INSTANTIATE_(double)

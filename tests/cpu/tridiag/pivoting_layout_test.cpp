@@ -12,7 +12,10 @@
 //    diag and upper, and its odd rows' diag_next terms too; every chunk that load_rows / store_x
 //    move (first row >= 0) likewise in each column of rhs, x and rhs_next; a chunk's first row
 //    even, so that its odd rows are 1, 3, 5, 7;
-//  - where it is not (the dispatch asks pBuffer to be aligned only to the element), no vectors.
+//  - where it is not (the dispatch asks pBuffer to be aligned only to the element), no vectors;
+//  - for one column, room from the buffer's start for the partition solver's levels (the solve of a
+//    diagonally dominant matrix without pivoting), and the two int flags past it and past every
+//    array, inside the buffer.
 // The chunk rows are restated here (chunk_first's formula), not taken from the kernels: that the
 // kernels index the levels as laid out is the GPU tests' part (tests/gpu, [pivot]).
 #include <catch2/catch.hpp>
@@ -104,6 +107,12 @@ TEST_CASE("pivoting gtsv2: the reduced levels' layout in pBuffer", "[cpu][tridia
           }
         }
         CHECK(levels.back().rows <= kRows);
+        const auto& first = levels.front();
+        CHECK(first.reserve == (n == 1 ? kernels::partition_columns_buffer_bytes(m, 1, element) : 0));
+        CHECK(first.flags >= first.reserve);
+        CHECK(first.flags + 2 * sizeof(int) <= first.total);
+        for (const auto& l : levels) CHECK((l.reserve == first.reserve && l.flags == first.flags));
+        for (const auto& [begin, end] : spans) CHECK((end <= first.flags || begin >= first.flags + 2 * sizeof(int)));
         std::sort(spans.begin(), spans.end());
         for (std::size_t i = 0; i < spans.size(); ++i) {
           CAPTURE(i, spans[i].first, spans[i].second);

@@ -63,7 +63,7 @@ void check_defaults(const Config& config) {
   CHECK(config.partition_lane_chunks == 0);
   CHECK(config.pivot_block_rows == 0);
   CHECK(config.pivot_refine == 1);
-  CHECK(config.pivot_dominant == 1);
+  CHECK(config.pivot_dominant);
   CHECK(config.pivot_one_block == -1);
   CHECK(config.fault_inject == FaultInject::kOff);
   CHECK(config.ooc_device_bytes == 0);
@@ -95,7 +95,8 @@ TEST_CASE("the variable list", "[cpu][config]") {
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
-        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
+        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT",
+        "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
         "IDGPU_OOC_DEVICE_BYTES", "IDGPU_SCRATCH_KEEP"}) {
     CAPTURE(name);
     CHECK(unique.count(name) == 1);
@@ -226,6 +227,7 @@ TEST_CASE("on/off switches", "[cpu][config]") {
       {"IDGPU_FFT_MEASURE", &Config::fft_measure, false},
       {"IDGPU_FFT_FUSED", &Config::fft_fused, true},
       {"IDGPU_FFT_CLUSTER_COLUMNS", &Config::fft_cluster_columns, true},
+      {"IDGPU_PIVOT_DOMINANT", &Config::pivot_dominant, true},
   };
   for (const Switch& variable : switches) {
     CAPTURE(variable.name);
@@ -313,7 +315,6 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
     if (name == "IDGPU_PIVOT_BLOCK_ROWS") return config.pivot_block_rows;
     if (name == "IDGPU_PIVOT_REFINE") return config.pivot_refine;
     if (name == "IDGPU_PIVOT_ONE_BLOCK") return config.pivot_one_block;
-    if (name == "IDGPU_PIVOT_DOMINANT") return config.pivot_dominant;
     if (name == "IDGPU_FFT_FUSED_LAG") return config.fft_fused_lag;
     return -999;
   };
@@ -355,10 +356,6 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
       {"IDGPU_PIVOT_REFINE", "2", 2, true},
       {"IDGPU_PIVOT_REFINE", "3", 1, false},
       {"IDGPU_PIVOT_REFINE", "off", 1, false},
-      {"IDGPU_PIVOT_DOMINANT", "0", 0, true},
-      {"IDGPU_PIVOT_DOMINANT", "1", 1, true},
-      {"IDGPU_PIVOT_DOMINANT", "2", 1, false},
-      {"IDGPU_PIVOT_DOMINANT", "on", 1, false},
       {"IDGPU_PIVOT_ONE_BLOCK", "auto", -1, true},
       {"IDGPU_PIVOT_ONE_BLOCK", "0", 0, true},
       {"IDGPU_PIVOT_ONE_BLOCK", "1", 1, true},
