@@ -529,6 +529,40 @@ TEMPLATE_TEST_CASE("the partition solver matches the oracle and Thomas on diagon
   print("partition " + type_name<T>() + ", worst ratios (eps units)", worst);
 }
 
+// Weak dominance, |d_i| = |dl_i| + |du_i| (random off-diagonals, so irreducible) but for the first
+// and last rows, twice that (so nonsingular): the equality case of gtsv2's dominance check, where
+// it solves without pivoting by the partition solver (kernels/pivoting.cu, dominance_kernel). No
+// pivot may vanish, and the backward error must stay within the same law as on strictly dominant
+// systems, at the GPU's shapes among others.
+TEMPLATE_TEST_CASE("the partition solver on weakly dominant systems", "[cpu][tridiag][partition]", double,
+                   std::complex<double>) {
+  using T = TestType;
+  std::mt19937_64 rng(case_seed("partition-weak" + type_name<T>()));
+  double worst = 0.0;
+  for (int m : {3, 33, 1025, 4099, 65536}) {
+    ref::System<T> s = ref::random_dominant_system<T>(m, rng, 0.0);
+    s.d[0] *= 2.0;
+    s.d[static_cast<std::size_t>(m - 1)] *= 2.0;
+    for (int rows_per_chunk : {4, 8, 16}) {
+      for (int max_block_chunks : {16, 512}) {
+        for (int tile_chunks : {1, 16, 64}) {
+          CAPTURE(m, rows_per_chunk, max_block_chunks, tile_chunks);
+          std::vector<T> x = s.b;
+          ref::PartitionStats stats;
+          CHECK(ref::partition(m, rows_per_chunk, max_block_chunks, s.dl.data(), s.d.data(), s.du.data(), x.data(),
+                               &stats, tile_chunks) == 0);
+          const int k = stats.levels * (1 + ceil_log2(tile_chunks)) + ceil_log2(stats.block_chunks);
+          CAPTURE(k);
+          const double e = eta(s, x);
+          CHECK(e <= pcr_tol(k));
+          worst = std::max(worst, e / ((k + 1) * kEps));
+        }
+      }
+    }
+  }
+  std::cout << "partition " << type_name<T>() << ", weakly dominant: worst eta/(k+1) " << worst << " eps\n";
+}
+
 TEMPLATE_TEST_CASE("the partition solver's levels: reduced until one block holds the level",
                    "[cpu][tridiag][partition]", double, std::complex<double>) {
   using T = TestType;
