@@ -209,6 +209,10 @@ bool parse_pivot_refine(const char* value, Config* config) {
 
 bool parse_pivot_dominant(const char* value, Config* config) { return parse_switch(value, &config->pivot_dominant); }
 
+bool parse_pivot_dominant_rows(const char* value, Config* config) {
+  return parse_integer(value, 1, 2147483647, &config->pivot_dominant_rows);
+}
+
 bool parse_interleaved_pivoting(const char* value, Config* config) {
   if (equals(value, "auto")) {
     config->interleaved_pivoting = InterleavedPivoting::kAuto;

@@ -60,6 +60,8 @@ struct Config {
                                           // was small, 2 always
   bool pivot_dominant = true;             // IDGPU_PIVOT_DOMINANT=0: gtsv2 always pivots, even where its
                                           // matrix is diagonally dominant
+  long long pivot_dominant_rows = 0;      // IDGPU_PIVOT_DOMINANT_ROWS: 1..2^31-1, the longest system
+                                          // checked for dominance first (0: the solver's own bound)
   InterleavedPivoting interleaved_pivoting = InterleavedPivoting::kAuto;  // IDGPU_INTERLEAVED_PIVOTING
   int pivot_one_block = -1;               // IDGPU_PIVOT_ONE_BLOCK: the gathered algos 1/2 solve one block a
                                           // system (1), level by level over the GPU (0), or as measured (-1)

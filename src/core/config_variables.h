@@ -30,6 +30,7 @@
   X(IDGPU_PIVOT_BLOCK_ROWS, parse_pivot_block_rows, "an integer in 1..2147483647", "1024")                            \
   X(IDGPU_PIVOT_REFINE, parse_pivot_refine, "one of 0, 1, 2", "1")                                                    \
   X(IDGPU_PIVOT_DOMINANT, parse_pivot_dominant, "one of 0, 1", "1")                                                  \
+  X(IDGPU_PIVOT_DOMINANT_ROWS, parse_pivot_dominant_rows, "an integer in 1..2147483647", "2147483647")                \
   X(IDGPU_INTERLEAVED_PIVOTING, parse_interleaved_pivoting, "one of auto, gathered, stored, recompute", "auto")     \
   X(IDGPU_PIVOT_ONE_BLOCK, parse_pivot_one_block, "one of auto, 0, 1", "auto")                                      \
   X(IDGPU_FAULT_INJECT, parse_fault_inject, "one of off, launch, second-launch", "off")                               \

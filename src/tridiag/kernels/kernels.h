@@ -101,7 +101,7 @@ struct PivotingLevelLayout {
   long long rows, pad, ld, ld_next;
   bool vectors;
   std::size_t lower, diag, upper, diag_next, rhs, x, rhs_next, factor, choice, total;
-  std::size_t reserve, flags;
+  std::size_t reserve, flags, flag_bytes;  // flag_bytes: from `flags` to the end of the last flag
 };
 std::vector<PivotingLevelLayout> pivoting_levels(int m, int n, int element_bytes, std::size_t misalign);
 template <class T>

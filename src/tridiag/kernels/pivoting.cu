@@ -164,17 +164,20 @@ constexpr int kBlockThreads = 256;
 constexpr int kMaxLevels = 16;
 // Levels of at most this many rows go to the one-block kernel (IDGPU_PIVOT_BLOCK_ROWS).
 constexpr long long kBlockRows = 1024;
-// Systems of one column, longer than the one-block kernel's levels (block_rows_limit) and at most
-// this many rows, are first checked for diagonal dominance and, where dominant, solved without
-// pivoting (solve_with). H200, IDGPU_POLICY=native, medians of 15, speedup over the vendor with the
-// check (the pivoting solve before it, same session), dominant / random non-dominant: f32 m = 4096
-// 4.57x (1.91x) / 0.96x (1.02x), 2^14 3.65x (1.64x) / 0.86x (0.89x), 2^16 3.01x (1.37x) / 0.70x
-// (0.75x); f64 3.63x (1.51x), 3.58x (1.29x), 2.99x (1.11x) / 0.77x (0.80x), 0.65x (0.68x), 0.58x
-// (0.61x); c32 and c64 2^14 3.69x (1.24x) and 3.90x (1.02x) / 0.66x (0.69x) and 0.54x (0.56x).
-// Larger systems gain as much where dominant (f32 2^20 2.11x against 1.17x, f64 2^22 2.89x) but
-// measured far slower where not (f32 2^20 0.40x against 0.66x, f64 2^20 0.43x against 0.65x: about
-// 0.12-0.16 ms more whatever the element size, a cost not yet understood), so they keep pivoting.
-constexpr long long kDominantFirstRows = 1LL << 16;
+// Systems of one column longer than the one-block kernel's levels (block_rows_limit), of any
+// length, are first checked for diagonal dominance and, where dominant, solved without pivoting
+// (solve_with). H200, IDGPU_POLICY=native, medians of 15, speedup over the vendor with the check
+// (the pivoting solve alone, same session), dominant / random non-dominant: f32 m = 4096 4.57x
+// (1.91x) / 0.96x (1.02x), 2^14 3.45x (1.64x) / 0.84x (0.89x), 2^16 2.91x (1.37x) / 0.70x
+// (0.75x), 2^18 2.41x (1.18x) / 0.62x (0.66x), 2^20 2.28x (1.11x) / 0.61x (0.64x), 2^22 2.08x
+// (1.66x) / 0.74x (0.77x), 2^24 2.56x (2.22x) / 0.92x (0.96x); f64 2^22 3.12x (2.19x) / 1.15x
+// (1.21x), 2^24 4.11x (3.13x) / 1.55x (1.61x); c32 2^22 3.04x (2.21x) / 1.10x (1.14x); c64 2^20
+// 4.32x (2.13x) / 1.44x (1.52x), 2^24 7.96x (5.85x) / 2.98x (3.08x). The check costs a
+// non-dominant matrix 3-5% (10-40 us: dominance_kernel and the partition solver's launches
+// returning at once). Until dominance_kernel kept its failures to one slot a block, one store
+// a warp to the flag made it 114 us on a random f32 matrix of 2^20 rows, and the check stopped at
+// 2^16 rows.
+constexpr long long kDominantFirstRows = INT32_MAX;
 // The squared pivot quality (see window_quality) from which a pivot needs no refinement: every
 // pivot at least half the entries around it, as in any diagonally dominant matrix.
 constexpr float kSureQuality = 0.25f;
@@ -951,24 +954,48 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Sets *pivot (nonzero) unless every row of the matrix is diagonally dominant, |d_i| >= |dl_i| +
-// |du_i| (moduli; dl_0 and du_{m-1} are not read, as in cuSPARSE) with d_i nonzero and finite, and
-// returns at once where it is set already (IDGPU_PIVOT_REFINE=2 sets it, and a non-dominant matrix
-// stops the others early). Elimination without pivoting is stable on such a matrix: every pivot is
-// at least its row's upper entry in modulus, zero only where a block of rows decoupled from the
-// rest is singular (so is the matrix), and the growth is bounded; the partition solver's reduced
-// systems stay dominant (partition.cu). A NaN or an Inf anywhere in the matrix fails the test.
+// |du_i| (moduli; dl_0 and du_{m-1} are not read, as in cuSPARSE) with d_i nonzero and finite.
+// Elimination without pivoting is stable on such a matrix: every pivot is at least its row's upper
+// entry in modulus, zero only where a block of rows decoupled from the rest is singular (so is the
+// matrix), and the growth is bounded; the partition solver's reduced systems stay dominant
+// (partition.cu). A NaN or an Inf anywhere in the matrix fails the test.
+// A block stops at its first failing row and writes its verdict to its own slot of `blocks`; the
+// last block to finish (the count `done`, zero at launch) reads them all and sets *pivot. No
+// address is stored to by more than one block: where every block of a wave stored its failure to
+// *pivot itself, the stores queued at one L2 slice (H200, f32 m = 2^20, a random matrix: 114 us
+// for the kernel, against about 3 us to read a dominant one).
 template <class T>
 __global__ void __launch_bounds__(kThreads) dominance_kernel(const T* dl, const T* d, const T* du, long long m,
-                                                             int* pivot) {
+                                                             int* pivot, int* blocks, unsigned* done) {
   using Real = typename ScalarTraits<T>::Real;
-  for (long long row = grid_chunk(); row < m; row += grid_threads()) {
-    if (*static_cast<volatile int*>(pivot) != 0) return;
-    const Real lower = row > 0 ? modulus(dl[row]) : Real(0);
-    const Real upper = row + 1 < m ? modulus(du[row]) : Real(0);
-    const Real diagonal = modulus(d[row]);
-    // A finite diagonal at least lower + upper makes those finite too.
-    if (!(diagonal >= lower + upper) || diagonal == Real(0) || !isfinite(diagonal)) *pivot = 1;
+  bool failed = false;
+  for (long long first = static_cast<long long>(blockIdx.x) * kThreads; first < m; first += grid_threads()) {
+    const long long row = first + threadIdx.x;
+    bool fails = false;
+    if (row < m) {
+      const Real lower = row > 0 ? modulus(dl[row]) : Real(0);
+      const Real upper = row + 1 < m ? modulus(du[row]) : Real(0);
+      const Real diagonal = modulus(d[row]);
+      // A finite diagonal at least lower + upper makes those finite too.
+      fails = !(diagonal >= lower + upper) || diagonal == Real(0) || !isfinite(diagonal);
+    }
+    if (__syncthreads_or(fails)) {
+      failed = true;
+      break;
+    }
   }
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    blocks[blockIdx.x] = failed ? 1 : 0;
+    __threadfence();  // the verdict is seen before the count
+    last = atomicAdd(done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  bool any = false;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads) any |= __ldcg(&blocks[b]) != 0;
+  if (__syncthreads_or(any) && threadIdx.x == 0) *pivot = 1;
 }
 
 // The levels from `from` up, reduced, solved and finished by one block: the small levels cost a
@@ -983,7 +1010,7 @@ struct BlockLevels {
   long long lds[kMaxLevels];
   T* x1;  // refinement's first solution of level 0
   long long ldx1;
-  int* flag;  // LevelOut::refine; flag + 1: LevelOut::pivot
+  int* flag;  // LevelOut::refine; flag + kPivotFlag: LevelOut::pivot
   int from;
   int top;
   bool refine;
@@ -1110,6 +1137,14 @@ PivotPlan plan_pivot(long long m, int P) {
 }
 
 constexpr std::size_t kAlign = 256;
+// The flags of a buffer (BlockLevels::flag), ints from its start: the refinement's at 0, the pivot
+// flag 128 bytes on (so that the reads of one and the stores of the other meet different L2
+// lines), dominance_kernel's count of blocks done; then, for one column, dominance_kernel's
+// verdicts, one int a block, at most kDominanceBlocks blocks.
+constexpr int kPivotFlag = 32;
+constexpr int kDoneFlag = 48;
+constexpr int kVerdicts = 64;
+constexpr unsigned kDominanceBlocks = 4096;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 // x1's leading dimension: m rounded up to whole 16-byte vectors.
@@ -1169,6 +1204,12 @@ long long block_rows_limit() {
 // measurements and tests; 0 logs a warning at load); otherwise it runs where a pivot was small.
 int refinement_mode() { return config().pivot_refine; }
 
+// IDGPU_PIVOT_DOMINANT_ROWS, a measurement aid: the longest system checked for dominance first.
+long long dominant_rows_limit() {
+  const long long rows = config().pivot_dominant_rows;
+  return rows > 0 ? rows : kDominantFirstRows;
+}
+
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // What solve_with's partition solve of a dominant matrix needs of the buffer (one column only).
@@ -1201,7 +1242,7 @@ std::size_t layout(int m, int n, int P, unsigned char* base, BlockLevels<T>* lev
     offset = std::max(offset, aligned(reserve));
     // The flags: the refinement's (LevelOut::refine), then LevelOut::pivot.
     unsigned char* flag = base != nullptr ? base + offset : nullptr;
-    offset += kAlign;
+    offset += reserve > 0 ? aligned((kVerdicts + kDominanceBlocks) * sizeof(int)) : kAlign;
     if (levels != nullptr) {
       levels->x1 = reinterpret_cast<T*>(x1);
       levels->ldx1 = ld;
@@ -1300,16 +1341,16 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   // at once and B is left for them. (The one-block solve is faster than both where it holds the
   // system.)
   const bool dominant_first =
-      check_dominance && n == 1 && levels.from > 0 && m <= kDominantFirstRows && config().pivot_dominant;
+      check_dominance && n == 1 && levels.from > 0 && m <= dominant_rows_limit() && config().pivot_dominant;
   if (levels.refine) {
     for (int level = 1; level <= levels.top; ++level) levels.outs[level].refine = levels.flag;
   }
   if (dominant_first) {
-    for (int level = 1; level <= levels.top; ++level) levels.outs[level].pivot = levels.flag + 1;
+    for (int level = 1; level <= levels.top; ++level) levels.outs[level].pivot = levels.flag + kPivotFlag;
   }
   if (levels.refine || dominant_first) {
     // IDGPU_PIVOT_REFINE=2 sets both flags, and with them the pivoting solve.
-    const std::size_t flags = dominant_first ? 2 : 1;
+    const std::size_t flags = dominant_first ? kDoneFlag + 1 : 1;
     const cudaError_t reset = cudaMemsetAsync(levels.flag, mode == 2 ? 1 : 0, flags * sizeof(int), stream);
     if (reset != cudaSuccess) return reset;
   }
@@ -1359,9 +1400,10 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   };
   cudaError_t status = cudaSuccess;
   if (dominant_first) {
-    int* pivot = levels.flag + 1;
-    status = launch_level(dominance_kernel<T>, grid_for<dominance_kernel<T>>(m), kThreads, stream, next(), dl, d, du,
-                          static_cast<long long>(m), pivot);
+    int* pivot = levels.flag + kPivotFlag;
+    status = launch_level(dominance_kernel<T>, std::min(grid_for<dominance_kernel<T>>(m), kDominanceBlocks), kThreads,
+                          stream, next(), dl, d, du, static_cast<long long>(m), pivot, levels.flag + kVerdicts,
+                          reinterpret_cast<unsigned*>(levels.flag + kDoneFlag));
     if (status == cudaSuccess) status = partition_solve_columns<T>(m, 1, ldb, dl, d, du, B, buffer, stream, pivot);
   }
   for (int level = 0; status == cudaSuccess && level < levels.from; ++level) status = reduce(level, false);
@@ -1448,7 +1490,8 @@ std::vector<PivotingLevelLayout> levels_of(int m, int n, std::size_t misalign) {
     const long long pad = (o.rows + kRows - 1) / kRows * kRows - o.rows;
     out.push_back(PivotingLevelLayout{o.rows, pad, o.ld, o.ld_next, levels.ins[level].vectors, at(o.lower),
                                       at(o.diag), at(o.upper), at(o.diag_next), at(o.rhs), at(o.x), at(o.rhs_next),
-                                      at(o.factor), at(o.choice), bytes, reserve, at(levels.flag)});
+                                      at(o.factor), at(o.choice), bytes, reserve, at(levels.flag),
+                                      (reserve > 0 ? kVerdicts + kDominanceBlocks : kPivotFlag + 1) * sizeof(int)});
   }
   return out;
 }

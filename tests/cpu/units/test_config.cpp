@@ -64,6 +64,7 @@ void check_defaults(const Config& config) {
   CHECK(config.pivot_block_rows == 0);
   CHECK(config.pivot_refine == 1);
   CHECK(config.pivot_dominant);
+  CHECK(config.pivot_dominant_rows == 0);
   CHECK(config.pivot_one_block == -1);
   CHECK(config.fault_inject == FaultInject::kOff);
   CHECK(config.ooc_device_bytes == 0);
@@ -96,7 +97,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
         "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT",
-        "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
+        "IDGPU_PIVOT_DOMINANT_ROWS", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
         "IDGPU_OOC_DEVICE_BYTES", "IDGPU_SCRATCH_KEEP"}) {
     CAPTURE(name);
     CHECK(unique.count(name) == 1);
@@ -313,6 +314,7 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
     if (name == "IDGPU_PARTITION_TILE_CHUNKS") return config.partition_tile_chunks;
     if (name == "IDGPU_PARTITION_LANE_CHUNKS") return config.partition_lane_chunks;
     if (name == "IDGPU_PIVOT_BLOCK_ROWS") return config.pivot_block_rows;
+    if (name == "IDGPU_PIVOT_DOMINANT_ROWS") return config.pivot_dominant_rows;
     if (name == "IDGPU_PIVOT_REFINE") return config.pivot_refine;
     if (name == "IDGPU_PIVOT_ONE_BLOCK") return config.pivot_one_block;
     if (name == "IDGPU_FFT_FUSED_LAG") return config.fft_fused_lag;
@@ -352,6 +354,8 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
       {"IDGPU_PIVOT_BLOCK_ROWS", "2147483648", 0, false},
       {"IDGPU_PIVOT_BLOCK_ROWS", "99999999999999999999999", 0, false},
       {"IDGPU_PIVOT_BLOCK_ROWS", " 12", 0, false},
+      {"IDGPU_PIVOT_DOMINANT_ROWS", "16777216", 16777216, true},
+      {"IDGPU_PIVOT_DOMINANT_ROWS", "0", 0, false},
       {"IDGPU_PIVOT_REFINE", "1", 1, true},
       {"IDGPU_PIVOT_REFINE", "2", 2, true},
       {"IDGPU_PIVOT_REFINE", "3", 1, false},
