@@ -148,6 +148,13 @@ bool parse_fft_cluster_columns(const char* value, Config* config) {
   return parse_switch(value, &config->fft_cluster_columns);
 }
 
+bool parse_fft_column_lines(const char* value, Config* config) {
+  long long lines = 0;
+  if (!parse_integer(value, 0, 1024, &lines)) return false;
+  config->fft_column_lines = static_cast<int>(lines);
+  return true;
+}
+
 bool parse_fft_fused_lag(const char* value, Config* config) {
   long long lag = 0;
   if (!parse_integer(value, 0, 1LL << 30, &lag)) return false;

@@ -815,6 +815,7 @@ class StockhamSolver final : public Solver {
     limits.clusters = arch >= 90 && (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                                        : kernels::cluster_kernels_usable_f64());
     limits.cluster_columns = cluster_columns_allowed(arch, d.precision);
+    limits.column_lines = config().fft_column_lines;
     // Every length is planned; those with a prime factor above 13 are served where Bluestein's
     // convolution over a power of two takes one pass, or two on each side (kernels_serve below).
     limits.convolution_powers_of_two = true;
@@ -931,6 +932,7 @@ class StockhamSolver final : public Solver {
                       (d.precision == Precision::kSingle ? kernels::cluster_kernels_usable_f32()
                                                          : kernels::cluster_kernels_usable_f64());
     limits.cluster_columns = cluster_columns_allowed(arch, d.precision);
+    limits.column_lines = config().fft_column_lines;
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
     FftPlanResult planned =

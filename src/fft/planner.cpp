@@ -323,6 +323,17 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
         }
       }
     }
+    // IDGPU_FFT_COLUMN_LINES (DeviceLimits::column_lines), where it fits.
+    if (const long long lines = limits.column_lines;
+        lines > 0 && lines <= pass.sub_transforms && lines * threads <= max_threads && bytes_for(lines) <= shared) {
+      if (g % lines == 0) {
+        per_block = lines;
+        pass.straddles = false;
+      } else if (axis && (lines & (lines - 1)) == 0) {
+        per_block = lines;
+        pass.straddles = pass.sub_transforms % lines != 0;
+      }
+    }
   }
   pass.transforms_per_block = static_cast<int>(per_block);
   pass.smem_stride = stride_for(per_block);

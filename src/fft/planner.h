@@ -140,6 +140,11 @@ struct DeviceLimits {
   // device has clusters and their kernels (independent of `clusters`, which the native side
   // leaves off for the axes of multi-dimensional plans).
   bool cluster_columns = false;
+  // A tuning aid (IDGPU_FFT_COLUMN_LINES): the lines (transforms per block) of every pass over
+  // lines that size_pass sizes, where that many fit a block (threads and shared memory) and either
+  // divide the lines or, in an axis pass, are a power of two whose blocks may straddle two
+  // transforms' lines; 0, or a count that does not fit, keeps the sizing rules' choice.
+  int column_lines = 0;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.

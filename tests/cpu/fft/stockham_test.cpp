@@ -1587,6 +1587,81 @@ TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "
   }
 }
 
+TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes over lines where they fit",
+          "[fft][planner][executor][cpu]") {
+  // 1000 x 1000 fp32: the outer axis's 1000 lines, 67 threads each, take 5 a block by the sizing
+  // rules (40-byte rows). 4 and 8 divide 1000 and fit a block; 16 would need 1072 threads, and 3
+  // neither divides 1000 nor is a power of two: those keep the rules' 5. The rows pass is not a
+  // pass over lines and keeps its transforms.
+  fft::DeviceLimits limits = fft::DeviceLimits::h100();
+  const long long plane[2] = {1000, 1000};
+  const auto planned = [&](int lines) {
+    limits.column_lines = lines;
+    fft::FftPlanResult result = fft::plan_c2c(2, plane, 3, fft::Precision::kSingle, limits);
+    REQUIRE(result.plan.has_value());
+    REQUIRE(result.plan->passes.size() == 2);
+    return *result.plan;
+  };
+  const fft::FftPlan rules = planned(0);
+  REQUIRE(rules.passes[1].sub_transforms == 1000);
+  CHECK(rules.passes[1].transforms_per_block == 5);
+  for (const auto& [lines, want] : std::vector<std::pair<int, int>>{{4, 4}, {8, 8}, {16, 5}, {3, 5}, {2000, 5}}) {
+    CAPTURE(lines);
+    const fft::FftPlan plan = planned(lines);
+    INFO(plan.to_string());
+    CHECK(plan.passes[0].transforms_per_block == rules.passes[0].transforms_per_block);
+    CHECK(plan.passes[1].transforms_per_block == want);
+    CHECK(!plan.passes[1].straddles);
+    CHECK(plan.passes[1].blocks * plan.passes[1].transforms_per_block >= 1000 * 3);
+  }
+
+  // Small shapes run by the host executor as the kernels index them, against the naive DFT: the
+  // lines divide (T = 8 of 40, 4 of 12 and of 120) or, along an axis, straddle (16 of 40, of 120).
+  struct Case {
+    std::vector<long long> dims;
+    int lines;
+    std::vector<int> want;  // transforms per block of each pass, innermost first
+    std::vector<bool> straddles;
+  };
+  const std::vector<Case> cases = {{{20, 40}, 8, {0, 8}, {false, false}},
+                                   {{20, 40}, 16, {0, 16}, {false, true}},
+                                   {{6, 10, 12}, 4, {0, 4, 4}, {false, false, false}},
+                                   {{6, 10, 12}, 16, {0, 0, 16}, {false, false, true}}};
+  std::uint64_t salt = 7000;
+  for (const Case& c : cases) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      CAPTURE(c.dims, c.lines, static_cast<int>(precision));
+      const int rank = static_cast<int>(c.dims.size());
+      const long long batch = 2;
+      limits.column_lines = 0;
+      const fft::FftPlanResult by_rules = fft::plan_c2c(rank, c.dims.data(), batch, precision, limits);
+      limits.column_lines = c.lines;
+      const fft::FftPlanResult result = fft::plan_c2c(rank, c.dims.data(), batch, precision, limits);
+      REQUIRE(by_rules.plan.has_value());
+      REQUIRE(result.plan.has_value());
+      const fft::FftPlan& plan = *result.plan;
+      INFO(plan.to_string());
+      REQUIRE(plan.passes.size() == c.dims.size());
+      for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+        CAPTURE(i);
+        // 0: the rules' choice (a pass of whole transforms, or lines the count does not fit).
+        const int want = c.want[i] != 0 ? c.want[i] : by_rules.plan->passes[i].transforms_per_block;
+        CHECK(plan.passes[i].transforms_per_block == want);
+        CHECK(plan.passes[i].straddles == c.straddles[i]);
+      }
+      const std::size_t count = static_cast<std::size_t>(plan.n * batch);
+      const std::vector<Complex> input = random_input(count, ++salt);
+      for (int sign : {-1, +1}) {
+        CAPTURE(sign);
+        const std::vector<ComplexL> want = naive_dft_nd(input, c.dims, batch, sign);
+        std::vector<Complex> out = poisoned(count);
+        fft::reference::execute(plan, sign, input.data(), out.data());
+        CHECK(relative_error(out, want) < kTolerance);
+      }
+    }
+  }
+}
+
 // Runs a 1D R2C plan and a C2R plan of length n on `batch` random real sequences, out of place
 // and in place (cuFFT's padded layout), against the naive DFT; C2R out of place must leave its
 // input as it was.

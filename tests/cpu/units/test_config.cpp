@@ -54,6 +54,7 @@ void check_defaults(const Config& config) {
   CHECK_FALSE(config.fft_measure);
   CHECK(config.fft_fused);
   CHECK(config.fft_fused_lag == 0);
+  CHECK(config.fft_column_lines == 0);
   CHECK(config.vendor_cufft.empty());
   CHECK(config.vendor_cusparse.empty());
   CHECK(config.partition_rows == 0);
@@ -94,7 +95,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
   CHECK(unique.size() == names.size());
   for (const char* name :
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
-        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
+        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_FFT_COLUMN_LINES", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
         "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT",
         "IDGPU_PIVOT_DOMINANT_ROWS", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
@@ -318,6 +319,7 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
     if (name == "IDGPU_PIVOT_REFINE") return config.pivot_refine;
     if (name == "IDGPU_PIVOT_ONE_BLOCK") return config.pivot_one_block;
     if (name == "IDGPU_FFT_FUSED_LAG") return config.fft_fused_lag;
+    if (name == "IDGPU_FFT_COLUMN_LINES") return config.fft_column_lines;
     return -999;
   };
   const Row rows[] = {
@@ -370,6 +372,9 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
       {"IDGPU_FFT_FUSED_LAG", "1073741824", 1073741824, true},
       {"IDGPU_FFT_FUSED_LAG", "1073741825", 0, false},
       {"IDGPU_FFT_FUSED_LAG", "-2", 0, false},
+      {"IDGPU_FFT_COLUMN_LINES", "8", 8, true},
+      {"IDGPU_FFT_COLUMN_LINES", "1024", 1024, true},
+      {"IDGPU_FFT_COLUMN_LINES", "1025", 0, false},
   };
   for (const Row& row : rows) {
     CAPTURE(row.name, row.value);
