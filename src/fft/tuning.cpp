@@ -567,6 +567,7 @@ struct LinesRow {
   long long min_lines;       // and at least this
   long long min_points;
   const char* evidence;
+  bool odd_only = false;  // S odd only
 };
 constexpr LinesRow kLinesRows[] = {
     {kH100, false, 1, 2, 1LL << 20, "H100: lines, same layout out, 2.5-17x"},
@@ -578,11 +579,11 @@ constexpr LinesRow kLinesRows[] = {
     // 2^26 points 1.28-3.02x; odd S of 129 and 257 lines from 2^22 points (2^22 .. 2^25 points)
     // fp32 1.43-1.58x, fp64 1.19-1.40x. Odd S = 33 differs by precision (fp32 256^2 x 33
     // 0.79-0.80x, 64^3 x 33 0.99x; fp64 1.19-1.35x) and 128^2 x 65 (2^20 points) lost
-    // (0.58-0.78x): from 129 lines only. Known gap: the last row also admits even S >= 130 from
-    // 2^22 points, not measured there (even S was measured only at 2^26 points, S = 64 and 1024).
+    // (0.58-0.78x): from 129 lines only. The last row holds odd S only: even S was measured only
+    // at 2^26 points (S = 64 and 1024), the row before.
     {kH200, false, 1, 16, 1LL << 20, "H200: lines, same layout out, 2.6-16x"},
     {kH200, true, 2, 2, 1LL << 26, "H200: lines, contiguous out, even S at 2^26 points, 1.28-3.02x"},
-    {kH200, true, 1, 129, 1LL << 22, "H200: lines, contiguous out, S >= 129 from 2^22 points, 1.19-1.58x"},
+    {kH200, true, 1, 129, 1LL << 22, "H200: lines, contiguous out, odd S >= 129 from 2^22 points, 1.19-1.58x", true},
 };
 
 bool native_lines_wins(Precision precision, int rank, long long lines, bool contiguous_out, long long points,
@@ -595,7 +596,8 @@ bool native_lines_wins(Precision precision, int rank, long long lines, bool cont
   if ((precision == Precision::kSingle || precision == Precision::kDouble) && (rank == 2 || rank == 3)) {
     for (const LinesRow& row : kLinesRows) {
       if ((row.measured_on & classes) != 0 && row.contiguous_out == contiguous_out &&
-          lines % row.lines_multiple == 0 && lines >= row.min_lines && points >= row.min_points) {
+          lines % row.lines_multiple == 0 && (!row.odd_only || lines % 2 != 0) && lines >= row.min_lines &&
+          points >= row.min_points) {
         return true;
       }
     }

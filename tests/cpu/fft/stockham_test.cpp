@@ -2588,6 +2588,10 @@ TEST_CASE("tuning table: 2D/3D lines of a strided array native where measured", 
   CHECK(wins(f64, 2, 257, true, 128LL * 128 * 257, h200));
   CHECK_FALSE(wins(f32, 3, 33, true, 64LL * 64 * 64 * 33, h200));
   CHECK_FALSE(wins(f32, 2, 65, true, 128LL * 128 * 65, h200));
+  // Even S from 130 lines below 2^26 points was not measured on the H200.
+  CHECK_FALSE(wins(f32, 2, 256, true, 1LL << 22, h200));
+  CHECK_FALSE(wins(f64, 3, 130, true, 1LL << 24, h200));
+  CHECK(wins(f32, 2, 256, true, 1LL << 26, h200));
   // Not measured: small calls, rank 1, other precisions, other devices.
   CHECK_FALSE(wins(f32, 2, 1024, false, (1LL << 20) - 1, h100));
   CHECK_FALSE(wins(f32, 1, 1024, false, 1LL << 26, h100));
