@@ -552,6 +552,10 @@ enum class MatrixKind {
   // 1, i, -1 or -i), exact in every precision. gtsv2 solves it without pivoting from 1025 rows
   // (IDGPU_PIVOT_DOMINANT), where the kernel's dominance test meets its equality case.
   kWeaklyDominant,
+  // As kDominant, but rows r, r + 1 (r = m / 7, even) are [[0, 1], [1, 0]], decoupled from the
+  // rest: nonsingular, but elimination without pivoting meets a zero pivot there. gtsv2's dominance
+  // check must find these rows in one of its blocks, rarely the last to finish, and pivot.
+  kDominantSwap,
 };
 
 const char* kind_name(MatrixKind kind) {
@@ -564,6 +568,8 @@ const char* kind_name(MatrixKind kind) {
       return "zero-diagonal";
     case MatrixKind::kWeaklyDominant:
       return "weakly-dominant";
+    case MatrixKind::kDominantSwap:
+      return "dominant-swap";
   }
   return "?";
 }
@@ -685,7 +691,7 @@ void check_columns_case(ColumnsApi api, MatrixKind kind, int m, int n, int ldb, 
     if (kind == MatrixKind::kWeaklyDominant) {
       const double sum = std::abs(lower) + std::abs(upper);
       in_d[row] = narrow<T>(on_axis(row == 0 || row + 1 == m ? 2.0 * sum : sum));
-    } else if (kind == MatrixKind::kDominant) {
+    } else if (kind == MatrixKind::kDominant || kind == MatrixKind::kDominantSwap) {
       in_d[row] = narrow<T>(Wide(1.5 * (std::abs(lower) + std::abs(upper)) + 0.5));
     } else if (kind == MatrixKind::kZeroDiagonal && row > 0 && rng() % 20 == 0) {
       // Never d[0]: with the off-diagonals nonzero, the rows then pair up through them ((0, 1),
@@ -699,6 +705,23 @@ void check_columns_case(ColumnsApi api, MatrixKind kind, int m, int n, int ldb, 
     sl[row] = row == 0 ? Wide(0) : widen(in_dl[row]);
     sd[row] = widen(in_d[row]);
     su[row] = row + 1 == m ? Wide(0) : widen(in_du[row]);
+  }
+  if (kind == MatrixKind::kDominantSwap) {
+    const int r = m / 7 / 2 * 2;
+    const auto put = [](std::vector<T>& entries, int row, double value) { entries[row] = narrow<T>(Wide(value)); };
+    if (r > 0) put(in_du, r - 1, 0.0);
+    put(in_dl, r, 0.0);
+    put(in_d, r, 0.0);
+    put(in_du, r, 1.0);
+    put(in_dl, r + 1, 1.0);
+    put(in_d, r + 1, 0.0);
+    put(in_du, r + 1, 0.0);
+    if (r + 2 < m) put(in_dl, r + 2, 0.0);
+    for (int row = std::max(r - 1, 0); row <= std::min(r + 2, m - 1); ++row) {
+      sl[row] = row == 0 ? Wide(0) : widen(in_dl[row]);
+      sd[row] = widen(in_d[row]);
+      su[row] = row + 1 == m ? Wide(0) : widen(in_du[row]);
+    }
   }
   std::vector<Wide> reference(count);
   for (int column = 0; column < n; ++column) {
@@ -821,7 +844,7 @@ void run_columns_grid(ColumnsApi api, long long unknowns, bool all_kinds = true)
   const long long cap = std::min(unknowns, unknowns_cap());
   const std::vector<MatrixKind> kinds =
       pivot ? std::vector<MatrixKind>{MatrixKind::kDominant, MatrixKind::kRandom, MatrixKind::kZeroDiagonal,
-                                      MatrixKind::kWeaklyDominant}
+                                      MatrixKind::kWeaklyDominant, MatrixKind::kDominantSwap}
             : std::vector<MatrixKind>{MatrixKind::kDominant};
   for (const MatrixKind kind : kinds) {
     // Each kind's seeds from its own start, so that a kind's cases do not change with the cap.

@@ -77,8 +77,8 @@ cudaError_t pcr_thomas_solve_columns(int m, int n, int ldb, const T* dl, const T
 // rows with two separators each, each chunk's interior solved by diagonal pivoting (1 x 1 / 2 x 2
 // blocks), the separators reduced level by level through `buffer` (pivoting_buffer_bytes), then one
 // step of iterative refinement where a pivot was small. With check_dominance, one column of more
-// rows than the one-block kernel holds (1024) and at most 65536 is first checked on the device for
-// diagonal dominance and, where dominant, solved by partition_solve_columns instead (in the same
+// rows than the one-block kernel holds (1024) is first checked on the device for diagonal
+// dominance and, where dominant, solved by partition_solve_columns instead (in the same
 // buffer; IDGPU_PIVOT_DOMINANT).
 std::size_t pivoting_buffer_bytes(int m, int n, int element_bytes);
 template <class T>
@@ -96,7 +96,8 @@ std::size_t pivoting_batched_buffer_bytes(int m, int batch, int element_bytes);
 // rhs_next columns, whether its chunks move as 16-byte vectors, each array's first element as a
 // byte offset from the buffer, and the buffer's size (pivoting_buffer_bytes); and, the same at
 // every level, the bytes from the buffer's start that a dominant matrix's partition solve may use
-// (reserve) and the offset of the solve's two int flags (flags), which must lie past them.
+// (reserve), and the offset (flags) and extent (flag_bytes) of the solve's flags, past it: two ints
+// and, for one column, the dominance check's count and its verdicts, one int a block.
 struct PivotingLevelLayout {
   long long rows, pad, ld, ld_next;
   bool vectors;

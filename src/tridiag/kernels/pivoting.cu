@@ -167,14 +167,15 @@ constexpr long long kBlockRows = 1024;
 // Systems of one column longer than the one-block kernel's levels (block_rows_limit), of any
 // length, are first checked for diagonal dominance and, where dominant, solved without pivoting
 // (solve_with). H200, IDGPU_POLICY=native, medians of 15, speedup over the vendor with the check
-// (the pivoting solve alone, same session), dominant / random non-dominant: f32 m = 4096 4.57x
+// (in brackets the pivoting solve alone, in the same run; to 2^16, in the run that introduced the
+// check), dominant / random non-dominant: f32 m = 4096 4.57x
 // (1.91x) / 0.96x (1.02x), 2^14 3.45x (1.64x) / 0.84x (0.89x), 2^16 2.91x (1.37x) / 0.70x
 // (0.75x), 2^18 2.41x (1.18x) / 0.62x (0.66x), 2^20 2.28x (1.11x) / 0.61x (0.64x), 2^22 2.08x
 // (1.66x) / 0.74x (0.77x), 2^24 2.56x (2.22x) / 0.92x (0.96x); f64 2^22 3.12x (2.19x) / 1.15x
 // (1.21x), 2^24 4.11x (3.13x) / 1.55x (1.61x); c32 2^22 3.04x (2.21x) / 1.10x (1.14x); c64 2^20
 // 4.32x (2.13x) / 1.44x (1.52x), 2^24 7.96x (5.85x) / 2.98x (3.08x). The check costs a
-// non-dominant matrix 3-5% (10-40 us: dominance_kernel and the partition solver's launches
-// returning at once). Until dominance_kernel kept its failures to one slot a block, one store
+// non-dominant matrix 3-9%, from 10 us at 2^18 rows to about 100 us at 2^26, growing with m
+// (dominance_kernel and the partition solver's launches returning at once). Until dominance_kernel kept its failures to one slot a block, one store
 // a warp to the flag made it 114 us on a random f32 matrix of 2^20 rows, and the check stopped at
 // 2^16 rows.
 constexpr long long kDominantFirstRows = INT32_MAX;
@@ -1138,14 +1139,20 @@ PivotPlan plan_pivot(long long m, int P) {
 
 constexpr std::size_t kAlign = 256;
 // The flags of a buffer (BlockLevels::flag), ints from its start: the refinement's at 0, the pivot
-// flag 128 bytes on (so that the reads of one and the stores of the other meet different L2
-// lines), dominance_kernel's count of blocks done; then, for one column, dominance_kernel's
+// flag 128 bytes on (a line of its own; measured no different from the next int),
+// dominance_kernel's count of blocks done; then, for one column, dominance_kernel's
 // verdicts, one int a block, at most kDominanceBlocks blocks.
 constexpr int kPivotFlag = 32;
 constexpr int kDoneFlag = 48;
 constexpr int kVerdicts = 64;
 constexpr unsigned kDominanceBlocks = 4096;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// The flags' room in a buffer laid out with `reserve` (a dominant matrix's partition solve, one
+// column only: then the dominance check's too).
+std::size_t flag_bytes(std::size_t reserve) {
+  return reserve > 0 ? aligned((kVerdicts + kDominanceBlocks) * sizeof(int)) : kAlign;
+}
 
 // x1's leading dimension: m rounded up to whole 16-byte vectors.
 long long x1_ld(long long m, std::size_t element) {
@@ -1242,7 +1249,7 @@ std::size_t layout(int m, int n, int P, unsigned char* base, BlockLevels<T>* lev
     offset = std::max(offset, aligned(reserve));
     // The flags: the refinement's (LevelOut::refine), then LevelOut::pivot.
     unsigned char* flag = base != nullptr ? base + offset : nullptr;
-    offset += reserve > 0 ? aligned((kVerdicts + kDominanceBlocks) * sizeof(int)) : kAlign;
+    offset += flag_bytes(reserve);
     if (levels != nullptr) {
       levels->x1 = reinterpret_cast<T*>(x1);
       levels->ldx1 = ld;
@@ -1340,8 +1347,9 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   // into B, and the launches below return at once; elsewhere the partition solver's launches return
   // at once and B is left for them. (The one-block solve is faster than both where it holds the
   // system.)
-  const bool dominant_first =
-      check_dominance && n == 1 && levels.from > 0 && m <= dominant_rows_limit() && config().pivot_dominant;
+  // IDGPU_PIVOT_REFINE=2 pivots, and refines, whatever the matrix.
+  const bool dominant_first = check_dominance && n == 1 && levels.from > 0 && m <= dominant_rows_limit() &&
+                              config().pivot_dominant && mode != 2;
   if (levels.refine) {
     for (int level = 1; level <= levels.top; ++level) levels.outs[level].refine = levels.flag;
   }
@@ -1349,7 +1357,7 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
     for (int level = 1; level <= levels.top; ++level) levels.outs[level].pivot = levels.flag + kPivotFlag;
   }
   if (levels.refine || dominant_first) {
-    // IDGPU_PIVOT_REFINE=2 sets both flags, and with them the pivoting solve.
+    // IDGPU_PIVOT_REFINE=2 sets the refinement's.
     const std::size_t flags = dominant_first ? kDoneFlag + 1 : 1;
     const cudaError_t reset = cudaMemsetAsync(levels.flag, mode == 2 ? 1 : 0, flags * sizeof(int), stream);
     if (reset != cudaSuccess) return reset;
@@ -1491,7 +1499,7 @@ std::vector<PivotingLevelLayout> levels_of(int m, int n, std::size_t misalign) {
     out.push_back(PivotingLevelLayout{o.rows, pad, o.ld, o.ld_next, levels.ins[level].vectors, at(o.lower),
                                       at(o.diag), at(o.upper), at(o.diag_next), at(o.rhs), at(o.x), at(o.rhs_next),
                                       at(o.factor), at(o.choice), bytes, reserve, at(levels.flag),
-                                      (reserve > 0 ? kVerdicts + kDominanceBlocks : kPivotFlag + 1) * sizeof(int)});
+                                      flag_bytes(reserve)});
   }
   return out;
 }
