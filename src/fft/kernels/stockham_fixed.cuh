@@ -12,11 +12,16 @@ namespace {  // as stockham_pass.cuh's kernels: each including translation unit 
 template <int... R>
 using Sequence = pass_kernel::FixedStages<R...>;
 
-// Whether the pass's radices are exactly R..., in order.
-template <int... R>
+// Whether the pass's radices are exactly R..., in order, over the length and shared-memory
+// padding the kernel is compiled for (pass_kernel::FixedConstants, kFixedShift).
+template <class Real, int... R>
 bool matches(const PassLaunch& pass, Sequence<R...>) {
+  using C = typename ComplexOf<Real>::type;
   constexpr int kRadices[] = {R...};
   if (pass.stages != static_cast<int>(sizeof...(R))) return false;
+  if (pass.shape.size != pass_kernel::FixedConstants<R...>::kSize || pass.shape.shift != pass_kernel::kFixedShift<C>) {
+    return false;
+  }
   for (int st = 0; st < pass.stages; ++st) {
     if (pass.radices[st] != kRadices[st]) return false;
   }
@@ -25,7 +30,7 @@ bool matches(const PassLaunch& pass, Sequence<R...>) {
 
 template <class Real, int... R>
 bool launch_if(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status, Sequence<R...> sequence) {
-  if (!matches(pass, sequence)) return false;
+  if (!matches<Real>(pass, sequence)) return false;
   *status = inverse ? pass_kernel::launch_kernel<Real, true, Sequence<R...>>(pass, stream)
                     : pass_kernel::launch_kernel<Real, false, Sequence<R...>>(pass, stream);
   return true;

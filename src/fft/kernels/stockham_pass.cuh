@@ -66,15 +66,23 @@ struct DirectIo {
 // its outputs b + p N / r (its span is N / r and b < span) to the output itself: consecutive
 // threads meet consecutive addresses on both, and the block's staging copies disappear. In place,
 // every input is read before the first barrier and every output written after it.
-template <int R, bool Inverse, bool PowersOfTwo, class C>
+//
+// KSize and KShift, where positive / non-negative, are the sub-transform's length and the shared
+// buffers' padding shift known to the compiler (a fixed sequence's; they equal s.size and
+// s.shift, which the launch checks), so that butterfly counts, strides and padding fold into
+// immediates; a fixed sequence's later stages also multiply by the stage twiddle of j = 0
+// (exactly 1) rather than branching around it (its first stage, span 1, has no twiddles).
+template <int R, bool Inverse, bool PowersOfTwo, int KSize = 0, int KShift = -1, class C>
 __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int threads, int span, int span_log2,
                                       const C* __restrict__ table, bool active, const DirectIo<C>& io, bool first,
                                       bool last) {
   // `table` is this stage's block of the stage-major twiddles (fft/stockham_index.h).
   constexpr int kButterflies = butterflies_per_thread(R);
   constexpr int kRadixLog2 = log2_of(R);
+  constexpr bool kFixed = KSize > 0;
   C v[kButterflies * R];
-  const int butterflies = s.size / R;
+  const int butterflies = kFixed ? KSize / R : s.size / R;
+  const auto padded = [&](int e) { return KShift >= 0 ? e + (e >> KShift) : pass_kernel::padded(s, e); };
   const bool from_global = first && io.in != nullptr;
   const bool to_global = last && io.out != nullptr;
   if (active) {
@@ -83,10 +91,11 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
       const int b = tid + i * threads;
       if (b < butterflies) {
         const int j = PowersOfTwo ? b & ((1 << span_log2) - 1) : b % span;
+        const C* __restrict__ row = table + stage_twiddle_index(0, span, 1, j);  // t = 1; then + (t - 1) span
 #pragma unroll
         for (int t = 0; t < R; ++t) {
-          C x = from_global ? io.in[b + t * butterflies] : sm[padded(s, b + t * butterflies)];
-          if (t > 0 && j > 0) x = cmul(x, orient<Inverse>(__ldg(&table[stage_twiddle_index(0, span, t, j)])));
+          C x = from_global ? io.in[b + t * butterflies] : sm[padded(b + t * butterflies)];
+          if (t > 0 && (kFixed ? span > 1 : j > 0)) x = cmul(x, orient<Inverse>(__ldg(&row[(t - 1) * span])));
           v[i * R + t] = x;
         }
         dft<R, Inverse>(&v[i * R]);
@@ -116,7 +125,7 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
       if (b < butterflies) {
         const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
 #pragma unroll
-        for (int p = 0; p < R; ++p) sm[padded(s, base + p * span)] = v[i * R + p];
+        for (int p = 0; p < R; ++p) sm[padded(base + p * span)] = v[i * R + p];
       }
     }
   }
@@ -188,16 +197,58 @@ __device__ __forceinline__ void run_stages(AnyStages, const PassLaunch& p, C* mi
   }
 }
 
+// A fixed sequence's constants: its length, each stage's radix, span and twiddle block.
+template <int... R>
+struct FixedConstants {
+  static constexpr int kStages = static_cast<int>(sizeof...(R));
+  static constexpr int kRadices[kStages] = {R...};
+  static constexpr int kSize = (R * ...);
+  __host__ __device__ static constexpr int span(int stage) {
+    int span = 1;
+    for (int st = 0; st < stage; ++st) span *= kRadices[st];
+    return span;
+  }
+  // As next_stage_twiddle_offset, stage after stage.
+  __host__ __device__ static constexpr int twiddle_offset(int stage) {
+    int offset = 0;
+    for (int st = 0; st < stage; ++st) offset += (kRadices[st] - 1) * span(st);
+    return offset;
+  }
+};
+
+// The shared buffers' padding shift of a precision (fft/planner.cpp, smem_shift), which a
+// fixed-sequence launch checks against its shape's.
+template <class C>
+constexpr int kFixedShift = sizeof(C) >= 16 ? 3 : 4;
+// Whether a precision's fixed-sequence stages take their length and padding as constants
+// (stage's KSize, KShift). H200, one-pass batches of 2^26 points: fp32 n = 1000 / 2000 / 1080 /
+// 1920 / 400 0.424 / 0.408 / 0.442 / 0.357 / 0.346 -> 0.403 / 0.361 / 0.416 / 0.328 / 0.327 ms
+// (Nsight Compute, n = 1000: issue-bound, 70% of the scheduler cycles issuing, DRAM 52 -> 55%);
+// fp64 n = 1000 / 1920 0.431 / 0.331 -> 0.485 / 0.465 ms, so fp64 keeps the run-time length and
+// padding.
+template <class C>
+constexpr bool kFixedConstantsFold = sizeof(C) == 8;
+
+template <bool Inverse, class C, int... R, int... St>
+__device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
+                                                 const C* __restrict__ table, bool active, const DirectIo<C>& io,
+                                                 std::integer_sequence<int, St...>) {
+  using K = FixedConstants<R...>;
+  constexpr bool kFold = kFixedConstantsFold<C>;
+  constexpr int kSize = kFold ? K::kSize : 0;
+  constexpr int kShift = kFold ? kFixedShift<C> : -1;
+  (stage<K::kRadices[St], Inverse, false, kSize, kShift>(mine, s, tid, threads, K::span(St), 0,
+                                                         table + K::twiddle_offset(St), active, io, St == 0,
+                                                         St == K::kStages - 1),
+   ...);
+}
+
 template <bool Inverse, class C, int... R>
 __device__ __forceinline__ void run_stages(FixedStages<R...>, const PassLaunch&, C* mine, const PassShape& s, int tid,
                                            int threads, const C* __restrict__ table, bool active,
                                            const DirectIo<C>& io) {
-  constexpr int kStages = static_cast<int>(sizeof...(R));
-  int span = 1;
-  int st = 0;
-  ((stage<R, Inverse, false>(mine, s, tid, threads, span, 0, table, active, io, st == 0, st == kStages - 1),
-    table += next_stage_twiddle_offset(0, span, R), span *= R, ++st),
-   ...);
+  run_fixed_stages<Inverse, C, R...>(mine, s, tid, threads, table, active, io,
+                                     std::make_integer_sequence<int, static_cast<int>(sizeof...(R))>());
 }
 
 template <class Stages>
