@@ -1589,9 +1589,9 @@ TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "
 
 TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes over lines where they fit",
           "[fft][planner][executor][cpu]") {
-  // 1000 x 1000 fp32: the outer axis's 1000 lines, 67 threads each, take 5 a block by the sizing
-  // rules (40-byte rows). 4 and 8 divide 1000 and fit a block; 16 would need 1072 threads, and 3
-  // neither divides 1000 nor is a power of two: those keep the rules' 5. The rows pass is not a
+  // 1000 x 1000 fp32: the outer axis's 1000 lines, 67 threads each, take 4 a block by the sizing
+  // rules (32-byte rows). 4 and 8 divide 1000 and fit a block; 16 would need 1072 threads, and 3
+  // neither divides 1000 nor is a power of two: those keep the rules' 4. The rows pass is not a
   // pass over lines and keeps its transforms.
   fft::DeviceLimits limits = fft::DeviceLimits::h100();
   const long long plane[2] = {1000, 1000};
@@ -1604,8 +1604,8 @@ TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes
   };
   const fft::FftPlan rules = planned(0);
   REQUIRE(rules.passes[1].sub_transforms == 1000);
-  CHECK(rules.passes[1].transforms_per_block == 5);
-  for (const auto& [lines, want] : std::vector<std::pair<int, int>>{{4, 4}, {8, 8}, {16, 5}, {3, 5}, {2000, 5}}) {
+  CHECK(rules.passes[1].transforms_per_block == 4);
+  for (const auto& [lines, want] : std::vector<std::pair<int, int>>{{5, 5}, {8, 8}, {16, 4}, {3, 4}, {2000, 4}}) {
     CAPTURE(lines);
     const fft::FftPlan plan = planned(lines);
     INFO(plan.to_string());
@@ -1658,6 +1658,53 @@ TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes
         fft::reference::execute(plan, sign, input.data(), out.data());
         CHECK(relative_error(out, want) < kTolerance);
       }
+    }
+  }
+}
+
+TEST_CASE("planner and executor: passes over lines take rows of whole 32-byte sectors where a divisor gives them",
+          "[fft][planner][executor][cpu]") {
+  // The lines a block of a pass over lines: the largest divisor of the lines that fits a block,
+  // unless, in fp32, its rows straddle 32-byte sectors and a smaller divisor's do not. Outer axes:
+  // 1000 x 1000 has 1000 lines of 67 threads, whose divisor 5 (40-byte rows) gives way to 4 (32
+  // bytes); 40 x 20 has 20 lines, 10 (80 bytes) -> 4, whose 32-byte rows then give way to
+  // straddling rows of 16 lines (128 bytes); 64 x 24's 24 lines keep their largest divisor, 12
+  // (96 bytes), whole sectors already. fp64 keeps the largest divisor: 5 (80 bytes) of 1000 and
+  // of 20, 8 (128 bytes) of 24.
+  struct Case {
+    std::vector<long long> dims;  // outermost first
+    fft::Precision precision;
+    int want;  // the outer axis's lines a block
+    bool straddles;
+  };
+  const std::vector<Case> cases = {{{1000, 1000}, fft::Precision::kSingle, 4, false},
+                                   {{1000, 1000}, fft::Precision::kDouble, 5, false},
+                                   {{40, 20}, fft::Precision::kSingle, 16, true},
+                                   {{40, 20}, fft::Precision::kDouble, 5, false},
+                                   {{64, 24}, fft::Precision::kSingle, 12, false},
+                                   {{64, 24}, fft::Precision::kDouble, 8, false}};
+  const fft::DeviceLimits limits = fft::DeviceLimits::h100();
+  std::uint64_t salt = 7100;
+  for (const Case& c : cases) {
+    CAPTURE(c.dims, static_cast<int>(c.precision));
+    const long long batch = 2;
+    const fft::FftPlanResult result = fft::plan_c2c(2, c.dims.data(), batch, c.precision, limits);
+    REQUIRE(result.plan.has_value());
+    const fft::FftPlan& plan = *result.plan;
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.size() == 2);
+    REQUIRE(plan.passes[1].sub_transforms == c.dims[1]);
+    CHECK(plan.passes[1].transforms_per_block == c.want);
+    CHECK(plan.passes[1].straddles == c.straddles);
+    if (c.dims[0] * c.dims[1] > 20000) continue;  // the executor's check: the small shapes
+    const std::size_t count = static_cast<std::size_t>(plan.n * batch);
+    const std::vector<Complex> input = random_input(count, ++salt);
+    for (int sign : {-1, +1}) {
+      CAPTURE(sign);
+      const std::vector<ComplexL> want = naive_dft_nd(input, c.dims, batch, sign);
+      std::vector<Complex> out = poisoned(count);
+      fft::reference::execute(plan, sign, input.data(), out.data());
+      CHECK(relative_error(out, want) < kTolerance);
     }
   }
 }
