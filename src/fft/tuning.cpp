@@ -208,9 +208,15 @@ constexpr TuningRow kRows[] = {
 //     3146 1.63x, 3432 2.94-2.95x, 3465 1.69x, 3520 1.61-1.62x, 3718 1.47-1.48x, 3861 1.74x; tie
 //     3575 1.06x; lost 1080 0.77x, 2002 0.45x, 2574 0.59x, 2730 0.58-0.59x, and 3850, 4004, 4095,
 //     which take two passes of the general kernel in fp64 (0.19-0.41x).
+// With the fp32 stages' length and padding as constants (kernels/stockham_pass.cuh,
+// kFixedConstantsFold), the same bench, medians of 12, three runs (within 1.2% of each other):
+// fp32 240 1.17x (0.87-0.88 of copy against 0.74-0.75), 960 1.10x, and the former ties 2002
+// 1.12x, 3003 1.10-1.11x, 3042 1.09-1.10x, 3575 1.10-1.11x, 3718 1.10x (0.48-0.54 against
+// 0.44-0.48) join the fp32 list; 384 1.01-1.02x, 1920 1.05-1.06x still tie; lost 60 .. 10000
+// otherwise (0.46-0.98x: 1000 0.66x, 2000 0.74x, 1080 0.80x, the vendor at 0.67-0.98 there).
 // Not measured on an H100: the vendor keeps them there.
-constexpr long long kH200FixedF32[] = {312,  429,  520,  572,  1617, 2145, 2288, 2464,
-                                       2496, 2574, 2835, 3146, 3432, 3465, 3520, 3861};
+constexpr long long kH200FixedF32[] = {240,  312,  429,  520,  572,  960,  1617, 2002, 2145, 2288, 2464, 2496,
+                                       2574, 2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861};
 constexpr long long kH200FixedF64[] = {312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496,
                                        2835, 3003, 3042, 3146, 3432, 3465, 3520, 3718, 3861};
 
@@ -224,7 +230,7 @@ struct ListedRow {
 };
 constexpr ListedRow kListedRows[] = {
     {kH200, Precision::kSingle, kH200FixedF32, std::size(kH200FixedF32), (1LL << 26) - 8192,
-     "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, and 2835, 1.06-2.36x"},
+     "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, and 240, 960, 2835, 1.06-2.36x"},
     {kH200, Precision::kDouble, kH200FixedF64, std::size(kH200FixedF64), (1LL << 25) - 8192,
      "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, and 384, 2835, 1.08-2.95x"},
 };
@@ -447,7 +453,8 @@ constexpr LayoutRow kLayoutRows[] = {
     //     0.78-0.98x, C2R 2^22 0.90-0.92x, C2R 2^26 1.00-1.01x; D2Z/Z2D 2^8 .. 2^12 0.69-0.97x,
     //     Z2D 2^14 1.04-1.05x, D2Z/Z2D 2^18 1.00-1.04x, D2Z 2^20 0.85-0.87x, Z2D 2^20 1.03x,
     //     2^22 .. 2^26 0.85-1.04x;
-    //   real fixed lengths R2C/D2Z 500, 1250, 2000, 4000, 4374, 4802, R2C 6400 (0.81-1.05x);
+    //   real fixed lengths R2C/D2Z 500, 1250, 2000, 4000, 4374, 4802, R2C 6400 (0.81-1.05x; R2C
+    //     500 since the constants of the fp32 stages, below);
     //   2D: R2C/C2R 128^2 .. 8192^2 fp32 0.46-0.96x, D2Z/Z2D 256^2 1.04-1.05x, 512^2 .. 4096^2
     //     0.70-0.95x, Z2D 8192^2 0.86-0.87x; C2C 512^2, 1024^2, 8192^2 0.92-0.97x, 2048^2
     //     1.05-1.06x, Z2Z 512^2, 2048^2, 8192^2 1.01-1.04x; 1000 x 1000 0.38-0.52x; 1080 x 1920
@@ -486,7 +493,13 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH200, Kind::kR2C, Precision::kSingle, 1, 240, kRealRow32, "H200: R2C n=240, 1.28x (0.55 [0.43])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 400, kRealRow32, "H200: R2C n=400, 1.70-1.71x (0.50 [0.30])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 480, kRealRow32, "H200: R2C n=480, 1.14-1.15x (0.55 [0.48])"},
+    // With the fp32 fixed-sequence stages' constants (kFixedConstantsFold), three runs, medians of
+    // 12: R2C 500 1.06-1.07x, 960 1.22-1.23x; still lost or tied R2C 600, 1000, 1250, 2000, 4000,
+    // 4374, 4802, 6250, 6400, 8000, 10000 (0.70-0.99x) and C2R 240, 480, 500, 1000, 1250, 2000,
+    // 3840, 4000 (0.50-0.86x: C2R stages its input).
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 500, kRealRow32, "H200: R2C n=500, 1.06-1.07x (0.42 [0.40])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 800, kRealRow32, "H200: R2C n=800, 2.28x (0.52 [0.23])"},
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 960, kRealRow32, "H200: R2C n=960, 1.22-1.23x (0.46 [0.38])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 1920, kRealRow32, "H200: R2C n=1920, 1.74-1.75x (0.47 [0.27])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 3840, kRealRow32, "H200: R2C n=3840, 1.13-1.14x (0.47 [0.41])"},
     {kH200, Kind::kC2R, Precision::kSingle, 1, 400, kRealRow32, "H200: C2R n=400, 1.12x (0.33 [0.29])"},

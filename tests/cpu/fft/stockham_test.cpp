@@ -1000,12 +1000,21 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h100));  // not measured there
     CHECK_FALSE(wins(n, about(points, n) / 4, fft::Precision::kSingle, h200));  // a smaller call
   }
-  for (long long n : {384LL, 3003LL, 3718LL}) {  // fp32 ties, fp64 wins
+  for (long long n : {384LL}) {  // fp32 ties, fp64 wins
     CAPTURE(n);
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
   }
-  for (long long n : {1080LL, 2002LL, 2730LL, 3575LL, 3850LL, 4004LL, 4095LL}) {  // lost or tied in both
+  // fp32 wins since its stages' constants, fp64 too: 3003, 3042, 3718; fp32 only: 240, 960,
+  // 2002, 3575.
+  for (long long n : {3003LL, 3042LL, 3718LL, 240LL, 960LL, 2002LL, 3575LL}) {
+    CAPTURE(n);
+    CHECK(wins(n, about(points, n), fft::Precision::kSingle, h200));
+    CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h100));
+    const bool fp64 = n == 3003 || n == 3042 || n == 3718;
+    CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200) == fp64);
+  }
+  for (long long n : {1000LL, 1080LL, 1920LL, 2730LL, 3850LL, 4004LL, 4095LL}) {  // lost or tied in both
     CAPTURE(n);
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK_FALSE(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
@@ -2800,7 +2809,8 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h100) == (n == 1920));
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h100));  // half the measured call
     const bool h200_r2c = n == 240 || n == 400 || n == 480 || n == 800 || n == 1920 || n == 3840;
-    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == h200_r2c);
+    // fp32 R2C 500 since the fixed-sequence stages' constants (fp32 only).
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == (h200_r2c || n == 500));
     CHECK(wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h200) == (h200_r2c || n == 6400));
     CHECK(wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h200) == (n == 400 || n == 800 || n == 1920));
     CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h200) == (n == 400 || n == 800 || n == 1920));
@@ -2817,6 +2827,11 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CAPTURE(n);
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
     CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h100));
+    // H200: fp32 R2C 960 wins since the fixed-sequence stages' constants; the others lose there.
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == (n == 960));
+    CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h200));  // half the measured call
+    CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h200));
+    CHECK(!wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h200));
   }
   // Not measured on an H200 nor on any other device.
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {8192}, 4096, h200));
