@@ -100,7 +100,7 @@ std::size_t complex_element_bytes(Precision precision) {
   }
 }
 
-int smem_shift(std::size_t element_bytes) { return element_bytes >= 16 ? 3 : 4; }
+int smem_shift(std::size_t element_bytes) { return smem_padding_shift(static_cast<int>(element_bytes)); }
 
 int smem_stride(long long size, int shift) { return static_cast<int>(size + ((size - 1) >> shift) + 1); }
 
@@ -283,12 +283,14 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
       return d * threads <= std::min(512LL, max_threads) && bytes_for(d) <= shared / 2;
     };
     per_block = largest_divisor(g, 128 / static_cast<long long>(element), fits);
-    // fp32: rows of whole 32-byte sectors where a smaller divisor gives them: the largest
-    // divisor's rows otherwise straddle sectors, and each row's partial sectors are moved whole.
-    // 1000 x 1000 (H200, outer axis of 1000 lines, 67 threads each; the plan's time): 5 lines
-    // (40-byte rows) 1.56-1.60 ms, 4 (32 bytes) 1.16-1.19 ms, 8 (64 bytes, 536 threads) 1.44 ms.
-    // Not fp64, whose 1000 x 1000 lost with 4 lines (64 bytes) against 5 (80): 1.72 / 1.63 ms.
-    if (element == 8 && row(per_block) % 32 != 0) {
+    // fp32 rows of 5-7 lines (40-56 bytes, straddling 32-byte sectors, whose partial sectors
+    // move whole) give way to 4 lines (32 bytes) where 4 divides the lines. 1000 x 1000 (H200,
+    // outer axis of 1000 lines, 67 threads each, so at most 7 a block; the plan's time): 5 lines
+    // 1.56-1.60 ms, 4 lines 1.16-1.19 ms, 8 (64 bytes, 536 threads) 1.44 ms. Not rows of 64 bytes
+    // or more (10 lines: 80 bytes), which 4 lines would turn into straddling rows below, not
+    // measured; not fp64, whose 1000 x 1000 lost with 4 lines (64 bytes) against 5 (80 bytes):
+    // 1.72 / 1.63 ms.
+    if (element == 8 && row(per_block) < 64 && row(per_block) % 32 != 0) {
       const long long whole = largest_divisor(g, per_block, [&](long long d) { return row(d) % 32 == 0 && fits(d); });
       if (row(whole) % 32 == 0) per_block = whole;
     }
@@ -298,10 +300,11 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
       });
       per_block = std::max(per_block, wider);
     }
-    // No divisor of S gives rows of 64 bytes or more: an axis pass takes rows of T lines all the
-    // same, T a power of two up to S, 128-byte rows or 256 threads (whichever is more), its
-    // blocks straddling two transforms where the lines run over (PassShape::straddles), if
-    // those rows are longer. S = 129 lines of 256 points, PyTorch's rfftn of 256^3: 16 lines
+    // No divisor of S gives rows of 64 bytes or more (the rows above are shorter): an axis pass
+    // takes rows of T lines all the same, T a power of two up to S, 128-byte rows or 256 threads
+    // (whichever is more), its blocks straddling two transforms where the lines run over
+    // (PassShape::straddles), if those rows are longer (the 32-byte rows above change the outcome
+    // only where T could not exceed 4 lines). S = 129 lines of 256 points, PyTorch's rfftn of 256^3: 16 lines
     // (fp32, 128 bytes; a divisor gave 3 lines, 24 bytes, and the fallback below 43) and 16
     // (fp64; 3 lines, 48 bytes); the 257 one-thread lines of a real 2 x 512: 256.
     const bool axis = !pass.twiddled && pass.real_step == RealStep::kNone &&

@@ -44,8 +44,10 @@
 //  - transforms_per_block T: a single pass takes as many transforms as make a block of about 256
 //    threads. Other passes read (and, after the first, write) rows of T consecutive elements, so
 //    T divides S (and L): the largest such T with at most 512 threads, half the shared memory
-//    (two blocks per SM) and 128-byte rows; where that leaves rows shorter than one 32-byte
-//    sector, the largest T up to one sector within the full block and shared memory. Where no
+//    (two blocks per SM) and 128-byte rows; in fp32, 4 lines (32 bytes) where that T is 5-7
+//    lines (rows straddling 32-byte sectors) and 4 divides S; where that leaves rows shorter than
+//    one 32-byte sector, the largest T up to one sector within the full block and shared memory.
+//    Where no
 //    divisor of S gives rows of 64 bytes (an odd S such as a real plan's n / 2 + 1 columns, or
 //    PyTorch's 129 lines), an axis pass takes T a power of two (128-byte rows or 256 threads)
 //    whose blocks may straddle two transforms' lines (PassShape::straddles: S = 129 gets rows

@@ -209,11 +209,13 @@ constexpr TuningRow kRows[] = {
 //     3575 1.06x; lost 1080 0.77x, 2002 0.45x, 2574 0.59x, 2730 0.58-0.59x, and 3850, 4004, 4095,
 //     which take two passes of the general kernel in fp64 (0.19-0.41x).
 // With the fp32 stages' length and padding as constants (kernels/stockham_pass.cuh,
-// kFixedConstantsFold), the same bench, medians of 12, three runs (within 1.2% of each other):
+// kFixedConstantsFold), the same bench, medians of 12, three runs (the listed lengths' times
+// within 0.6% of each other):
 // fp32 240 1.17x (0.87-0.88 of copy against 0.74-0.75), 960 1.10x, and the former ties 2002
 // 1.12x, 3003 1.10-1.11x, 3042 1.09-1.10x, 3575 1.10-1.11x, 3718 1.10x (0.48-0.54 against
 // 0.44-0.48) join the fp32 list; 384 1.01-1.02x, 1920 1.05-1.06x still tie; lost 60 .. 10000
-// otherwise (0.46-0.98x: 1000 0.66x, 2000 0.74x, 1080 0.80x, the vendor at 0.67-0.98 there).
+// otherwise (0.46-0.98x: 1000 0.66x, 2000 0.74x, 1080 0.80x; the vendor at 0.43-0.98 of copy
+// there).
 // Not measured on an H100: the vendor keeps them there.
 constexpr long long kH200FixedF32[] = {240,  312,  429,  520,  572,  960,  1617, 2002, 2145, 2288, 2464, 2496,
                                        2574, 2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861};
@@ -453,8 +455,8 @@ constexpr LayoutRow kLayoutRows[] = {
     //     0.78-0.98x, C2R 2^22 0.90-0.92x, C2R 2^26 1.00-1.01x; D2Z/Z2D 2^8 .. 2^12 0.69-0.97x,
     //     Z2D 2^14 1.04-1.05x, D2Z/Z2D 2^18 1.00-1.04x, D2Z 2^20 0.85-0.87x, Z2D 2^20 1.03x,
     //     2^22 .. 2^26 0.85-1.04x;
-    //   real fixed lengths R2C/D2Z 500, 1250, 2000, 4000, 4374, 4802, R2C 6400 (0.81-1.05x; R2C
-    //     500 since the constants of the fp32 stages, below);
+    //   real fixed lengths R2C/D2Z 500, 1250, 2000, 4000, 4374, 4802, R2C 6400 (0.81-1.05x;
+    //     fp32 R2C 500 has a row since the fp32 stages' constants, below);
     //   2D: R2C/C2R 128^2 .. 8192^2 fp32 0.46-0.96x, D2Z/Z2D 256^2 1.04-1.05x, 512^2 .. 4096^2
     //     0.70-0.95x, Z2D 8192^2 0.86-0.87x; C2C 512^2, 1024^2, 8192^2 0.92-0.97x, 2048^2
     //     1.05-1.06x, Z2Z 512^2, 2048^2, 8192^2 1.01-1.04x; 1000 x 1000 0.38-0.52x; 1080 x 1920
@@ -573,6 +575,10 @@ bool native_layout_wins(Kind kind, Precision precision, int rank, const long lon
 //    that (3, 5, 7) the first pass keeps rows of S lines (24-56 bytes in fp32), the shape that
 //    lost.
 // Calls below 2^20 points and other devices were not measured.
+// The 1000^2 shapes of these rows (H100 and H200) were measured with 5 lines a block on the
+// outer axis (40-byte rows); the planner's fp32 rule now takes 4 (32 bytes, fft/planner.cpp
+// size_pass), which took the default layout's 1000 x 1000 from 1.56-1.60 to 1.16 ms on an H200.
+// Not re-measured in these layouts.
 struct LinesRow {
   MeasuredClasses measured_on;
   bool contiguous_out;

@@ -82,7 +82,13 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
   constexpr bool kFixed = KSize > 0;
   C v[kButterflies * R];
   const int butterflies = kFixed ? KSize / R : s.size / R;
-  const auto padded = [&](int e) { return KShift >= 0 ? e + (e >> KShift) : pass_kernel::padded(s, e); };
+  const auto pad = [&](int e) {
+    if constexpr (KShift >= 0) {
+      return e + (e >> KShift);
+    } else {
+      return padded(s, e);
+    }
+  };
   const bool from_global = first && io.in != nullptr;
   const bool to_global = last && io.out != nullptr;
   if (active) {
@@ -94,7 +100,7 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
         const C* __restrict__ row = table + stage_twiddle_index(0, span, 1, j);  // t = 1; then + (t - 1) span
 #pragma unroll
         for (int t = 0; t < R; ++t) {
-          C x = from_global ? io.in[b + t * butterflies] : sm[padded(b + t * butterflies)];
+          C x = from_global ? io.in[b + t * butterflies] : sm[pad(b + t * butterflies)];
           if (t > 0 && (kFixed ? span > 1 : j > 0)) x = cmul(x, orient<Inverse>(__ldg(&row[(t - 1) * span])));
           v[i * R + t] = x;
         }
@@ -125,7 +131,7 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
       if (b < butterflies) {
         const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
 #pragma unroll
-        for (int p = 0; p < R; ++p) sm[padded(base + p * span)] = v[i * R + p];
+        for (int p = 0; p < R; ++p) sm[pad(base + p * span)] = v[i * R + p];
       }
     }
   }
@@ -204,9 +210,9 @@ struct FixedConstants {
   static constexpr int kRadices[kStages] = {R...};
   static constexpr int kSize = (R * ...);
   __host__ __device__ static constexpr int span(int stage) {
-    int span = 1;
-    for (int st = 0; st < stage; ++st) span *= kRadices[st];
-    return span;
+    int product = 1;
+    for (int st = 0; st < stage; ++st) product *= kRadices[st];
+    return product;
   }
   // As next_stage_twiddle_offset, stage after stage.
   __host__ __device__ static constexpr int twiddle_offset(int stage) {
@@ -216,10 +222,10 @@ struct FixedConstants {
   }
 };
 
-// The shared buffers' padding shift of a precision (fft/planner.cpp, smem_shift), which a
-// fixed-sequence launch checks against its shape's.
+// The shared buffers' padding shift of a precision (fft/stockham_index.h, the planner's too),
+// which a fixed-sequence launch that compiles it in checks against its shape's.
 template <class C>
-constexpr int kFixedShift = sizeof(C) >= 16 ? 3 : 4;
+constexpr int kFixedShift = smem_padding_shift(static_cast<int>(sizeof(C)));
 // Whether a precision's fixed-sequence stages take their length and padding as constants
 // (stage's KSize, KShift). H200, one-pass batches of 2^26 points: fp32 n = 1000 / 2000 / 1080 /
 // 1920 / 400 0.424 / 0.408 / 0.442 / 0.357 / 0.346 -> 0.403 / 0.361 / 0.416 / 0.328 / 0.327 ms

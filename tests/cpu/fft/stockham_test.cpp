@@ -1011,6 +1011,7 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CAPTURE(n);
     CHECK(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h100));
+    CHECK_FALSE(wins(n, about(points, n) / 4, fft::Precision::kSingle, h200));  // a smaller call
     const bool fp64 = n == 3003 || n == 3042 || n == 3718;
     CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200) == fp64);
   }
@@ -1596,12 +1597,31 @@ TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "
   }
 }
 
+namespace {
+
+// Runs the multi-dimensional `plan` (of `dims`, outermost first, `batch` transforms) by the host
+// executor, out of place in both directions, on random input against the naive DFT.
+void check_nd_against_naive(const fft::FftPlan& plan, const std::vector<long long>& dims, long long batch,
+                            std::uint64_t salt) {
+  const std::size_t count = static_cast<std::size_t>(plan.n * batch);
+  const std::vector<Complex> input = random_input(count, salt);
+  for (int sign : {-1, +1}) {
+    CAPTURE(sign);
+    const std::vector<ComplexL> want = naive_dft_nd(input, dims, batch, sign);
+    std::vector<Complex> out = poisoned(count);
+    fft::reference::execute(plan, sign, input.data(), out.data());
+    CHECK(relative_error(out, want) < kTolerance);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes over lines where they fit",
           "[fft][planner][executor][cpu]") {
   // 1000 x 1000 fp32: the outer axis's 1000 lines, 67 threads each, take 4 a block by the sizing
-  // rules (32-byte rows). 4 and 8 divide 1000 and fit a block; 16 would need 1072 threads, and 3
-  // neither divides 1000 nor is a power of two: those keep the rules' 4. The rows pass is not a
-  // pass over lines and keeps its transforms.
+  // rules (32-byte rows). 2, 5 and 8 divide 1000 and fit a block; 16 would need 1072 threads,
+  // and 3 neither divides 1000 nor is a power of two: those keep the rules' 4. The rows pass is
+  // not a pass over lines and keeps its transforms.
   fft::DeviceLimits limits = fft::DeviceLimits::h100();
   const long long plane[2] = {1000, 1000};
   const auto planned = [&](int lines) {
@@ -1614,7 +1634,8 @@ TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes
   const fft::FftPlan rules = planned(0);
   REQUIRE(rules.passes[1].sub_transforms == 1000);
   CHECK(rules.passes[1].transforms_per_block == 4);
-  for (const auto& [lines, want] : std::vector<std::pair<int, int>>{{5, 5}, {8, 8}, {16, 4}, {3, 4}, {2000, 4}}) {
+  const std::vector<std::pair<int, int>> counts = {{2, 2}, {5, 5}, {8, 8}, {16, 4}, {3, 4}, {2000, 4}};
+  for (const auto& [lines, want] : counts) {
     CAPTURE(lines);
     const fft::FftPlan plan = planned(lines);
     INFO(plan.to_string());
@@ -1658,15 +1679,7 @@ TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes
         CHECK(plan.passes[i].transforms_per_block == want);
         CHECK(plan.passes[i].straddles == c.straddles[i]);
       }
-      const std::size_t count = static_cast<std::size_t>(plan.n * batch);
-      const std::vector<Complex> input = random_input(count, ++salt);
-      for (int sign : {-1, +1}) {
-        CAPTURE(sign);
-        const std::vector<ComplexL> want = naive_dft_nd(input, c.dims, batch, sign);
-        std::vector<Complex> out = poisoned(count);
-        fft::reference::execute(plan, sign, input.data(), out.data());
-        CHECK(relative_error(out, want) < kTolerance);
-      }
+      check_nd_against_naive(plan, c.dims, batch, ++salt);
     }
   }
 }
@@ -1674,24 +1687,21 @@ TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes
 TEST_CASE("planner and executor: passes over lines take rows of whole 32-byte sectors where a divisor gives them",
           "[fft][planner][executor][cpu]") {
   // The lines a block of a pass over lines: the largest divisor of the lines that fits a block,
-  // unless, in fp32, its rows straddle 32-byte sectors and a smaller divisor's do not. Outer axes:
-  // 1000 x 1000 has 1000 lines of 67 threads, whose divisor 5 (40-byte rows) gives way to 4 (32
-  // bytes); 40 x 20 has 20 lines, 10 (80 bytes) -> 4, whose 32-byte rows then give way to
-  // straddling rows of 16 lines (128 bytes); 64 x 24's 24 lines keep their largest divisor, 12
-  // (96 bytes), whole sectors already. fp64 keeps the largest divisor: 5 (80 bytes) of 1000 and
-  // of 20, 8 (128 bytes) of 24.
+  // unless, in fp32, that is 5-7 lines (40-56-byte rows, straddling 32-byte sectors) and 4 divides
+  // the lines. Outer axes of 1000 points (67 threads a line, so at most 7 lines a block): 1000 x
+  // 1000 and 1000 x 20 take 4 lines where their divisor 5 gave 40 bytes; 40 x 20 keeps 10 lines
+  // (80 bytes: rows of 64 bytes or more stay), 64 x 24 keeps 12 (96 bytes). fp64 keeps the
+  // largest divisor: 5 (80 bytes) of 1000 and of 20, 8 (128 bytes) of 24.
   struct Case {
     std::vector<long long> dims;  // outermost first
     fft::Precision precision;
     int want;  // the outer axis's lines a block
-    bool straddles;
   };
-  const std::vector<Case> cases = {{{1000, 1000}, fft::Precision::kSingle, 4, false},
-                                   {{1000, 1000}, fft::Precision::kDouble, 5, false},
-                                   {{40, 20}, fft::Precision::kSingle, 16, true},
-                                   {{40, 20}, fft::Precision::kDouble, 5, false},
-                                   {{64, 24}, fft::Precision::kSingle, 12, false},
-                                   {{64, 24}, fft::Precision::kDouble, 8, false}};
+  const std::vector<Case> cases = {
+      {{1000, 1000}, fft::Precision::kSingle, 4}, {{1000, 1000}, fft::Precision::kDouble, 5},
+      {{1000, 20}, fft::Precision::kSingle, 4},   {{1000, 20}, fft::Precision::kDouble, 5},
+      {{40, 20}, fft::Precision::kSingle, 10},    {{40, 20}, fft::Precision::kDouble, 5},
+      {{64, 24}, fft::Precision::kSingle, 12},    {{64, 24}, fft::Precision::kDouble, 8}};
   const fft::DeviceLimits limits = fft::DeviceLimits::h100();
   std::uint64_t salt = 7100;
   for (const Case& c : cases) {
@@ -1704,17 +1714,8 @@ TEST_CASE("planner and executor: passes over lines take rows of whole 32-byte se
     REQUIRE(plan.passes.size() == 2);
     REQUIRE(plan.passes[1].sub_transforms == c.dims[1]);
     CHECK(plan.passes[1].transforms_per_block == c.want);
-    CHECK(plan.passes[1].straddles == c.straddles);
-    if (c.dims[0] * c.dims[1] > 20000) continue;  // the executor's check: the small shapes
-    const std::size_t count = static_cast<std::size_t>(plan.n * batch);
-    const std::vector<Complex> input = random_input(count, ++salt);
-    for (int sign : {-1, +1}) {
-      CAPTURE(sign);
-      const std::vector<ComplexL> want = naive_dft_nd(input, c.dims, batch, sign);
-      std::vector<Complex> out = poisoned(count);
-      fft::reference::execute(plan, sign, input.data(), out.data());
-      CHECK(relative_error(out, want) < kTolerance);
-    }
+    CHECK(!plan.passes[1].straddles);
+    if (c.dims[0] * c.dims[1] <= 20000) check_nd_against_naive(plan, c.dims, batch, ++salt);  // the small shapes
   }
 }
 
@@ -2823,7 +2824,7 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   const long long threshold64 = reals64 - 8192;
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {6400}, (threshold64 - 1) / 6400, h100));
   CHECK(wins(Kind::kR2C, Precision::kDouble, {6400}, (threshold64 + 6399) / 6400, h100));
-  for (long long n : {600LL, 960LL, 1000LL, 6250LL, 8000LL, 10000LL}) {  // lost or tied
+  for (long long n : {600LL, 960LL, 1000LL, 6250LL, 8000LL, 10000LL}) {  // lost or tied (H100)
     CAPTURE(n);
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
     CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h100));
