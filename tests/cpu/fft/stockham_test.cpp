@@ -1211,6 +1211,28 @@ std::vector<ComplexL> naive_dft_nd(const std::vector<Complex>& x, const std::vec
   return data;
 }
 
+// Runs the multi-dimensional `plan` (of `dims`, outermost first, `batch` transforms) by the host
+// executor out of place on `input` in direction `sign` into a poisoned output, checks it against
+// the naive DFT and returns it.
+std::vector<Complex> executed_against_naive(const fft::FftPlan& plan, const std::vector<Complex>& input,
+                                            const std::vector<long long>& dims, long long batch, int sign) {
+  const std::vector<ComplexL> want = naive_dft_nd(input, dims, batch, sign);
+  std::vector<Complex> out = poisoned(input.size());
+  fft::reference::execute(plan, sign, input.data(), out.data());
+  CHECK(relative_error(out, want) < kTolerance);
+  return out;
+}
+
+// The same in both directions, on random input.
+void check_nd_against_naive(const fft::FftPlan& plan, const std::vector<long long>& dims, long long batch,
+                            std::uint64_t salt) {
+  const std::vector<Complex> input = random_input(static_cast<std::size_t>(plan.n * batch), salt);
+  for (int sign : {-1, +1}) {
+    CAPTURE(sign);
+    executed_against_naive(plan, input, dims, batch, sign);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("executor: cluster column passes as their kernel runs them", "[fft][executor][cpu]") {
@@ -1466,10 +1488,7 @@ TEST_CASE("executor: fused axes in ticket order against the naive multi-dimensio
       const std::vector<Complex> input = random_input(count, ++salt);
       for (int sign : {-1, +1}) {
         CAPTURE(sign);
-        const std::vector<ComplexL> want = naive_dft_nd(input, dims, batch, sign);
-        std::vector<Complex> out = poisoned(count);
-        fft::reference::execute(plan, sign, input.data(), out.data());
-        CHECK(relative_error(out, want) < kTolerance);
+        const std::vector<Complex> out = executed_against_naive(plan, input, dims, batch, sign);
         std::vector<Complex> in_place = input;
         fft::reference::execute(plan, sign, in_place.data(), in_place.data());
         CHECK(in_place == out);
@@ -1596,25 +1615,6 @@ TEST_CASE("executor: 2D and 3D plans against the naive multi-dimensional DFT", "
     }
   }
 }
-
-namespace {
-
-// Runs the multi-dimensional `plan` (of `dims`, outermost first, `batch` transforms) by the host
-// executor, out of place in both directions, on random input against the naive DFT.
-void check_nd_against_naive(const fft::FftPlan& plan, const std::vector<long long>& dims, long long batch,
-                            std::uint64_t salt) {
-  const std::size_t count = static_cast<std::size_t>(plan.n * batch);
-  const std::vector<Complex> input = random_input(count, salt);
-  for (int sign : {-1, +1}) {
-    CAPTURE(sign);
-    const std::vector<ComplexL> want = naive_dft_nd(input, dims, batch, sign);
-    std::vector<Complex> out = poisoned(count);
-    fft::reference::execute(plan, sign, input.data(), out.data());
-    CHECK(relative_error(out, want) < kTolerance);
-  }
-}
-
-}  // namespace
 
 TEST_CASE("planner and executor: IDGPU_FFT_COLUMN_LINES sets the lines of passes over lines where they fit",
           "[fft][planner][executor][cpu]") {
