@@ -231,7 +231,9 @@ constexpr int kFixedShift = smem_padding_shift(static_cast<int>(sizeof(C)));
 // 1920 / 400 0.424 / 0.408 / 0.442 / 0.357 / 0.346 -> 0.403 / 0.361 / 0.416 / 0.328 / 0.327 ms
 // (Nsight Compute, n = 1000: issue-bound, 70% of the scheduler cycles issuing, DRAM 52 -> 55%);
 // fp64 n = 1000 / 1920 0.431 / 0.331 -> 0.485 / 0.465 ms, so fp64 keeps the run-time length and
-// padding.
+// padding. That fp64 form also multiplied the first stage by its twiddles w^0 = 1 (the fp32 one
+// measured then did too, 0.403 ms at n = 1000, 0.394 ms without); fp64 with the constants and
+// without those multiplications is not measured.
 template <class C>
 constexpr bool kFixedConstantsFold = sizeof(C) == 8;
 
