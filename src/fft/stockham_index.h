@@ -29,6 +29,9 @@ inline constexpr int kMaxElementsPerThread = 16;
 // 8-byte (fp32 complex) elements and 8 for 16-byte ones (FftPass::smem_shift; the fixed-sequence
 // kernels compile it in, kernels/stockham_pass.cuh).
 IDGPU_HD constexpr int smem_padding_shift(int element_bytes) { return element_bytes >= 16 ? 3 : 4; }
+// A shift past every index a shared buffer holds (they stay below 2^30): e >> kUnpaddedShift is 0,
+// a buffer without padding; kernels that compile the shift in drop the padding's arithmetic.
+inline constexpr int kUnpaddedShift = 30;
 // Butterflies a thread takes in a stage of radix r: as many as fill its 16 elements, except one
 // for the large odd radices, whose direct DFTs need the rest of the registers.
 IDGPU_HD constexpr int butterflies_per_thread(int radix) { return radix >= 7 && radix % 2 == 1 ? 1 : kMaxElementsPerThread / radix; }

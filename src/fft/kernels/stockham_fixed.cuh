@@ -12,16 +12,15 @@ namespace {  // as stockham_pass.cuh's kernels: each including translation unit 
 template <int... R>
 using Sequence = pass_kernel::FixedStages<R...>;
 
-// Whether the pass's radices are exactly R..., in order, over the length the kernel is compiled
-// for (pass_kernel::FixedConstants) and, where it compiles the shared-memory padding in
-// (kFixedConstantsFold), that padding (kFixedShift).
+// Whether the pass's radices are exactly R..., in order, over the length and with the
+// shared-memory padding the kernel is compiled for (pass_kernel::FixedConstants, kFixedShift).
 template <class Real, int... R>
 bool matches(const PassLaunch& pass, Sequence<R...>) {
   using C = typename ComplexOf<Real>::type;
   constexpr int kRadices[] = {R...};
   if (pass.stages != static_cast<int>(sizeof...(R))) return false;
   if (pass.shape.size != pass_kernel::FixedConstants<R...>::kSize) return false;
-  if (pass_kernel::kFixedConstantsFold<C> && pass.shape.shift != pass_kernel::kFixedShift<C>) return false;
+  if (pass.shape.shift != pass_kernel::kFixedShift<C>) return false;
   for (int st = 0; st < pass.stages; ++st) {
     if (pass.radices[st] != kRadices[st]) return false;
   }

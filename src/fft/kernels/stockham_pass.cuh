@@ -83,7 +83,9 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
   C v[kButterflies * R];
   const int butterflies = kFixed ? KSize / R : s.size / R;
   const auto pad = [&](int e) {
-    if constexpr (KShift >= 0) {
+    if constexpr (KShift >= kUnpaddedShift) {
+      return e;
+    } else if constexpr (KShift >= 0) {
       return e + (e >> KShift);
     } else {
       return padded(s, e);
@@ -223,31 +225,24 @@ struct FixedConstants {
 };
 
 // The shared buffers' padding shift of a precision (fft/stockham_index.h, the planner's too),
-// which a fixed-sequence launch that compiles it in checks against its shape's.
+// which a fixed-sequence launch checks against its shape's: the fixed-sequence stages take their
+// length and padding as constants (stage's KSize, KShift). H200, one-pass batches of 2^26 points
+// (fp32) / 2^25 (fp64), medians of 12: fp32 n = 1000 / 2000 / 1080 / 1920 / 400 0.424 / 0.408 /
+// 0.442 / 0.357 / 0.346 -> 0.394 / 0.356 / 0.408 / 0.318 / 0.327 ms (Nsight Compute, n = 1000:
+// issue-bound, 70% of the scheduler cycles issuing, DRAM 52 -> 55%); fp64 n = 1000 / 1920 / 400 /
+// 2000 / 1080 / 384 / 3575 / 2002 0.434 / 0.330 / 0.352 / 0.361 / 0.399 / 0.318 / 0.563 / 0.670 ->
+// 0.403 / 0.318 / 0.325 / 0.352 / 0.386 / 0.312 / 0.547 / 0.659 ms. (An fp64 form that also
+// multiplied the first stage by its twiddles, w^0 = 1, lost: 1000 / 1920 0.485 / 0.465 ms.)
 template <class C>
 constexpr int kFixedShift = smem_padding_shift(static_cast<int>(sizeof(C)));
-// Whether a precision's fixed-sequence stages take their length and padding as constants
-// (stage's KSize, KShift). H200, one-pass batches of 2^26 points: fp32 n = 1000 / 2000 / 1080 /
-// 1920 / 400 0.424 / 0.408 / 0.442 / 0.357 / 0.346 -> 0.403 / 0.361 / 0.416 / 0.328 / 0.327 ms
-// (Nsight Compute, n = 1000: issue-bound, 70% of the scheduler cycles issuing, DRAM 52 -> 55%);
-// fp64 n = 1000 / 1920 0.431 / 0.331 -> 0.485 / 0.465 ms, so fp64 keeps the run-time length and
-// padding. That fp64 form also multiplied the first stage by its twiddles w^0 = 1 (the fp32 one
-// measured then did too, 0.403 ms at n = 1000, 0.394 ms without); fp64 with the constants and
-// without those multiplications is not measured.
-template <class C>
-constexpr bool kFixedConstantsFold = sizeof(C) == 8;
 
 template <bool Inverse, class C, int... R, int... St>
 __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
                                                  const C* __restrict__ table, bool active, const DirectIo<C>& io,
                                                  std::integer_sequence<int, St...>) {
   using K = FixedConstants<R...>;
-  constexpr bool kFold = kFixedConstantsFold<C>;
-  constexpr int kSize = kFold ? K::kSize : 0;
-  constexpr int kShift = kFold ? kFixedShift<C> : -1;
-  (stage<K::kRadices[St], Inverse, false, kSize, kShift>(mine, s, tid, threads, K::span(St), 0,
-                                                         table + K::twiddle_offset(St), active, io, St == 0,
-                                                         St == K::kStages - 1),
+  (stage<K::kRadices[St], Inverse, false, K::kSize, kFixedShift<C>>(
+       mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St), active, io, St == 0, St == K::kStages - 1),
    ...);
 }
 
