@@ -2,9 +2,11 @@
 
 #include "fft/stockham_index.h"
 #include "fft/convolution_index.h"
+#include "fft/kernels/fixed_radices.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -103,6 +105,26 @@ std::size_t complex_element_bytes(Precision precision) {
 int smem_shift(std::size_t element_bytes) { return smem_padding_shift(static_cast<int>(element_bytes)); }
 
 int smem_stride(long long size, int shift) { return static_cast<int>(size + ((size - 1) >> shift) + 1); }
+
+long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes) {
+  if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return 0;
+  const int stages = static_cast<int>(pass.radices.size());
+  bool fixed = false;
+#define IDGPU_FFT_FIXED_MATCH(...)                                                                  \
+  if (const int sequence[] = {__VA_ARGS__};                                                       \
+      static_cast<int>(std::size(sequence)) == stages &&                                          \
+      std::equal(std::begin(sequence), std::end(sequence), pass.radices.begin())) {                \
+    fixed = true;                                                                                 \
+  }
+  IDGPU_FFT_FIXED_RADICES(IDGPU_FFT_FIXED_MATCH)
+#undef IDGPU_FFT_FIXED_MATCH
+  return fixed ? fixed_sequence_extent(pass.radices.data(), stages, static_cast<int>(element_bytes)) : 0;
+}
+
+long long pass_buffer_elements(const FftPass& pass, std::size_t element_bytes) {
+  const long long extent = pass.smem_shift == kUnpaddedShift ? fixed_sequence_buffer(pass, element_bytes) : 0;
+  return extent > 0 ? extent : pass.size;
+}
 
 int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long long per_block, long long threads,
                      bool column) {
@@ -254,14 +276,18 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
   const long long batch = transforms;
   const long long size = pass.size;
   const long long span = pass.span_before;
-  const int shift = smem_shift(element);
   const std::size_t shared = limits.shared_bytes_per_block;
+  // A fixed sequence's own layout where one sub-transform's buffer fits (fixed_sequence_buffer).
+  const long long extent = fixed_sequence_buffer(pass, element);
+  const bool rows = extent > 0 && static_cast<std::size_t>(smem_stride(extent, kUnpaddedShift)) * element <= shared;
+  const int shift = rows ? kUnpaddedShift : smem_shift(element);
+  const long long buffer = rows ? extent : size;
   pass.smem_shift = shift;
   pass.straddles = false;
   const long long threads = pass.threads_per_transform;
   const bool column = pass.sub_transforms > 1;
   const auto stride_for = [&](long long per_block) {
-    return pass_smem_stride(size, shift, element, per_block, threads, column);
+    return pass_smem_stride(buffer, shift, element, per_block, threads, column);
   };
   const auto bytes_for = [&](long long per_block) {
     return static_cast<std::size_t>(stride_for(per_block)) * element * static_cast<std::size_t>(per_block);
@@ -979,8 +1005,8 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
     const long long max_threads = std::min<long long>(std::max(limits.max_threads_per_block, 0),
                                                       kernel_max_threads(plan.element_bytes));
     const auto fits = [&](long long per_block) {
-      const int stride = pass_smem_stride(paired.size, paired.smem_shift, plan.element_bytes, per_block,
-                                          paired.threads_per_transform, true);
+      const int stride = pass_smem_stride(pass_buffer_elements(paired, plan.element_bytes), paired.smem_shift,
+                                          plan.element_bytes, per_block, paired.threads_per_transform, true);
       return static_cast<std::size_t>(stride) * plan.element_bytes * static_cast<std::size_t>(per_block) <=
                  limits.shared_bytes_per_block &&
              per_block * paired.threads_per_transform <= max_threads;
@@ -1000,8 +1026,8 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
       return result;
     }
     paired.transforms_per_block = static_cast<int>(per_block);
-    paired.smem_stride = pass_smem_stride(paired.size, paired.smem_shift, plan.element_bytes, per_block,
-                                          paired.threads_per_transform, true);
+    paired.smem_stride = pass_smem_stride(pass_buffer_elements(paired, plan.element_bytes), paired.smem_shift,
+                                          plan.element_bytes, per_block, paired.threads_per_transform, true);
     paired.shared_bytes = static_cast<std::size_t>(paired.smem_stride) * plan.element_bytes *
                           static_cast<std::size_t>(per_block);
     paired.blocks = columns * batch / per_block;

@@ -392,6 +392,15 @@ int smem_stride(long long size, int shift);
 // them in a single pass).
 int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long long per_block, long long threads,
                      bool column);
+// A pass that a fixed-sequence kernel serves (kernels/fixed_radices.h: its radices one of the
+// sequences there, no convolution, Bluestein step or cluster) lays its buffer out as that kernel
+// does: no padding shift (kUnpaddedShift), rows padded between its stages, at least
+// fixed_sequence_extent elements a sub-transform (fft/stockham_index.h); size_pass plans that
+// layout where one sub-transform's buffer fits the block. fixed_sequence_buffer is that extent
+// (0 for other passes), pass_buffer_elements the elements a sub-transform's buffer holds before
+// its stride is rounded (the extent for a pass with that layout, its size otherwise).
+long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes);
+long long pass_buffer_elements(const FftPass& pass, std::size_t element_bytes);
 
 // The index shape of one of the plan's passes (fft/stockham_index.h).
 PassShape pass_shape(const FftPlan& plan, const FftPass& pass);

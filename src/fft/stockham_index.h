@@ -440,4 +440,68 @@ IDGPU_HD int stage_write_base_pow2(int b, int span_log2, int radix_log2) {
 IDGPU_HD int stage_twiddle_index(int offset, int span, int t, int j) { return offset + (t - 1) * span + j; }
 IDGPU_HD int next_stage_twiddle_offset(int offset, int span, int radix) { return offset + (radix - 1) * span; }
 
+// The exchanges of a fixed-sequence pass (kernels/stockham_pass.cuh, FixedStages), whose shape
+// has no padding (kUnpaddedShift): the buffer between stage k (span l, radix r) and stage k + 1
+// (span l r) lays element e = j + p l + q l r (j < l, p < r) at j + p l + q (l r + c), rows of
+// l r elements each followed by c padding elements. Stage k then writes its butterfly b = j + q l
+// at one base plus p l, and stage k + 1 reads its butterfly b' at b' + c (b' / (l r)) plus
+// t (N / r' + c N / (r' l r)) (l r divides N / r'): every offset a compile-time constant, where
+// the padded layout e + (e >> shift) costs a shift and two adds an access. The first stage reads,
+// and the last writes (l r = N), rows of one: the unpadded layout the staging copies use.
+//
+// Both sides of an exchange give consecutive lanes consecutive b, i.e. runs of `run` elements
+// (l for the writes, l r for the reads) whose starts are `stride` = l r + c apart. A phase of
+// W = 128 / element bytes lanes (pass_smem_stride) takes as many wavefronts as the most lanes on
+// one bank group (address mod W); exchange_wavefronts counts them over the phases of the first
+// `count` lanes (the aligned phases of at most 16 W of them: the pattern repeats).
+IDGPU_HD constexpr int exchange_wavefronts(int run, int stride, int lanes, int count) {
+  int total = 0;
+  for (int b0 = 0; b0 < count; b0 += lanes) {
+    int on_group[16] = {};
+    int most = 0;
+    for (int b = b0; b < b0 + lanes && b < count; ++b) {
+      const int group = (b % run + (b / run) * stride) % lanes;
+      most = ++on_group[group] > most ? on_group[group] : most;
+    }
+    total += most;
+  }
+  return total;
+}
+// The row padding c in [0, W) of the exchange after a stage of span l and radix r, followed by
+// one of radix r_next, in a sub-transform of `size`: the fewest wavefronts of its writes and reads
+// together, the smallest c among equals. 8 x 5 x 5 x 5 in fp32 gets c = 1, 0, 0: rows of 9 after
+// the radix-8 stage, whose stride-8 writes would put 8 lanes of a phase on one bank pair.
+IDGPU_HD constexpr int exchange_padding(int span, int radix, int radix_next, int size, int element_bytes) {
+  const int lanes = 128 / element_bytes;
+  const int row = span * radix;
+  const int writes = size / radix < 16 * lanes ? size / radix : 16 * lanes;
+  const int reads = size / radix_next < 16 * lanes ? size / radix_next : 16 * lanes;
+  int best = 0;
+  int best_cost = 0;
+  for (int c = 0; c < lanes; ++c) {
+    const int cost = exchange_wavefronts(span, row + c, lanes, writes) + exchange_wavefronts(row, row + c, lanes, reads);
+    if (c == 0 || cost < best_cost) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+// The shared-memory elements a sub-transform of a fixed sequence takes: the largest exchange,
+// N + c (N / (l r) - 1) (its last row needs no padding after it).
+IDGPU_HD constexpr int fixed_sequence_extent(const int* radices, int stages, int element_bytes) {
+  int size = 1;
+  for (int st = 0; st < stages; ++st) size *= radices[st];
+  int extent = size;
+  int span = 1;
+  for (int st = 0; st + 1 < stages; ++st) {
+    const int row = span * radices[st];
+    const int c = exchange_padding(span, radices[st], radices[st + 1], size, element_bytes);
+    const int needed = size + c * (size / row - 1);
+    extent = needed > extent ? needed : extent;
+    span = row;
+  }
+  return extent;
+}
+
 }  // namespace idgpu::fft

@@ -13,14 +13,17 @@ template <int... R>
 using Sequence = pass_kernel::FixedStages<R...>;
 
 // Whether the pass's radices are exactly R..., in order, over the length and with the
-// shared-memory padding the kernel is compiled for (pass_kernel::FixedConstants, kFixedShift).
+// shared-memory layout the kernel is compiled for (pass_kernel::FixedConstants: no padding, each
+// sub-transform's buffer at least its extent).
 template <class Real, int... R>
 bool matches(const PassLaunch& pass, Sequence<R...>) {
-  using C = typename ComplexOf<Real>::type;
+  using K = pass_kernel::FixedConstants<R...>;
   constexpr int kRadices[] = {R...};
+  constexpr int kExtent = K::extent(static_cast<int>(sizeof(Real)) * 2);
   if (pass.stages != static_cast<int>(sizeof...(R))) return false;
-  if (pass.shape.size != pass_kernel::FixedConstants<R...>::kSize) return false;
-  if (pass.shape.shift != pass_kernel::kFixedShift<C>) return false;
+  if (pass.shape.size != K::kSize || pass.shape.shift != kUnpaddedShift || pass.shape.smem_stride < kExtent) {
+    return false;
+  }
   for (int st = 0; st < pass.stages; ++st) {
     if (pass.radices[st] != kRadices[st]) return false;
   }

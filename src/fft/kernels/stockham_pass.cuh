@@ -71,8 +71,11 @@ struct DirectIo {
 // buffers' padding shift known to the compiler (a fixed sequence's; they equal s.size and
 // s.shift, which the launch checks), so that butterfly counts, strides and padding fold into
 // immediates; a fixed sequence's later stages also multiply by the stage twiddle of j = 0
-// (exactly 1) rather than branching around it (its first stage, span 1, has no twiddles).
-template <int R, bool Inverse, bool PowersOfTwo, int KSize = 0, int KShift = -1, class C>
+// (exactly 1) rather than branching around it (its first stage, span 1, has no twiddles). A
+// fixed sequence's KShift is kUnpaddedShift: its exchanges are rows with KPadIn / KPadOut
+// padding elements after each (fixed_sequence_extent), its staged sides unpadded.
+template <int R, bool Inverse, bool PowersOfTwo, int KSize = 0, int KShift = -1, int KPadIn = 0, int KPadOut = 0,
+          class C>
 __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int threads, int span, int span_log2,
                                       const C* __restrict__ table, bool active, const DirectIo<C>& io, bool first,
                                       bool last) {
@@ -80,6 +83,9 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
   constexpr int kButterflies = butterflies_per_thread(R);
   constexpr int kRadixLog2 = log2_of(R);
   constexpr bool kFixed = KSize > 0;
+  // A fixed sequence's exchanges (fixed_sequence_extent in fft/stockham_index.h): rows of `span`
+  // elements and KPadIn padding elements read, rows of span R and KPadOut written.
+  constexpr bool kRows = kFixed && KShift >= kUnpaddedShift;
   C v[kButterflies * R];
   const int butterflies = kFixed ? KSize / R : s.size / R;
   const auto pad = [&](int e) {
@@ -100,9 +106,17 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
       if (b < butterflies) {
         const int j = PowersOfTwo ? b & ((1 << span_log2) - 1) : b % span;
         const C* __restrict__ row = table + stage_twiddle_index(0, span, 1, j);  // t = 1; then + (t - 1) span
+        const int read_base = kRows ? b + KPadIn * (b / span) : 0;
 #pragma unroll
         for (int t = 0; t < R; ++t) {
-          C x = from_global ? io.in[b + t * butterflies] : sm[pad(b + t * butterflies)];
+          C x;
+          if (from_global) {
+            x = io.in[b + t * butterflies];
+          } else if constexpr (kRows) {
+            x = sm[read_base + t * (butterflies + KPadIn * (butterflies / span))];
+          } else {
+            x = sm[pad(b + t * butterflies)];
+          }
           if (t > 0 && (kFixed ? span > 1 : j > 0)) x = cmul(x, orient<Inverse>(__ldg(&row[(t - 1) * span])));
           v[i * R + t] = x;
         }
@@ -131,9 +145,15 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
     for (int i = 0; i < kButterflies; ++i) {
       const int b = tid + i * threads;
       if (b < butterflies) {
-        const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
+        if constexpr (kRows) {
+          const int base = b % span + (span * R + KPadOut) * (b / span);
 #pragma unroll
-        for (int p = 0; p < R; ++p) sm[pad(base + p * span)] = v[i * R + p];
+          for (int p = 0; p < R; ++p) sm[base + p * span] = v[i * R + p];
+        } else {
+          const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
+#pragma unroll
+          for (int p = 0; p < R; ++p) sm[pad(base + p * span)] = v[i * R + p];
+        }
       }
     }
   }
@@ -222,26 +242,32 @@ struct FixedConstants {
     for (int st = 0; st < stage; ++st) offset += (kRadices[st] - 1) * span(st);
     return offset;
   }
+  // The row padding of the exchange after `stage` (exchange_padding), 0 outside the exchanges.
+  __host__ __device__ static constexpr int padding(int stage, int element_bytes) {
+    return stage < 0 || stage + 1 >= kStages
+               ? 0
+               : exchange_padding(span(stage), kRadices[stage], kRadices[stage + 1], kSize, element_bytes);
+  }
+  __host__ __device__ static constexpr int extent(int element_bytes) {
+    return fixed_sequence_extent(kRadices, kStages, element_bytes);
+  }
 };
 
-// The shared buffers' padding shift of a precision (fft/stockham_index.h, the planner's too),
-// which a fixed-sequence launch checks against its shape's: the fixed-sequence stages take their
-// length and padding as constants (stage's KSize, KShift). H200, one-pass batches of 2^26 points
-// (fp32) / 2^25 (fp64), medians of 12: fp32 n = 1000 / 2000 / 1080 / 1920 / 400 0.424 / 0.408 /
-// 0.442 / 0.357 / 0.346 -> 0.394 / 0.356 / 0.408 / 0.318 / 0.327 ms (Nsight Compute, n = 1000:
+// The fixed-sequence stages take their length, spans and layout as constants (stage's KSize,
+// KShift, KPadIn, KPadOut). H200, one-pass batches of 2^26 points (fp32) / 2^25 (fp64), medians
+// of 12, with the padded layout: fp32 n = 1000 / 2000 / 1080 / 1920 / 400 0.424 / 0.408 / 0.442 /
+// 0.357 / 0.346 -> 0.394 / 0.356 / 0.408 / 0.318 / 0.327 ms (Nsight Compute, n = 1000:
 // issue-bound, 70% of the scheduler cycles issuing, DRAM 52 -> 55%); fp64 n = 1000 / 1920 / 400 /
 // 2000 / 1080 / 384 / 3575 / 2002 0.434 / 0.330 / 0.352 / 0.361 / 0.399 / 0.318 / 0.563 / 0.670 ->
 // 0.403 / 0.318 / 0.325 / 0.352 / 0.386 / 0.312 / 0.547 / 0.659 ms. (An fp64 form that also
 // multiplied the first stage by its twiddles, w^0 = 1, lost: 1000 / 1920 0.485 / 0.465 ms.)
-template <class C>
-constexpr int kFixedShift = smem_padding_shift(static_cast<int>(sizeof(C)));
-
 template <bool Inverse, class C, int... R, int... St>
 __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
                                                  const C* __restrict__ table, bool active, const DirectIo<C>& io,
                                                  std::integer_sequence<int, St...>) {
   using K = FixedConstants<R...>;
-  (stage<K::kRadices[St], Inverse, false, K::kSize, kFixedShift<C>>(
+  constexpr int kBytes = static_cast<int>(sizeof(C));
+  (stage<K::kRadices[St], Inverse, false, K::kSize, kUnpaddedShift, K::padding(St - 1, kBytes), K::padding(St, kBytes)>(
        mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St), active, io, St == 0, St == K::kStages - 1),
    ...);
 }
