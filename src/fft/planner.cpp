@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 
@@ -106,19 +106,45 @@ int smem_shift(std::size_t element_bytes) { return smem_padding_shift(static_cas
 
 int smem_stride(long long size, int shift) { return static_cast<int>(size + ((size - 1) >> shift) + 1); }
 
+namespace {
+
+bool same_radices(const std::vector<int>& radices, std::initializer_list<int> sequence) {
+  return radices.size() == sequence.size() && std::equal(sequence.begin(), sequence.end(), radices.begin());
+}
+
+}  // namespace
+
 long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes) {
   if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return 0;
-  const int stages = static_cast<int>(pass.radices.size());
-  bool fixed = false;
-#define IDGPU_FFT_FIXED_MATCH(...)                                                                  \
-  if (const int sequence[] = {__VA_ARGS__};                                                       \
-      static_cast<int>(std::size(sequence)) == stages &&                                          \
-      std::equal(std::begin(sequence), std::end(sequence), pass.radices.begin())) {                \
-    fixed = true;                                                                                 \
-  }
-  IDGPU_FFT_FIXED_RADICES(IDGPU_FFT_FIXED_MATCH)
+#define IDGPU_FFT_FIXED_MATCH(...) same_radices(pass.radices, {__VA_ARGS__}) ||
+  const bool fixed = IDGPU_FFT_FIXED_RADICES(IDGPU_FFT_FIXED_MATCH) false;
+  if (!fixed) return 0;
+  return fixed_sequence_extent(pass.radices.data(), static_cast<int>(pass.radices.size()),
+                               static_cast<int>(element_bytes));
+}
+
+bool fixed_sequence_rows(const FftPass& pass, std::size_t element_bytes) {
+  if (fixed_sequence_buffer(pass, element_bytes) == 0) return false;
+  if (pass.real_step != RealStep::kNone) return true;
+  const bool padded = element_bytes == 8 ? IDGPU_FFT_FIXED_PADDED_F32(IDGPU_FFT_FIXED_MATCH) false
+                                         : IDGPU_FFT_FIXED_PADDED_F64(IDGPU_FFT_FIXED_MATCH) false;
 #undef IDGPU_FFT_FIXED_MATCH
-  return fixed ? fixed_sequence_extent(pass.radices.data(), stages, static_cast<int>(element_bytes)) : 0;
+  return !padded;
+}
+
+void relayout_fixed_pass(FftPass* pass, std::size_t element_bytes, std::size_t shared_bytes) {
+  const bool rows = fixed_sequence_rows(*pass, element_bytes);
+  if (rows == (pass->smem_shift == kUnpaddedShift)) return;
+  const int shift = rows ? kUnpaddedShift : smem_shift(element_bytes);
+  const long long buffer = rows ? fixed_sequence_buffer(*pass, element_bytes) : pass->size;
+  const int stride = pass_smem_stride(buffer, shift, element_bytes, pass->transforms_per_block,
+                                      pass->threads_per_transform, pass->sub_transforms > 1);
+  const std::size_t bytes =
+      static_cast<std::size_t>(stride) * element_bytes * static_cast<std::size_t>(pass->transforms_per_block);
+  if (bytes > shared_bytes) return;
+  pass->smem_shift = shift;
+  pass->smem_stride = stride;
+  pass->shared_bytes = bytes;
 }
 
 long long pass_buffer_elements(const FftPass& pass, std::size_t element_bytes) {
@@ -277,9 +303,11 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
   const long long size = pass.size;
   const long long span = pass.span_before;
   const std::size_t shared = limits.shared_bytes_per_block;
-  // A fixed sequence's own layout where one sub-transform's buffer fits (fixed_sequence_buffer).
+  // A fixed sequence's row-padded layout where its kernel has it and one sub-transform's buffer
+  // fits (fixed_sequence_rows, fixed_sequence_buffer).
   const long long extent = fixed_sequence_buffer(pass, element);
-  const bool rows = extent > 0 && static_cast<std::size_t>(smem_stride(extent, kUnpaddedShift)) * element <= shared;
+  const bool rows = fixed_sequence_rows(pass, element) &&
+                    static_cast<std::size_t>(smem_stride(extent, kUnpaddedShift)) * element <= shared;
   const int shift = rows ? kUnpaddedShift : smem_shift(element);
   const long long buffer = rows ? extent : size;
   pass.smem_shift = shift;
@@ -1098,6 +1126,8 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   } else {
     real.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
   }
+  // Its layout as a real pass (the complex plan sized it as a complex one).
+  relayout_fixed_pass(&real, plan.element_bytes, limits.shared_bytes_per_block);
   real.transform_n = points;
   real.transforms = rows * batch;
   // The complex side holds n / 2 + 1 values a row (kPackR2C writes, kUnpackC2R reads them).

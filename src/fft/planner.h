@@ -395,11 +395,16 @@ int pass_smem_stride(long long size, int shift, std::size_t element_bytes, long 
 // A pass that a fixed-sequence kernel serves (kernels/fixed_radices.h: its radices one of the
 // sequences there, no convolution, Bluestein step or cluster) lays its buffer out as that kernel
 // does: no padding shift (kUnpaddedShift), rows padded between its stages, at least
-// fixed_sequence_extent elements a sub-transform (fft/stockham_index.h); size_pass plans that
-// layout where one sub-transform's buffer fits the block. fixed_sequence_buffer is that extent
-// (0 for other passes), pass_buffer_elements the elements a sub-transform's buffer holds before
-// its stride is rounded (the extent for a pass with that layout, its size otherwise).
+// fixed_sequence_extent elements a sub-transform (fft/stockham_index.h); or, for the complex
+// passes of the sequences listed there per precision, the padded layout of the other kernels.
+// size_pass plans the row layout where fixed_sequence_rows says so and one sub-transform's buffer
+// fits the block; relayout_fixed_pass re-plans a sized pass whose real step changed that answer
+// (where its block still fits). fixed_sequence_buffer is the row layout's extent (0 for passes of
+// no fixed sequence), pass_buffer_elements the elements a sub-transform's buffer holds before its
+// stride is rounded (the extent for a pass with that layout, its size otherwise).
 long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes);
+bool fixed_sequence_rows(const FftPass& pass, std::size_t element_bytes);
+void relayout_fixed_pass(FftPass* pass, std::size_t element_bytes, std::size_t shared_bytes);
 long long pass_buffer_elements(const FftPass& pass, std::size_t element_bytes);
 
 // The index shape of one of the plan's passes (fft/stockham_index.h).

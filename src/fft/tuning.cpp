@@ -208,19 +208,25 @@ constexpr TuningRow kRows[] = {
 //     3146 1.63x, 3432 2.94-2.95x, 3465 1.69x, 3520 1.61-1.62x, 3718 1.47-1.48x, 3861 1.74x; tie
 //     3575 1.06x; lost 1080 0.77x, 2002 0.45x, 2574 0.59x, 2730 0.58-0.59x, and 3850, 4004, 4095,
 //     which take two passes of the general kernel in fp64 (0.19-0.41x).
-// With the fp32 stages' length and padding as constants (kernels/stockham_pass.cuh,
-// kFixedConstantsFold), the same bench, medians of 12, three runs (the listed lengths' times
-// within 0.6% of each other):
+// With the fp32 stages' length and padding as constants (kernels/stockham_pass.cuh), the same
+// bench, medians of 12, three runs (the listed lengths' times within 0.6% of each other):
 // fp32 240 1.17x (0.87-0.88 of copy against 0.74-0.75), 960 1.10x, and the former ties 2002
 // 1.12x, 3003 1.10-1.11x, 3042 1.09-1.10x, 3575 1.10-1.11x, 3718 1.10x (0.48-0.54 against
 // 0.44-0.48) join the fp32 list; 384 1.01-1.02x, 1920 1.05-1.06x still tie; lost 60 .. 10000
 // otherwise (0.46-0.98x: 1000 0.66x, 2000 0.74x, 1080 0.80x; the vendor at 0.43-0.98 of copy
 // there).
+// With the exchanges row-padded (fft/stockham_index.h, fixed_sequence_extent; the padded layout
+// kept where it measured faster, kernels/fixed_radices.h), three runs: fp32 4004 1.36x (0.61 of
+// copy against the vendor's 0.45; 0.85x with the padded layout), fp64 240 1.28-1.29x, 3575
+// 1.22x join; the listed
+// lengths gained 2-42% (fp32 3575 1.55x, 2002 1.40x, 2145 1.52x; fp64 1617 2.07x, 3520 2.64x);
+// still tied or lost: fp32 384 1.05x, 1920 1.04x, 2730 1.06x, 1000 0.69x, 2000 0.76x, 1080 0.93x,
+// fp64 960 1.06x, 1000 0.66x, 1920 0.95x (docs/data/h200-fixed-exchange-rows.csv).
 // Not measured on an H100: the vendor keeps them there.
 constexpr long long kH200FixedF32[] = {240,  312,  429,  520,  572,  960,  1617, 2002, 2145, 2288, 2464, 2496,
-                                       2574, 2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861};
-constexpr long long kH200FixedF64[] = {312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496,
-                                       2835, 3003, 3042, 3146, 3432, 3465, 3520, 3718, 3861};
+                                       2574, 2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861, 4004};
+constexpr long long kH200FixedF64[] = {240,  312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496,
+                                       2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861};
 
 struct ListedRow {
   MeasuredClasses measured_on;
@@ -232,9 +238,9 @@ struct ListedRow {
 };
 constexpr ListedRow kListedRows[] = {
     {kH200, Precision::kSingle, kH200FixedF32, std::size(kH200FixedF32), (1LL << 26) - 8192,
-     "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, and 240, 960, 2835, 1.06-2.36x"},
+     "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, and 240, 960, 2835, 1.06-2.70x"},
     {kH200, Precision::kDouble, kH200FixedF64, std::size(kH200FixedF64), (1LL << 25) - 8192,
-     "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, and 384, 2835, 1.08-2.95x"},
+     "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, and 240, 384, 2835, 3575, 1.08-3.07x"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for
@@ -495,11 +501,16 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH200, Kind::kR2C, Precision::kSingle, 1, 240, kRealRow32, "H200: R2C n=240, 1.28x (0.55 [0.43])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 400, kRealRow32, "H200: R2C n=400, 1.70-1.71x (0.50 [0.30])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 480, kRealRow32, "H200: R2C n=480, 1.14-1.15x (0.55 [0.48])"},
-    // With the fp32 fixed-sequence stages' constants (kFixedConstantsFold), three runs, medians of
-    // 12: R2C 500 1.06-1.07x, 960 1.22-1.23x; still lost or tied R2C 600, 1000, 1250, 2000, 4000,
-    // 4374, 4802, 6250, 6400, 8000, 10000 (0.70-0.99x) and C2R 240, 480, 500, 1000, 1250, 2000,
-    // 3840, 4000 (0.50-0.86x: C2R stages its input).
+    // With the fp32 fixed-sequence stages' constants, three runs, medians of 12: R2C 500
+    // 1.06-1.07x, 960 1.22-1.23x; still lost or tied R2C 600, 1000, 1250, 2000, 4000, 4374, 4802,
+    // 6250, 6400, 8000, 10000 (0.70-0.99x) and C2R 240, 480, 500, 1000, 1250, 2000, 3840, 4000
+    // (0.50-0.86x: C2R stages its input). With the exchanges row-padded, three runs: R2C 600
+    // 1.09x, 1250 1.12x, 6250 1.08-1.09x; still tied or lost R2C 1000 0.83x, 2000 1.06x, 4000
+    // 1.06x, C2R 240, 480, 500, 960, 1000, 1250, 2000, 3840, 4000, 6250 (0.54-0.90x).
     {kH200, Kind::kR2C, Precision::kSingle, 1, 500, kRealRow32, "H200: R2C n=500, 1.06-1.07x (0.42 [0.40])"},
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 600, kRealRow32, "H200: R2C n=600, 1.09x (0.45 [0.41])"},
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 1250, kRealRow32, "H200: R2C n=1250, 1.12x (0.52 [0.47])"},
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 6250, kRealRow32, "H200: R2C n=6250, 1.08-1.09x (0.44 [0.40])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 800, kRealRow32, "H200: R2C n=800, 2.28x (0.52 [0.23])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 960, kRealRow32, "H200: R2C n=960, 1.22-1.23x (0.46 [0.38])"},
     {kH200, Kind::kR2C, Precision::kSingle, 1, 1920, kRealRow32, "H200: R2C n=1920, 1.74-1.75x (0.47 [0.27])"},
@@ -527,7 +538,10 @@ constexpr LayoutRow kLayoutRows[] = {
     // 1080 x 1920 planes with the outer axis a fixed-sequence pass (9 8 5 3; the general kernel's
     // before, at 0.97-1.00x), two runs: R2C x 32 1.14-1.15x, D2Z x 16 1.16x (0.16-0.17 of copy
     // against the vendor's 0.14-0.15); C2R / Z2D tie (0.99-1.00x), C2C / Z2Z lose (0.83-0.90x).
-    {kH200, Kind::kR2C, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: R2C 1080 x 1920 x 32, 1.14-1.15x", 1080},
+    // With the exchanges row-padded (fixed_sequence_extent), three runs: R2C x 32 1.34-1.35x, C2R
+    // x 32 1.13-1.14x (0.16 of copy against 0.14), C2C 1.04x, Z2Z 0.91x.
+    {kH200, Kind::kR2C, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: R2C 1080 x 1920 x 32, 1.34-1.35x", 1080},
+    {kH200, Kind::kC2R, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: C2R 1080 x 1920 x 32, 1.13-1.14x", 1080},
     {kH200, Kind::kR2C, Precision::kDouble, 2, 1920, 1920LL * 1080 * 16, "H200: D2Z 1080 x 1920 x 16, 1.16x", 1080},
 };
 

@@ -67,3 +67,15 @@
   X(8, 5, 5, 5, 5)    /* 5000 */    \
   X(9, 9, 9, 9)       /* 6561 */    \
   X(16, 5, 5, 5, 5)   /* 10000 */
+
+// The sequences whose complex passes keep the padded layout e + (e >> shift) (a second kernel,
+// PaddedFixedStages) instead of the row-padded exchanges (fixed_sequence_extent in
+// fft/stockham_index.h), per precision: the row layout measured slower on these, the real passes
+// of the same halves faster. H200, one process, 2^26 (fp32) / 2^25 (fp64) points a call, medians
+// of 12, padded against rows: fp32 60 0.410 / 0.421 ms, 240 0.289 / 0.311, 400 0.330 / 0.340,
+// 480 0.397 / 0.424, 1920 0.323 / 0.326 (0.320 / 0.327, 0.324 / 0.327 in two more processes),
+// 2288 0.356 / 0.371; fp64 243 0.304 / 0.342, 429 0.346 / 0.357, 480 0.464 / 0.475; R2C 480,
+// 800, 3840 (halves 240, 400, 1920) 4.8-9.8% faster with rows. The other sequences gained 1-60%
+// with rows (docs/data/h200-fixed-exchange-rows.csv).
+#define IDGPU_FFT_FIXED_PADDED_F32(X) X(5, 4, 3) X(16, 5, 3) X(16, 5, 5) X(8, 5, 4, 3) X(16, 8, 5, 3) X(16, 13, 11)
+#define IDGPU_FFT_FIXED_PADDED_F64(X) X(9, 9, 3) X(13, 11, 3) X(8, 5, 4, 3)

@@ -169,11 +169,15 @@ constexpr int kMaxThreads = sizeof(Real) == 8 ? 512 : 1024;
 //  - AnyStages: every radix of kFftRadices, switched on at run time;
 //  - FixedStages<R...>: exactly the radices R..., in order (the launch's must be the same): no
 //    switch, and every stage's span a constant after inlining, so that its index arithmetic
-//    divides by constants.
+//    divides by constants; its exchanges row-padded (fixed_sequence_extent);
+//  - PaddedFixedStages<R...>: the same over the padded layout e + (e >> shift), for the
+//    sequences whose complex passes measured faster so (kernels/fixed_radices.h).
 struct PowersOfTwoStages {};
 struct AnyStages {};
 template <int... R>
 struct FixedStages {};
+template <int... R>
+struct PaddedFixedStages {};
 
 template <bool Inverse, class C>
 __device__ __forceinline__ void run_stages(PowersOfTwoStages, const PassLaunch& p, C* mine, const PassShape& s,
@@ -261,14 +265,16 @@ struct FixedConstants {
 // 2000 / 1080 / 384 / 3575 / 2002 0.434 / 0.330 / 0.352 / 0.361 / 0.399 / 0.318 / 0.563 / 0.670 ->
 // 0.403 / 0.318 / 0.325 / 0.352 / 0.386 / 0.312 / 0.547 / 0.659 ms. (An fp64 form that also
 // multiplied the first stage by its twiddles, w^0 = 1, lost: 1000 / 1920 0.485 / 0.465 ms.)
-template <bool Inverse, class C, int... R, int... St>
+template <bool Inverse, bool Rows, class C, int... R, int... St>
 __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
                                                  const C* __restrict__ table, bool active, const DirectIo<C>& io,
                                                  std::integer_sequence<int, St...>) {
   using K = FixedConstants<R...>;
   constexpr int kBytes = static_cast<int>(sizeof(C));
-  (stage<K::kRadices[St], Inverse, false, K::kSize, kUnpaddedShift, K::padding(St - 1, kBytes), K::padding(St, kBytes)>(
-       mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St), active, io, St == 0, St == K::kStages - 1),
+  constexpr int kShift = Rows ? kUnpaddedShift : smem_padding_shift(kBytes);
+  (stage<K::kRadices[St], Inverse, false, K::kSize, kShift, Rows ? K::padding(St - 1, kBytes) : 0,
+         Rows ? K::padding(St, kBytes) : 0>(mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St),
+                                            active, io, St == 0, St == K::kStages - 1),
    ...);
 }
 
@@ -276,14 +282,24 @@ template <bool Inverse, class C, int... R>
 __device__ __forceinline__ void run_stages(FixedStages<R...>, const PassLaunch&, C* mine, const PassShape& s, int tid,
                                            int threads, const C* __restrict__ table, bool active,
                                            const DirectIo<C>& io) {
-  run_fixed_stages<Inverse, C, R...>(mine, s, tid, threads, table, active, io,
-                                     std::make_integer_sequence<int, static_cast<int>(sizeof...(R))>());
+  run_fixed_stages<Inverse, true, C, R...>(mine, s, tid, threads, table, active, io,
+                                           std::make_integer_sequence<int, static_cast<int>(sizeof...(R))>());
+}
+
+template <bool Inverse, class C, int... R>
+__device__ __forceinline__ void run_stages(PaddedFixedStages<R...>, const PassLaunch&, C* mine, const PassShape& s,
+                                           int tid, int threads, const C* __restrict__ table, bool active,
+                                           const DirectIo<C>& io) {
+  run_fixed_stages<Inverse, false, C, R...>(mine, s, tid, threads, table, active, io,
+                                            std::make_integer_sequence<int, static_cast<int>(sizeof...(R))>());
 }
 
 template <class Stages>
 constexpr bool kDirectCapable = false;
 template <int... R>
 constexpr bool kDirectCapable<FixedStages<R...>> = true;
+template <int... R>
+constexpr bool kDirectCapable<PaddedFixedStages<R...>> = true;
 
 // The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages) runs its Stockham stages.
 template <class Real, bool Inverse, class Stages>

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -1005,17 +1006,17 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
   }
-  // fp32 wins since its stages' constants, fp64 too: 3003, 3042, 3718; fp32 only: 240, 960,
-  // 2002, 3575.
-  for (long long n : {3003LL, 3042LL, 3718LL, 240LL, 960LL, 2002LL, 3575LL}) {
+  // fp32 wins since its stages' constants, fp64 too: 3003, 3042, 3718; fp32 only: 960, 2002;
+  // since the row-padded exchanges fp64 240 and 3575 too, and fp32 4004 (fp64 still two passes).
+  for (long long n : {3003LL, 3042LL, 3718LL, 240LL, 960LL, 2002LL, 3575LL, 4004LL}) {
     CAPTURE(n);
     CHECK(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h100));
     CHECK_FALSE(wins(n, about(points, n) / 4, fft::Precision::kSingle, h200));  // a smaller call
-    const bool fp64 = n == 3003 || n == 3042 || n == 3718;
+    const bool fp64 = n == 3003 || n == 3042 || n == 3718 || n == 240 || n == 3575;
     CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200) == fp64);
   }
-  for (long long n : {1000LL, 1080LL, 1920LL, 2730LL, 3850LL, 4004LL, 4095LL}) {  // lost or tied in both
+  for (long long n : {1000LL, 1080LL, 1920LL, 2730LL, 3850LL, 4095LL}) {  // lost or tied in both
     CAPTURE(n);
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK_FALSE(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
@@ -2534,6 +2535,145 @@ TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[
   }
 }
 
+// The fixed sequences' row-padded exchanges (fft/stockham_index.h, fixed_sequence_extent): at
+// every exchange, the slot stage k writes each element to (j + p l + q (l r + c)) is the slot
+// stage k + 1 reads it from (b' + c (b' / (l r)) + t (N / r' + c N / (r' l r))), distinct
+// elements get distinct slots, all within the extent; and the chosen paddings cost a sequence's
+// bank phases no more wavefronts in all than the padded layout e + (e >> shift) the other kernels
+// use (counted here on their own, lane by lane; one exchange may cost more, 8 x 5 x 5 x 5's first).
+TEST_CASE("fixed sequences: row-padded exchanges read what was written, within the extent", "[fft][planner][cpu]") {
+  // A known case of the counter: 16 lanes at stride 8 fall on two bank pairs (8 each), at 9 on 16.
+  CHECK(fft::exchange_wavefronts(1, 8, 16, 16) == 8);
+  CHECK(fft::exchange_wavefronts(1, 9, 16, 16) == 1);
+  CHECK(fft::exchange_wavefronts(5, 25, 16, 16) == 2);  // runs 0-4, 25-29 (9-13), 50-54 (2-6), 75 (11)
+  std::vector<std::vector<int>> sequences;
+#define IDGPU_TEST_FIXED_SEQUENCE(...) sequences.push_back({__VA_ARGS__});
+  IDGPU_FFT_FIXED_RADICES(IDGPU_TEST_FIXED_SEQUENCE)
+#undef IDGPU_TEST_FIXED_SEQUENCE
+  // Wavefronts of `lanes`-lane phases over the first `count` butterflies, address(b) given.
+  const auto wavefronts = [](int lanes, int count, const auto& address) {
+    int total = 0;
+    for (int b0 = 0; b0 < count; b0 += lanes) {
+      std::map<int, int> on_group;
+      int most = 0;
+      for (int b = b0; b < std::min(b0 + lanes, count); ++b) most = std::max(most, ++on_group[address(b) % lanes]);
+      total += most;
+    }
+    return total;
+  };
+  for (int bytes : {8, 16}) {
+    const int lanes = 128 / bytes;
+    const int shift = fft::smem_padding_shift(bytes);
+    for (const std::vector<int>& radices : sequences) {
+      CAPTURE(bytes, radices);
+      const int stages = static_cast<int>(radices.size());
+      int size = 1;
+      for (int r : radices) size *= r;
+      const int extent = fft::fixed_sequence_extent(radices.data(), stages, bytes);
+      CHECK(extent >= size);
+      CHECK(extent < 2 * size);
+      int span = 1;
+      int chosen_total = 0;
+      int old_total = 0;
+      for (int k = 0; k + 1 < stages; ++k) {
+        const int r = radices[k];
+        const int next = radices[k + 1];
+        const int row = span * r;
+        const int c = fft::exchange_padding(span, r, next, size, bytes);
+        CAPTURE(k, c);
+        REQUIRE(c >= 0);
+        REQUIRE(c < lanes);
+        std::vector<int> written(static_cast<std::size_t>(size), -1);
+        std::set<int> slots;
+        for (int q = 0; q < size / row; ++q) {
+          for (int p = 0; p < r; ++p) {
+            for (int j = 0; j < span; ++j) {
+              const int slot = j + p * span + q * (row + c);
+              written[static_cast<std::size_t>(j + p * span + q * row)] = slot;
+              slots.insert(slot);
+              CHECK(slot < extent);
+            }
+          }
+        }
+        CHECK(static_cast<int>(slots.size()) == size);
+        const int butterflies = size / next;
+        REQUIRE(butterflies % row == 0);
+        int mismatched = 0;
+        for (int b = 0; b < butterflies; ++b) {
+          for (int t = 0; t < next; ++t) {
+            const int slot = b + c * (b / row) + t * (butterflies + c * (butterflies / row));
+            mismatched += slot != written[static_cast<std::size_t>(b + t * butterflies)];
+          }
+        }
+        CHECK(mismatched == 0);
+        // The bank model: writes (runs of `span`) and reads (runs of `row`) against the padded layout.
+        const int writes = std::min(size / r, 16 * lanes);
+        const int reads = std::min(butterflies, 16 * lanes);
+        const int chosen = wavefronts(lanes, writes, [&](int b) { return b % span + (b / span) * (row + c); }) +
+                           wavefronts(lanes, reads, [&](int b) { return b + c * (b / row); });
+        const auto padded = [&](int e) { return e + (e >> shift); };
+        const int old = wavefronts(lanes, writes, [&](int b) { return padded(b % span + (b / span) * row); }) +
+                        wavefronts(lanes, reads, [&](int b) { return padded(b); });
+        chosen_total += chosen;
+        old_total += old;
+        CHECK(chosen == fft::exchange_wavefronts(span, row + c, lanes, writes) +
+                            fft::exchange_wavefronts(row, row + c, lanes, reads));
+        span = row;
+      }
+      CHECK(chosen_total <= old_total);
+    }
+  }
+}
+
+// Which layout the planner gives a fixed sequence's pass: the row-padded one (no padding shift,
+// a stride of at least its extent), except the complex passes of the sequences listed per
+// precision in fixed_radices.h, which keep the padded layout (and their real passes do not);
+// other passes keep the padding shift.
+TEST_CASE("planner: fixed sequences' passes take the layout their kernels are compiled for", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  struct Case {
+    long long n;
+    fft::Precision precision;
+    bool rows;
+  };
+  for (const Case& c : {Case{1000, fft::Precision::kSingle, true}, Case{625, fft::Precision::kDouble, true},
+                        Case{3575, fft::Precision::kSingle, true}, Case{240, fft::Precision::kSingle, false},
+                        Case{1920, fft::Precision::kSingle, false}, Case{1920, fft::Precision::kDouble, true},
+                        Case{243, fft::Precision::kDouble, false}, Case{243, fft::Precision::kSingle, true},
+                        Case{1001, fft::Precision::kSingle, false}, Case{1024, fft::Precision::kSingle, false}}) {
+    CAPTURE(c.n, c.precision == fft::Precision::kSingle);
+    const fft::FftPlanResult planned = fft::plan_c2c_1d(c.n, 512, c.precision, h100);
+    REQUIRE(planned.plan.has_value());
+    REQUIRE(planned.plan->passes.size() == 1);
+    const fft::FftPass& pass = planned.plan->passes[0];
+    const std::size_t bytes = planned.plan->element_bytes;
+    CHECK(fft::fixed_sequence_rows(pass, bytes) == c.rows);
+    if (c.rows) {
+      CHECK(pass.smem_shift == fft::kUnpaddedShift);
+      CHECK(pass.smem_stride >= fft::fixed_sequence_buffer(pass, bytes));
+      CHECK(pass.smem_stride >= fft::pass_buffer_elements(pass, bytes));
+    } else {
+      CHECK(pass.smem_shift == fft::smem_shift(bytes));
+      CHECK(pass.smem_stride >= fft::smem_stride(pass.size, pass.smem_shift));
+    }
+    CHECK(pass.shared_bytes == static_cast<std::size_t>(pass.smem_stride) * bytes *
+                                   static_cast<std::size_t>(pass.transforms_per_block));
+  }
+  // The real passes of halves whose complex passes keep the padding: rows.
+  for (long long n : {480LL, 800LL, 3840LL}) {
+    CAPTURE(n);
+    for (fft::Kind kind : {fft::Kind::kR2C, fft::Kind::kC2R}) {
+      const fft::FftPlanResult planned = fft::plan_real_1d(kind, n, 512, fft::Precision::kSingle, h100);
+      REQUIRE(planned.plan.has_value());
+      REQUIRE(planned.plan->passes.size() == 1);
+      const fft::FftPass& pass = planned.plan->passes[0];
+      CHECK(pass.real_step != fft::RealStep::kNone);
+      CHECK(pass.smem_shift == fft::kUnpaddedShift);
+      CHECK(pass.smem_stride >= fft::fixed_sequence_buffer(pass, 8));
+    }
+  }
+}
+
 // Which passes meet device memory from their stages (PassLaunch::direct_in / direct_out, the
 // fixed-sequence kernels): a side only where it is contiguous, no real step stages it and a
 // transform has at least kDirectMinThreads threads. A wrong answer either way is a wrong result
@@ -2784,13 +2924,14 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   CHECK(!wins(Kind::kC2R, Precision::kDouble, {64, 64, 64}, 128, h200));  // a tie (1.05x)
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {64, 64, 64}, 256, h200));  // a tie (1.04x)
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {1000, 1000}, 67, h200));   // lost (0.38x)
-  // 1080 x 1920 real planes (H200): R2C and D2Z, not the transposed shape, C2R, C2C or smaller calls.
+  // 1080 x 1920 real planes (H200): R2C, D2Z and C2R, not the transposed shape, Z2D, C2C or smaller calls.
   CHECK(wins(Kind::kR2C, Precision::kSingle, {1080, 1920}, 32, h200));
   CHECK(wins(Kind::kR2C, Precision::kDouble, {1080, 1920}, 16, h200));
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {1920, 1080}, 32, h200));
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {1920, 1920}, 32, h200));
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {1080, 1920}, 8, h200));
-  CHECK(!wins(Kind::kC2R, Precision::kSingle, {1080, 1920}, 32, h200));
+  CHECK(wins(Kind::kC2R, Precision::kSingle, {1080, 1920}, 32, h200));  // since the row-padded exchanges
+  CHECK(!wins(Kind::kC2R, Precision::kDouble, {1080, 1920}, 16, h200));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {1080, 1920}, 32, h200));
   CHECK(!wins(Kind::kR2C, Precision::kSingle, {1080, 1920}, 32, h100));
   CHECK(!wins(Kind::kC2C, Precision::kSingle, {4096, 4096}, 1, h100));
@@ -2810,8 +2951,9 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h100) == (n == 1920));
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h100));  // half the measured call
     const bool h200_r2c = n == 240 || n == 400 || n == 480 || n == 800 || n == 1920 || n == 3840;
-    // fp32 R2C 500 since the fixed-sequence stages' constants (fp32 only).
-    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == (h200_r2c || n == 500));
+    // fp32 R2C 500 since the fixed-sequence stages' constants (fp32 only), 1250 since the
+    // row-padded exchanges.
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == (h200_r2c || n == 500 || n == 1250));
     CHECK(wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h200) == (h200_r2c || n == 6400));
     CHECK(wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h200) == (n == 400 || n == 800 || n == 1920));
     CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h200) == (n == 400 || n == 800 || n == 1920));
@@ -2828,8 +2970,9 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
     CAPTURE(n);
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
     CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h100));
-    // H200: fp32 R2C 960 wins since the fixed-sequence stages' constants; the others lose there.
-    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == (n == 960));
+    // H200: fp32 R2C 960 wins since the fixed-sequence stages' constants, 600 and 6250 since the
+    // row-padded exchanges; the others lose there.
+    CHECK(wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200) == (n == 960 || n == 600 || n == 6250));
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n / 2, h200));  // half the measured call
     CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h200));
     CHECK(!wins(Kind::kC2R, Precision::kSingle, {n}, reals32 / n, h200));
