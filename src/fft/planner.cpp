@@ -112,20 +112,46 @@ bool same_radices(const std::vector<int>& radices, std::initializer_list<int> se
   return radices.size() == sequence.size() && std::equal(sequence.begin(), sequence.end(), radices.begin());
 }
 
+// The fixed sequences with their row layouts' extents (fixed_sequence_extent) for 8- and 16-byte
+// elements, computed by the compiler: the planner looks them up instead of running the model.
+struct FixedSequence {
+  int stages = 0;
+  int radices[kMaxStages] = {};
+  int extent8 = 0;
+  int extent16 = 0;
+};
+template <int... R>
+constexpr FixedSequence fixed_sequence() {
+  constexpr int kRadices[] = {R...};
+  FixedSequence sequence;
+  sequence.stages = static_cast<int>(sizeof...(R));
+  for (int st = 0; st < sequence.stages; ++st) sequence.radices[st] = kRadices[st];
+  sequence.extent8 = fixed_sequence_extent(kRadices, sequence.stages, 8);
+  sequence.extent16 = fixed_sequence_extent(kRadices, sequence.stages, 16);
+  return sequence;
+}
+#define IDGPU_FFT_FIXED_ENTRY(...) fixed_sequence<__VA_ARGS__>(),
+constexpr FixedSequence kFixedSequences[] = {IDGPU_FFT_FIXED_RADICES(IDGPU_FFT_FIXED_ENTRY)};
+#undef IDGPU_FFT_FIXED_ENTRY
+
 }  // namespace
 
 long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes) {
   if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return 0;
-#define IDGPU_FFT_FIXED_MATCH(...) same_radices(pass.radices, {__VA_ARGS__}) ||
-  const bool fixed = IDGPU_FFT_FIXED_RADICES(IDGPU_FFT_FIXED_MATCH) false;
-  if (!fixed) return 0;
-  return fixed_sequence_extent(pass.radices.data(), static_cast<int>(pass.radices.size()),
-                               static_cast<int>(element_bytes));
+  if (element_bytes != 8 && element_bytes != 16) return 0;
+  for (const FixedSequence& sequence : kFixedSequences) {
+    if (static_cast<int>(pass.radices.size()) == sequence.stages &&
+        std::equal(pass.radices.begin(), pass.radices.end(), sequence.radices)) {
+      return element_bytes == 8 ? sequence.extent8 : sequence.extent16;
+    }
+  }
+  return 0;
 }
 
 bool fixed_sequence_rows(const FftPass& pass, std::size_t element_bytes) {
   if (fixed_sequence_buffer(pass, element_bytes) == 0) return false;
   if (pass.real_step != RealStep::kNone) return true;
+#define IDGPU_FFT_FIXED_MATCH(...) same_radices(pass.radices, {__VA_ARGS__}) ||
   const bool padded = element_bytes == 8 ? IDGPU_FFT_FIXED_PADDED_F32(IDGPU_FFT_FIXED_MATCH) false
                                          : IDGPU_FFT_FIXED_PADDED_F64(IDGPU_FFT_FIXED_MATCH) false;
 #undef IDGPU_FFT_FIXED_MATCH
@@ -484,7 +510,8 @@ void fuse_passes(FftPlan* plan, std::size_t shared, FusedKind kind, std::size_t 
     // 256^2 1.10 -> 1.08x; C2R pairs keep the column of one line.
     const bool r2c_axis = kind == FusedKind::kRealForward && i == 1;
     pass.nyquist_packed = r2c_axis && column && count == pass.sub_transforms && count % 2 == 1 && count >= 3;
-    pass.smem_stride = pass_smem_stride(pass.size, pass.smem_shift, plan->element_bytes, per_block, threads, column);
+    pass.smem_stride = pass_smem_stride(pass_buffer_elements(pass, plan->element_bytes), pass.smem_shift,
+                                        plan->element_bytes, per_block, threads, column);
     pass.shared_bytes = static_cast<std::size_t>(pass.smem_stride) * plan->element_bytes * static_cast<std::size_t>(per_block);
     if (pass.shared_bytes > shared) return;
     const long long tiled = pass.nyquist_packed ? count - 1 : count;
@@ -993,6 +1020,7 @@ FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precis
   plan.work_bytes = 0;
   FftPass& paired = plan.passes[kind == Kind::kR2C ? 1 : 0];
   paired.real_step = kind == Kind::kR2C ? RealStep::kPairedR2C : RealStep::kPairedC2R;
+  relayout_fixed_pass(&paired, plan.element_bytes, limits.shared_bytes_per_block);
   // A block pairs half its columns with their partners: P >= 2 columns, P dividing C, C even.
   const long long columns = paired.sub_transforms;
   if (columns % 2 != 0) {

@@ -236,7 +236,9 @@ struct FftPass {
   int threads_per_transform = 0;
   int transforms_per_block = 0;
   int smem_stride = 0;              // shared-memory elements per sub-transform, padded
-  int smem_shift = 0;               // one padding element every 2^smem_shift
+  // One padding element every 2^smem_shift; kUnpaddedShift: none, a fixed sequence's row layout
+  // (fixed_sequence_rows below), smem_stride then at least its extent.
+  int smem_shift = 0;
   std::size_t shared_bytes = 0;     // per block: smem_stride x element x transforms_per_block
   long long blocks = 0;             // grid size for the whole batch
   int twiddle_lo_bits = 0;          // inter-pass twiddles w_M^e = lo[e mod 2^bits] hi[e >> bits]

@@ -1,6 +1,9 @@
 // The index arithmetic of one Stockham pass, shared by the GPU kernel (src/fft/kernels) and the
 // host executor that mirrors it (src/fft/stockham_reference.cpp), so that a CPU test of the host
-// executor is a test of the kernel's addressing. See the pass mapping in fft/planner.h.
+// executor is a test of the kernel's addressing. (Not of the fixed-sequence kernels' row-padded
+// exchanges between stages, exchange_write_slot / exchange_read_slot below: the host executor
+// exchanges its stages unpadded, and a CPU test checks those two maps against each other.) See
+// the pass mapping in fft/planner.h.
 //
 // A block serves `per_block` (T) consecutive sub-transforms g0 .. g0+T-1 of a pass, where the
 // sub-transforms of the whole batch are numbered g = batch * S + id (S = n / N sub-transforms per
@@ -446,18 +449,27 @@ IDGPU_HD int next_stage_twiddle_offset(int offset, int span, int radix) { return
 // l r elements each followed by c padding elements. Stage k then writes its butterfly b = j + q l
 // at one base plus p l, and stage k + 1 reads its butterfly b' at b' + c (b' / (l r)) plus
 // t (N / r' + c N / (r' l r)) (l r divides N / r'): every offset a compile-time constant, where
-// the padded layout e + (e >> shift) costs a shift and two adds an access. The first stage reads,
-// and the last writes (l r = N), rows of one: the unpadded layout the staging copies use.
+// the padded layout e + (e >> shift) costs a shift and two adds an access. The first stage reads
+// without padding, and the last writes so (its row is the whole N): the unpadded layout the
+// staging copies use. exchange_write_slot and exchange_read_slot are those two maps, the kernel's
+// and its CPU test's.
+IDGPU_HD int exchange_write_slot(int b, int p, int span, int radix, int padding) {
+  return b % span + (span * radix + padding) * (b / span) + p * span;
+}
+IDGPU_HD int exchange_read_slot(int b, int t, int span, int butterflies, int padding) {
+  return b + padding * (b / span) + t * (butterflies + padding * (butterflies / span));
+}
 //
-// Both sides of an exchange give consecutive lanes consecutive b, i.e. runs of `run` elements
-// (l for the writes, l r for the reads) whose starts are `stride` = l r + c apart. A phase of
-// W = 128 / element bytes lanes (pass_smem_stride) takes as many wavefronts as the most lanes on
-// one bank group (address mod W); exchange_wavefronts counts them over the phases of the first
-// `count` lanes (the aligned phases of at most 16 W of them: the pattern repeats).
+// Both sides of an exchange give consecutive lanes consecutive b of one sub-transform (a single
+// pass's lanes; a pass over lines interleaves its lines' lanes, which the model leaves out), i.e.
+// runs of `run` elements (l for the writes, l r for the reads) whose starts are `stride` = l r + c
+// apart. A phase of W = 128 / element bytes lanes (pass_smem_stride) takes as many wavefronts as
+// the most lanes on one bank group (address mod W); exchange_wavefronts counts them over the
+// aligned phases of the first `count` lanes (a sample: at most the first 16 W of them).
 IDGPU_HD constexpr int exchange_wavefronts(int run, int stride, int lanes, int count) {
   int total = 0;
   for (int b0 = 0; b0 < count; b0 += lanes) {
-    int on_group[16] = {};
+    int on_group[32] = {};
     int most = 0;
     for (int b = b0; b < b0 + lanes && b < count; ++b) {
       const int group = (b % run + (b / run) * stride) % lanes;
@@ -472,6 +484,7 @@ IDGPU_HD constexpr int exchange_wavefronts(int run, int stride, int lanes, int c
 // together, the smallest c among equals. 8 x 5 x 5 x 5 in fp32 gets c = 1, 0, 0: rows of 9 after
 // the radix-8 stage, whose stride-8 writes would put 8 lanes of a phase on one bank pair.
 IDGPU_HD constexpr int exchange_padding(int span, int radix, int radix_next, int size, int element_bytes) {
+  if (element_bytes < 4 || element_bytes > 32) return 0;  // complex elements are 8 or 16 bytes
   const int lanes = 128 / element_bytes;
   const int row = span * radix;
   const int writes = size / radix < 16 * lanes ? size / radix : 16 * lanes;

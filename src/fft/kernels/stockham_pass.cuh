@@ -106,14 +106,13 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
       if (b < butterflies) {
         const int j = PowersOfTwo ? b & ((1 << span_log2) - 1) : b % span;
         const C* __restrict__ row = table + stage_twiddle_index(0, span, 1, j);  // t = 1; then + (t - 1) span
-        const int read_base = kRows ? b + KPadIn * (b / span) : 0;
 #pragma unroll
         for (int t = 0; t < R; ++t) {
           C x;
           if (from_global) {
             x = io.in[b + t * butterflies];
           } else if constexpr (kRows) {
-            x = sm[read_base + t * (butterflies + KPadIn * (butterflies / span))];
+            x = sm[exchange_read_slot(b, t, span, butterflies, KPadIn)];
           } else {
             x = sm[pad(b + t * butterflies)];
           }
@@ -146,9 +145,8 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
       const int b = tid + i * threads;
       if (b < butterflies) {
         if constexpr (kRows) {
-          const int base = b % span + (span * R + KPadOut) * (b / span);
 #pragma unroll
-          for (int p = 0; p < R; ++p) sm[base + p * span] = v[i * R + p];
+          for (int p = 0; p < R; ++p) sm[exchange_write_slot(b, p, span, R, KPadOut)] = v[i * R + p];
         } else {
           const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
 #pragma unroll
@@ -301,7 +299,8 @@ constexpr bool kDirectCapable<FixedStages<R...>> = true;
 template <int... R>
 constexpr bool kDirectCapable<PaddedFixedStages<R...>> = true;
 
-// The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages) runs its Stockham stages.
+// The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages, PaddedFixedStages) runs
+// its Stockham stages.
 template <class Real, bool Inverse, class Stages>
 __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLaunch p) {
   using C = typename ComplexOf<Real>::type;

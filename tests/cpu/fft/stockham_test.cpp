@@ -2536,9 +2536,9 @@ TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[
 }
 
 // The fixed sequences' row-padded exchanges (fft/stockham_index.h, fixed_sequence_extent): at
-// every exchange, the slot stage k writes each element to (j + p l + q (l r + c)) is the slot
-// stage k + 1 reads it from (b' + c (b' / (l r)) + t (N / r' + c N / (r' l r))), distinct
-// elements get distinct slots, all within the extent; and the chosen paddings cost a sequence's
+// every exchange, the slot stage k writes each element to (exchange_write_slot, the kernel's map)
+// is the slot stage k + 1 reads it from (exchange_read_slot), distinct elements get distinct
+// slots, all within the extent; and the chosen paddings cost a sequence's
 // bank phases no more wavefronts in all than the padded layout e + (e >> shift) the other kernels
 // use (counted here on their own, lane by lane; one exchange may cost more, 8 x 5 x 5 x 5's first).
 TEST_CASE("fixed sequences: row-padded exchanges read what was written, within the extent", "[fft][planner][cpu]") {
@@ -2585,23 +2585,24 @@ TEST_CASE("fixed sequences: row-padded exchanges read what was written, within t
         REQUIRE(c < lanes);
         std::vector<int> written(static_cast<std::size_t>(size), -1);
         std::set<int> slots;
-        for (int q = 0; q < size / row; ++q) {
+        int outside = 0;
+        for (int b = 0; b < size / r; ++b) {  // butterfly b = j + q l writes j + p l + q l r
           for (int p = 0; p < r; ++p) {
-            for (int j = 0; j < span; ++j) {
-              const int slot = j + p * span + q * (row + c);
-              written[static_cast<std::size_t>(j + p * span + q * row)] = slot;
-              slots.insert(slot);
-              CHECK(slot < extent);
-            }
+            const int slot = fft::exchange_write_slot(b, p, span, r, c);
+            written[static_cast<std::size_t>(b % span + p * span + (b / span) * row)] = slot;
+            slots.insert(slot);
+            outside += slot < 0 || slot >= extent;
           }
         }
+        CHECK(outside == 0);
+        CHECK(std::count(written.begin(), written.end(), -1) == 0);
         CHECK(static_cast<int>(slots.size()) == size);
         const int butterflies = size / next;
         REQUIRE(butterflies % row == 0);
         int mismatched = 0;
         for (int b = 0; b < butterflies; ++b) {
           for (int t = 0; t < next; ++t) {
-            const int slot = b + c * (b / row) + t * (butterflies + c * (butterflies / row));
+            const int slot = fft::exchange_read_slot(b, t, row, butterflies, c);
             mismatched += slot != written[static_cast<std::size_t>(b + t * butterflies)];
           }
         }
@@ -2672,6 +2673,58 @@ TEST_CASE("planner: fixed sequences' passes take the layout their kernels are co
       CHECK(pass.smem_stride >= fft::fixed_sequence_buffer(pass, 8));
     }
   }
+}
+
+// Every pass of every kind of plan has the layout the launch will find a kernel for: a pass with
+// no padding shift is a fixed sequence's with the row layout and a stride of at least its extent,
+// the other fixed-sequence and general passes keep the padding shift (cluster passes have their
+// own strides), and each block's bytes are its stride's. 1D, real (one-pass, odd, two-pass with
+// the real step paired into a fixed-sequence pass), 2D and 3D, in both precisions.
+TEST_CASE("planner: every pass's shared-memory layout is its kernel's", "[fft][planner][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  std::vector<fft::FftPlan> plans;
+  const auto keep = [&](fft::FftPlanResult result) {
+    REQUIRE(result.plan.has_value());
+    plans.push_back(std::move(*result.plan));
+  };
+  for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+    for (long long n : {240LL, 243LL, 480LL, 1000LL, 1920LL, 3575LL, 1000000LL}) keep(fft::plan_c2c_1d(n, 64, precision, h100));
+    for (fft::Kind kind : {fft::Kind::kR2C, fft::Kind::kC2R}) {
+      for (long long n : {480LL, 486LL, 1250LL, 3840LL, 2000000LL, 115200LL, 1215LL}) keep(fft::plan_real_1d(kind, n, 8, precision, h100));
+      const long long plane[] = {1080, 1920};
+      keep(fft::plan_real(kind, 2, plane, 2, precision, h100));
+    }
+    const long long plane[] = {1080, 1920};
+    keep(fft::plan_c2c(2, plane, 2, precision, h100));
+    const long long cube[] = {100, 100, 100};
+    keep(fft::plan_c2c(3, cube, 2, precision, h100));
+    const long long lines[] = {243, 240};
+    keep(fft::plan_c2c(2, lines, 4, precision, h100));
+  }
+  int rows = 0;
+  int padded_fixed = 0;
+  for (const fft::FftPlan& plan : plans) {
+    const std::size_t bytes = plan.element_bytes;
+    for (const fft::FftPass& pass : plan.passes) {
+      CAPTURE(plan.n, plan.dims, pass.radices, pass.sub_transforms, static_cast<int>(pass.real_step), bytes);
+      if (pass.cluster) continue;
+      const long long extent = fft::fixed_sequence_buffer(pass, bytes);
+      CHECK(pass.shared_bytes ==
+            static_cast<std::size_t>(pass.smem_stride) * bytes * static_cast<std::size_t>(pass.transforms_per_block));
+      if (pass.smem_shift == fft::kUnpaddedShift) {
+        ++rows;
+        CHECK(fft::fixed_sequence_rows(pass, bytes));
+        CHECK(pass.smem_stride >= extent);
+      } else {
+        CHECK(pass.smem_shift == fft::smem_shift(bytes));
+        CHECK(pass.smem_stride >= fft::smem_stride(pass.size, pass.smem_shift));
+        CHECK_FALSE(fft::fixed_sequence_rows(pass, bytes));  // the rows fit every block here
+        padded_fixed += extent > 0;
+      }
+    }
+  }
+  CHECK(rows >= 20);
+  CHECK(padded_fixed >= 4);
 }
 
 // Which passes meet device memory from their stages (PassLaunch::direct_in / direct_out, the
