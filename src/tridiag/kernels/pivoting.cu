@@ -148,7 +148,13 @@
 namespace idgpu::tridiag::kernels {
 namespace {
 
-// Rows a chunk (P): interiors of 6 rows, each level a quarter of the one below.
+// Rows a chunk (P): interiors of 6 rows, each level a quarter of the one below. P = 16 (interiors of
+// 14 rows, each level an eighth: fewer levels, each chunk's chain twice as long) measured slower on
+// random non-dominant matrices (H200, f32, speedup over the vendor, P = 8 / 16: m = 4096 0.93x /
+// 0.56x, 2^16 0.69x / 0.45x, 2^20 0.61x / 0.36x, 2^24 0.91x / 0.34x; f64 0.50-1.52x / 0.27-0.57x;
+// 162-255 registers a thread, 200 B of spills) and its window rule broke the accuracy contract
+// (backward error 10^6 eps at m = 1000): a level's time follows its chunks' dependent chain, not
+// the number of launches.
 constexpr int kRows = 8;
 // The stored terms of a chunk's interior factor (Factor::store).
 constexpr int kFactorTerms = 2 * (kRows - 2) - 1;
