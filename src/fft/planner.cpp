@@ -278,6 +278,21 @@ long long threads_for(long long size, const std::vector<int>& radices) {
   return threads;
 }
 
+// A plain Stockham pass's threads under a block's `max_threads`: threads_for's, or, where those
+// are more and a fixed-sequence kernel is compiled for the radices, that kernel's widened stages'
+// (sequence_threads).
+long long pass_threads(long long size, const std::vector<int>& radices, long long max_threads) {
+  const long long plain = threads_for(size, radices);
+  if (plain <= max_threads || size > INT32_MAX) return plain;
+  for (const FixedSequence& sequence : kFixedSequences) {
+    if (static_cast<int>(radices.size()) == sequence.stages &&
+        std::equal(radices.begin(), radices.end(), sequence.radices)) {
+      return sequence_threads(sequence.radices, sequence.stages, static_cast<int>(max_threads));
+    }
+  }
+  return plain;
+}
+
 // A Stockham pass of `size` after passes of `span` points in all, in an n-point transform (the
 // pass mapping at the top of fft/planner.h); sized separately.
 FftPass stockham_pass(long long size, long long span, long long n) {
@@ -325,6 +340,9 @@ long long gcd(long long a, long long b) {
 void size_pass(FftPass* planned, long long transforms, std::size_t element, const DeviceLimits& limits,
                long long max_threads) {
   FftPass& pass = *planned;
+  if (pass.convolution == ConvolutionStep::kNone && pass.bluestein == BluesteinStep::kNone && !pass.cluster) {
+    pass.threads_per_transform = static_cast<int>(pass_threads(pass.size, pass.radices, max_threads));
+  }
   const long long batch = transforms;
   const long long size = pass.size;
   const long long span = pass.span_before;
@@ -644,7 +662,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   const auto fits = [&](long long size) {
     if (size < 2) return false;
     const auto bytes = static_cast<std::size_t>(smem_stride(size, shift)) * element;
-    return bytes <= shared && threads_for(size, pass_radices(size)) <= max_threads;
+    return bytes <= shared && pass_threads(size, pass_radices(size), max_threads) <= max_threads;
   };
 
   // Fewest passes first. Every pass is at least 2 long, so at most log2(n) passes; if even that

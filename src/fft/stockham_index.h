@@ -38,6 +38,41 @@ inline constexpr int kUnpaddedShift = 30;
 // Butterflies a thread takes in a stage of radix r: as many as fill its 16 elements, except one
 // for the large odd radices, whose direct DFTs need the rest of the registers.
 IDGPU_HD constexpr int butterflies_per_thread(int radix) { return radix >= 7 && radix % 2 == 1 ? 1 : kMaxElementsPerThread / radix; }
+// Butterflies a thread takes in a stage of `butterflies` radix-r butterflies run by `threads`
+// threads: butterflies_per_thread(r), or more where the threads are fewer than that needs (a fixed
+// sequence's widened stages, sequence_threads).
+IDGPU_HD constexpr int stage_butterflies_per_thread(int radix, int butterflies, int threads) {
+  const int needed = (butterflies + threads - 1) / threads;
+  return needed > butterflies_per_thread(radix) ? needed : butterflies_per_thread(radix);
+}
+// Threads a transform of the radices' product takes in a pass of a fixed sequence
+// (kernels/fixed_radices.h) under a block's `max_threads`: enough for butterflies_per_thread(r)
+// butterflies a thread in every stage, as every pass takes; where that is more than max_threads,
+// each stage whose butterflies need more than max_threads takes as many a thread as max_threads
+// threads need (stage_butterflies_per_thread), so that the sequence stays one pass. fp64 (512
+// threads): 3850, 4004 and 4095 take two radix-7 butterflies a thread (550, 572, 585 threads
+// otherwise), 6561 = 9^4 two radix-9 ones (729 -> 365 threads), 10000 = 16 x 5^4 two radix-16 and
+// four radix-5 ones (667 -> 500). H200, Z2Z at 2^25 points a call, against the two passes they
+// took before: 3850 2.76 -> 0.55 ms, 4004 1.98 -> 0.47, 4095 2.72 -> 0.48, 6561 1.70 -> 0.47
+// (ptxas, sm_90: 98-122 registers, no spills), 10000 2.17 -> 0.62 (128 registers, 164 B of
+// spills). Other passes take butterflies_per_thread's threads (the general kernel has no wider
+// stages).
+IDGPU_HD constexpr int sequence_threads(const int* radices, int stages, int max_threads) {
+  int size = 1;
+  for (int st = 0; st < stages; ++st) size *= radices[st];
+  int plain = 1;
+  int widened = 1;
+  for (int st = 0; st < stages; ++st) {
+    const int butterflies = size / radices[st];
+    const int per_thread = butterflies_per_thread(radices[st]);
+    const int wide = stage_butterflies_per_thread(radices[st], butterflies, max_threads);
+    const int threads = (butterflies + per_thread - 1) / per_thread;
+    const int wide_threads = (butterflies + wide - 1) / wide;
+    plain = threads > plain ? threads : plain;
+    widened = wide_threads > widened ? wide_threads : widened;
+  }
+  return plain <= max_threads ? plain : widened;
+}
 
 // Stages of one pass, at most (3^8 = 6561 has 8; 2 x 3^8 has 9).
 inline constexpr int kMaxStages = 16;

@@ -38,7 +38,7 @@ void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign
   for (std::size_t s = 0; s < pass.radices.size(); ++s) {
     const int radix = pass.radices[s];
     const int butterflies = shape.size / radix;
-    const int per_thread = butterflies_per_thread(radix);
+    const int per_thread = stage_butterflies_per_thread(radix, butterflies, threads);
     writes.clear();
     for (int tr = 0; tr < valid; ++tr) {
       for (int tid = 0; tid < threads; ++tid) {

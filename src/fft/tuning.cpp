@@ -222,11 +222,16 @@ constexpr TuningRow kRows[] = {
 // lengths gained 2-42% (fp32 3575 1.55x, 2002 1.40x, 2145 1.52x; fp64 1617 2.07x, 3520 2.64x);
 // still tied or lost: fp32 384 1.05x, 1920 1.04x, 2730 1.06x, 1000 0.69x, 2000 0.76x, 1080 0.93x,
 // fp64 960 1.06x, 1000 0.66x, 1920 0.95x (docs/data/h200-fixed-exchange-rows.csv).
+// With fp64's stages widened to more butterflies a thread where 512 threads would not hold them
+// (sequence_threads in fft/stockham_index.h), fp64 3850, 4004, 4095, 6561 and 10000 run one pass
+// of their fixed kernels instead of two passes; three runs: 4004 1.26x (0.54 of copy against the
+// vendor's 0.43), 4095 2.34-2.35x (0.53 against 0.23) join; 3850 0.93-1.01x ties, 6561
+// 0.81-0.82x and 10000 0.64x lose (the vendor at 0.64-0.66 of copy).
 // Not measured on an H100: the vendor keeps them there.
 constexpr long long kH200FixedF32[] = {240,  312,  429,  520,  572,  960,  1617, 2002, 2145, 2288, 2464, 2496,
                                        2574, 2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861, 4004};
-constexpr long long kH200FixedF64[] = {240,  312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496,
-                                       2835, 3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861};
+constexpr long long kH200FixedF64[] = {240,  312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496, 2835,
+                                       3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861, 4004, 4095};
 
 struct ListedRow {
   MeasuredClasses measured_on;
@@ -240,7 +245,7 @@ constexpr ListedRow kListedRows[] = {
     {kH200, Precision::kSingle, kH200FixedF32, std::size(kH200FixedF32), (1LL << 26) - 8192,
      "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, and 240, 960, 2835, 1.06-2.70x"},
     {kH200, Precision::kDouble, kH200FixedF64, std::size(kH200FixedF64), (1LL << 25) - 8192,
-     "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, and 240, 384, 2835, 3575, 1.08-3.07x"},
+     "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, and 240, 384, 2835, 3575, 4095, 1.08-3.07x"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for
@@ -525,6 +530,14 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH200, Kind::kR2C, Precision::kDouble, 1, 1920, kRealRow64, "H200: D2Z n=1920, 1.88-1.90x (0.52 [0.27])"},
     {kH200, Kind::kR2C, Precision::kDouble, 1, 3840, kRealRow64, "H200: D2Z n=3840, 1.14x (0.52 [0.46])"},
     {kH200, Kind::kR2C, Precision::kDouble, 1, 6400, kRealRow64, "H200: D2Z n=6400, 1.08x (0.46 [0.42])"},
+    // Halves whose fp64 pass widens its radix-7 stage (sequence_threads), three runs: D2Z 7700
+    // 1.05-1.10x, 8008 1.32-1.33x, 8190 2.19x, Z2D 8190 1.36-1.37x; D2Z 13122 (half 6561)
+    // 1.01-1.03x ties, Z2D 7700, 8008, 13122 lose (0.61-0.79x: Z2D stages its input), as do D2Z /
+    // Z2D 20000 (half 10000: 0.78x / 0.66x).
+    {kH200, Kind::kR2C, Precision::kDouble, 1, 7700, kRealRow64, "H200: D2Z n=7700, 1.05-1.10x (0.34 [0.31])"},
+    {kH200, Kind::kR2C, Precision::kDouble, 1, 8008, kRealRow64, "H200: D2Z n=8008, 1.32-1.33x (0.39 [0.29])"},
+    {kH200, Kind::kR2C, Precision::kDouble, 1, 8190, kRealRow64, "H200: D2Z n=8190, 2.19x (0.40 [0.18])"},
+    {kH200, Kind::kC2R, Precision::kDouble, 1, 8190, kRealRow64, "H200: Z2D n=8190, 1.36-1.37x (0.25 [0.18])"},
     {kH200, Kind::kC2R, Precision::kDouble, 1, 400, kRealRow64, "H200: Z2D n=400, 1.09-1.10x (0.32 [0.29])"},
     {kH200, Kind::kC2R, Precision::kDouble, 1, 800, kRealRow64, "H200: Z2D n=800, 1.07x (0.32 [0.30])"},
     {kH200, Kind::kC2R, Precision::kDouble, 1, 1920, kRealRow64, "H200: Z2D n=1920, 1.21-1.22x (0.33 [0.27])"},

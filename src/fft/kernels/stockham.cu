@@ -9,17 +9,31 @@ using pass_kernel::AnyStages;
 using pass_kernel::launch_kernel;
 using pass_kernel::PowersOfTwoStages;
 
+// Whether the pass's threads give every stage butterflies_per_thread(r) butterflies a thread at
+// most, as the general kernels take (a fixed sequence's widened stages need its own kernel).
+bool plain_threads(const PassLaunch& pass) {
+  for (int st = 0; st < pass.stages; ++st) {
+    const long long butterflies = pass.shape.size / pass.radices[st];
+    if (static_cast<long long>(butterflies_per_thread(pass.radices[st])) * pass.threads_per_transform < butterflies) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Mixed radices: a fixed-sequence kernel where one is compiled for the pass's radices
 // (stockham_fixed_f32.cu, stockham_fixed_f64.cu), else the run-time switch.
 template <class Real, bool Inverse>
 cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
   bool powers_of_two = true;
   for (int st = 0; st < pass.stages; ++st) powers_of_two = powers_of_two && (pass.radices[st] & (pass.radices[st] - 1)) == 0;
-  if (powers_of_two) return launch_kernel<Real, Inverse, PowersOfTwoStages>(pass, stream);
   cudaError_t status = cudaSuccess;
-  const bool fixed = sizeof(Real) == 4 ? launch_fixed_pass_f32(pass, Inverse, stream, &status)
-                                       : launch_fixed_pass_f64(pass, Inverse, stream, &status);
-  return fixed ? status : launch_kernel<Real, Inverse, AnyStages>(pass, stream);
+  const bool fixed = !powers_of_two && (sizeof(Real) == 4 ? launch_fixed_pass_f32(pass, Inverse, stream, &status)
+                                                          : launch_fixed_pass_f64(pass, Inverse, stream, &status));
+  if (fixed) return status;
+  if (!plain_threads(pass)) return cudaErrorNotSupported;
+  return powers_of_two ? launch_kernel<Real, Inverse, PowersOfTwoStages>(pass, stream)
+                       : launch_kernel<Real, Inverse, AnyStages>(pass, stream);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ using PaddedSequence = pass_kernel::PaddedFixedStages<R...>;
 
 // Whether the pass's radices are exactly R..., in order, over the length and with the
 // shared-memory layout the kernel is compiled for (pass_kernel::FixedConstants; Rows: no padding
-// shift and each sub-transform's buffer at least its extent, else the padded layout).
+// shift and each sub-transform's buffer at least its extent, else the padded layout), with threads
+// enough for its stages' butterflies a thread (FixedConstants::covered_by).
 template <class Real, bool Rows, int... R>
 bool matches(const PassLaunch& pass) {
   using K = pass_kernel::FixedConstants<R...>;
@@ -26,6 +27,7 @@ bool matches(const PassLaunch& pass) {
   constexpr int kBuffer = Rows ? K::extent(kBytes) : K::kSize + ((K::kSize - 1) >> kShift) + 1;
   if (pass.stages != static_cast<int>(sizeof...(R))) return false;
   if (pass.shape.size != K::kSize || pass.shape.shift != kShift || pass.shape.smem_stride < kBuffer) return false;
+  if (!K::covered_by(pass.threads_per_transform, pass_kernel::kMaxThreads<Real>)) return false;
   for (int st = 0; st < pass.stages; ++st) {
     if (pass.radices[st] != kRadices[st]) return false;
   }

@@ -73,14 +73,16 @@ struct DirectIo {
 // immediates; a fixed sequence's later stages also multiply by the stage twiddle of j = 0
 // (exactly 1) rather than branching around it (its first stage, span 1, has no twiddles). A
 // fixed sequence's KShift is kUnpaddedShift: its exchanges are rows with KPadIn / KPadOut
-// padding elements after each (fixed_sequence_extent), its staged sides unpadded.
+// padding elements after each (fixed_sequence_extent), its staged sides unpadded. KButterflies,
+// where positive, is the butterflies a thread takes (a fixed sequence's widened stage,
+// sequence_threads), else butterflies_per_thread(R).
 template <int R, bool Inverse, bool PowersOfTwo, int KSize = 0, int KShift = -1, int KPadIn = 0, int KPadOut = 0,
-          class C>
+          int KButterflies = 0, class C>
 __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int threads, int span, int span_log2,
                                       const C* __restrict__ table, bool active, const DirectIo<C>& io, bool first,
                                       bool last) {
   // `table` is this stage's block of the stage-major twiddles (fft/stockham_index.h).
-  constexpr int kButterflies = butterflies_per_thread(R);
+  constexpr int kButterflies = KButterflies > 0 ? KButterflies : butterflies_per_thread(R);
   constexpr int kRadixLog2 = log2_of(R);
   constexpr bool kFixed = KSize > 0;
   // A fixed sequence's exchanges (fixed_sequence_extent in fft/stockham_index.h): rows of `span`
@@ -160,6 +162,9 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
 
 template <class Real>
 constexpr int kMaxThreads = sizeof(Real) == 8 ? 512 : 1024;
+// The same for a complex element type (float2, double2).
+template <class C>
+constexpr int kMaxThreadsOf = sizeof(C) >= 16 ? kMaxThreads<double> : kMaxThreads<float>;
 
 // How a kernel runs a pass's Stockham stages (the radix of each read from the launch, or fixed):
 //  - PowersOfTwoStages: the radices are all 16, 8, 4 or 2; the kernel has only those cases (its
@@ -253,6 +258,26 @@ struct FixedConstants {
   __host__ __device__ static constexpr int extent(int element_bytes) {
     return fixed_sequence_extent(kRadices, kStages, element_bytes);
   }
+  // The threads a transform takes under a block's max_threads (sequence_threads, as the planner's),
+  // and the butterflies a thread of them takes in `stage`.
+  // (Local copies of the radices: device code may not use kRadices outside constant expressions.)
+  __host__ __device__ static constexpr int threads(int max_threads) {
+    const int radices[kStages] = {R...};
+    return sequence_threads(radices, kStages, max_threads);
+  }
+  __host__ __device__ static constexpr int butterflies(int stage, int max_threads) {
+    const int radices[kStages] = {R...};
+    return stage_butterflies_per_thread(radices[stage], kSize / radices[stage], threads(max_threads));
+  }
+  // Whether `threads` threads a transform cover every stage's butterflies at butterflies(stage)
+  // a thread (the launch's check, on the host).
+  static constexpr bool covered_by(int threads, int max_threads) {
+    const int radices[kStages] = {R...};
+    for (int st = 0; st < kStages; ++st) {
+      if (static_cast<long long>(butterflies(st, max_threads)) * threads < kSize / radices[st]) return false;
+    }
+    return true;
+  }
 };
 
 // The fixed-sequence stages take their length, spans and layout as constants (stage's KSize,
@@ -271,8 +296,9 @@ __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, in
   constexpr int kBytes = static_cast<int>(sizeof(C));
   constexpr int kShift = Rows ? kUnpaddedShift : smem_padding_shift(kBytes);
   (stage<K::kRadices[St], Inverse, false, K::kSize, kShift, Rows ? K::padding(St - 1, kBytes) : 0,
-         Rows ? K::padding(St, kBytes) : 0>(mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St),
-                                            active, io, St == 0, St == K::kStages - 1),
+         Rows ? K::padding(St, kBytes) : 0, K::butterflies(St, kMaxThreadsOf<C>)>(
+       mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St), active, io, St == 0,
+       St == K::kStages - 1),
    ...);
 }
 

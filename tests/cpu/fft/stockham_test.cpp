@@ -655,6 +655,44 @@ TEST_CASE("executor: one pass against the naive DFT", "[fft][executor][cpu]") {
   }
 }
 
+// The fixed sequences whose fp64 pass needs more threads than a block's 512 at
+// butterflies_per_thread(r) take more butterflies a thread in the stages that need them
+// (sequence_threads); the executor runs them with the kernel's threads and butterflies a thread.
+TEST_CASE("executor: fp64 widened fixed-sequence passes against the naive DFT", "[fft][executor][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  struct Case {
+    long long n;
+    int threads;     // sequence_threads under 512
+    int widened;     // the radix whose stage takes more butterflies a thread
+    int per_thread;  // and how many
+  };
+  // 3850 = 11 7 5 5 2: 350 threads (radix 7, 550 butterflies: 2); 4004 = 13 11 7 4: 364 (7: 572
+  // -> 2); 4095 = 13 9 7 5: 455 (7: 585 -> 2); 6561 = 9^4: 365 (9: 729 -> 2).
+  // 10000 = 16 5^4: 500 (16: 625 -> 2; 5: 2000 -> 4, its radix-5 stage the widest).
+  const std::vector<Case> cases = {
+      {3850, 350, 7, 2}, {4004, 364, 7, 2}, {4095, 455, 7, 2}, {6561, 365, 9, 2}, {10000, 500, 5, 4}};
+  std::uint64_t salt = 500;
+  for (const Case& c : cases) {
+    CAPTURE(c.n);
+    const fft::FftPlan plan = must_plan(c.n, 2, fft::Precision::kDouble, h100);
+    INFO(plan.to_string());
+    REQUIRE(plan.passes.size() == 1);
+    const fft::FftPass& pass = plan.passes[0];
+    CHECK(pass.threads_per_transform == c.threads);
+    CHECK(fft::stage_butterflies_per_thread(c.widened, static_cast<int>(c.n / c.widened), c.threads) == c.per_thread);
+    CHECK(pass.transforms_per_block * pass.threads_per_transform <= 512);
+    check_against_naive(plan, ++salt);
+    // fp32 keeps the plain threads (at most 1024): no stage takes more than butterflies_per_thread.
+    const fft::FftPlan single = must_plan(c.n, 2, fft::Precision::kSingle, h100);
+    REQUIRE(single.passes.size() == 1);
+    for (int radix : single.passes[0].radices) {
+      CHECK(fft::stage_butterflies_per_thread(radix, static_cast<int>(c.n / radix),
+                                              single.passes[0].threads_per_transform) ==
+            fft::butterflies_per_thread(radix));
+    }
+  }
+}
+
 TEST_CASE("executor: two and three passes (small shared memory) against the naive DFT", "[fft][executor][cpu]") {
   struct Case {
     long long n;
@@ -1007,16 +1045,21 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
     CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
   }
   // fp32 wins since its stages' constants, fp64 too: 3003, 3042, 3718; fp32 only: 960, 2002;
-  // since the row-padded exchanges fp64 240 and 3575 too, and fp32 4004 (fp64 still two passes).
+  // since the row-padded exchanges fp64 240 and 3575 too, and fp32 4004 (fp64 4004 once its
+  // radix-7 stage widened to one pass).
   for (long long n : {3003LL, 3042LL, 3718LL, 240LL, 960LL, 2002LL, 3575LL, 4004LL}) {
     CAPTURE(n);
     CHECK(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h100));
     CHECK_FALSE(wins(n, about(points, n) / 4, fft::Precision::kSingle, h200));  // a smaller call
-    const bool fp64 = n == 3003 || n == 3042 || n == 3718 || n == 240 || n == 3575;
+    const bool fp64 = n == 3003 || n == 3042 || n == 3718 || n == 240 || n == 3575 || n == 4004;
     CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200) == fp64);
   }
-  for (long long n : {1000LL, 1080LL, 1920LL, 2730LL, 3850LL, 4095LL}) {  // lost or tied in both
+  // fp64 4095 wins once widened (2.34x), fp32 4095 loses.
+  CHECK(wins(4095, about(points / 2, 4095), fft::Precision::kDouble, h200));
+  CHECK_FALSE(wins(4095, about(points / 2, 4095), fft::Precision::kDouble, h100));
+  CHECK_FALSE(wins(4095, about(points, 4095), fft::Precision::kSingle, h200));
+  for (long long n : {1000LL, 1080LL, 1920LL, 2730LL, 3850LL, 6561LL}) {  // lost or tied in both
     CAPTURE(n);
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
     CHECK_FALSE(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
@@ -2517,10 +2560,30 @@ TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[
     CHECK_FALSE(powers_of_two);  // those have kernels of their own
     CHECK(distinct.insert(radices).second);
     for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      CAPTURE(static_cast<int>(precision));
       const fft::FftPlanResult planned = fft::plan_c2c_1d(size, 1, precision, h100);
       REQUIRE(planned.plan.has_value());
-      if (planned.plan->passes.size() == 1) CHECK(planned.plan->passes[0].radices == radices);
-      if (precision == fft::Precision::kSingle) CHECK(planned.plan->passes.size() == 1);
+      // Every sequence is one pass in both precisions: fp64's 512 threads a block widen the
+      // stages of 3850, 4004, 4095, 6561 and 10000 (sequence_threads), which took two passes
+      // before.
+      const int max_threads = precision == fft::Precision::kSingle ? 1024 : 512;
+      const int threads = fft::sequence_threads(radices.data(), static_cast<int>(radices.size()), max_threads);
+      CHECK(threads <= max_threads);
+      REQUIRE(planned.plan->passes.size() == 1);
+      const fft::FftPass& pass = planned.plan->passes[0];
+      CHECK(pass.radices == radices);
+      CHECK(pass.threads_per_transform == threads);
+      for (int radix : radices) {
+        const int butterflies = static_cast<int>(size / radix);
+        const int per_thread = fft::stage_butterflies_per_thread(radix, butterflies, pass.threads_per_transform);
+        CHECK(static_cast<long long>(per_thread) * pass.threads_per_transform >= butterflies);
+        // Only fp64 widens, only where the stage's butterflies need more than 512 threads.
+        const int plain_per_thread = fft::butterflies_per_thread(radix);
+        const int plain_threads = (butterflies + plain_per_thread - 1) / plain_per_thread;
+        const bool widened = max_threads == 512 && plain_threads > 512 && per_thread * 512 >= butterflies;
+        CHECK((per_thread == fft::butterflies_per_thread(radix) || widened));
+        CHECK(per_thread * radix <= 2 * fft::kMaxElementsPerThread);
+      }
     }
   }
   // The longer lengths the table names are split into its sequences' passes.
@@ -3019,6 +3082,16 @@ TEST_CASE("tuning table: multi-dimensional and real transforms native only at th
   const long long threshold64 = reals64 - 8192;
   CHECK(!wins(Kind::kR2C, Precision::kDouble, {6400}, (threshold64 - 1) / 6400, h100));
   CHECK(wins(Kind::kR2C, Precision::kDouble, {6400}, (threshold64 + 6399) / 6400, h100));
+  // H200 fp64 halves that widen their radix-7 stage: D2Z 7700, 8008, 8190 and Z2D 8190 win; Z2D
+  // 7700, 8008 and both sides of 13122 (half 6561) do not; not measured on an H100.
+  for (long long n : {7700LL, 8008LL, 8190LL, 13122LL}) {
+    CAPTURE(n);
+    CHECK(wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h200) == (n != 13122));
+    CHECK(wins(Kind::kC2R, Precision::kDouble, {n}, reals64 / n, h200) == (n == 8190));
+    CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n / 2, h200));  // half the measured call
+    CHECK(!wins(Kind::kR2C, Precision::kDouble, {n}, reals64 / n, h100));
+    CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h200));
+  }
   for (long long n : {600LL, 960LL, 1000LL, 6250LL, 8000LL, 10000LL}) {  // lost or tied (H100)
     CAPTURE(n);
     CHECK(!wins(Kind::kR2C, Precision::kSingle, {n}, reals32 / n, h100));
