@@ -278,19 +278,24 @@ long long threads_for(long long size, const std::vector<int>& radices) {
   return threads;
 }
 
-// A plain Stockham pass's threads under a block's `max_threads`: threads_for's, or, where those
-// are more and a fixed-sequence kernel is compiled for the radices, that kernel's widened stages'
-// (sequence_threads).
-long long pass_threads(long long size, const std::vector<int>& radices, long long max_threads) {
-  const long long plain = threads_for(size, radices);
-  if (plain <= max_threads || size > INT32_MAX) return plain;
+// The threads of a single pass over `radices` with widened stages (FftPass::widened_limit) where
+// butterflies_per_thread(r) a thread would take more than `max_threads` (the device's and the
+// kernels' limit, the least of them) and a fixed-sequence kernel is compiled for the radices,
+// whose stages widen under the kernels' limit for the element; 0 where the plain threads fit, no
+// such kernel is compiled, or the widened threads do not fit either.
+long long widened_threads(const std::vector<int>& radices, std::size_t element, long long max_threads) {
+  long long size = 1;
+  for (int radix : radices) size *= radix;
+  if (threads_for(size, radices) <= max_threads) return 0;
   for (const FixedSequence& sequence : kFixedSequences) {
     if (static_cast<int>(radices.size()) == sequence.stages &&
         std::equal(radices.begin(), radices.end(), sequence.radices)) {
-      return sequence_threads(sequence.radices, sequence.stages, static_cast<int>(max_threads));
+      const long long threads =
+          sequence_threads(sequence.radices, sequence.stages, kernel_max_threads(element));
+      return threads <= max_threads ? threads : 0;
     }
   }
-  return plain;
+  return 0;
 }
 
 // A Stockham pass of `size` after passes of `span` points in all, in an n-point transform (the
@@ -340,8 +345,15 @@ long long gcd(long long a, long long b) {
 void size_pass(FftPass* planned, long long transforms, std::size_t element, const DeviceLimits& limits,
                long long max_threads) {
   FftPass& pass = *planned;
-  if (pass.convolution == ConvolutionStep::kNone && pass.bluestein == BluesteinStep::kNone && !pass.cluster) {
-    pass.threads_per_transform = static_cast<int>(pass_threads(pass.size, pass.radices, max_threads));
+  // A single pass of a fixed sequence too long for the block at butterflies_per_thread(r): its
+  // stages widen (FftPass::widened_limit).
+  pass.widened_limit = 0;
+  if (pass.convolution == ConvolutionStep::kNone && pass.bluestein == BluesteinStep::kNone && !pass.cluster &&
+      pass.sub_transforms == 1 && pass.span_before == 1) {
+    if (const long long threads = widened_threads(pass.radices, element, max_threads); threads > 0) {
+      pass.threads_per_transform = static_cast<int>(threads);
+      pass.widened_limit = kernel_max_threads(element);
+    }
   }
   const long long batch = transforms;
   const long long size = pass.size;
@@ -662,7 +674,10 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
   const auto fits = [&](long long size) {
     if (size < 2) return false;
     const auto bytes = static_cast<std::size_t>(smem_stride(size, shift)) * element;
-    return bytes <= shared && pass_threads(size, pass_radices(size), max_threads) <= max_threads;
+    if (bytes > shared) return false;
+    // A single pass may widen its stages (size_pass); the passes of longer plans do not.
+    return threads_for(size, pass_radices(size)) <= max_threads ||
+           (size == n && widened_threads(pass_radices(size), element, max_threads) > 0);
   };
 
   // Fewest passes first. Every pass is at least 2 long, so at most log2(n) passes; if even that
@@ -761,6 +776,11 @@ long long one_pass_axes(int count, const long long* dims, Precision precision, c
     if (axis_plan.plan->passes.size() != 1) {
       *reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
                 " takes more than one pass (multi-pass axes are not planned yet)";
+      return 0;
+    }
+    if (axis_plan.plan->passes[0].widened_limit > 0) {
+      *reason = "axis " + std::to_string(axis) + " of length " + std::to_string(dims[axis]) +
+                " needs widened stages in one pass (not planned for multi-dimensional axes)";
       return 0;
     }
     product *= dims[axis];

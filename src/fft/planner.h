@@ -39,8 +39,11 @@
 //    ceil(a/4) stages of 16, 8, 4 (bits spread evenly, e.g. 2^7 = 16 * 8, 2^9 = 8 * 8 * 8), then
 //    one stage per factor 13, 11, 7, 5, 3, pairs of 3 taken as one stage of 9.
 //  - A thread keeps kMaxElementsPerThread (16) elements: floor(16 / r) butterflies of a radix-r
-//    stage. threads_per_transform is the fewest threads that cover every stage that way
-//    (N / 16 for powers of two); the kernels allow 1024 threads per block in fp32, 512 in fp64.
+//    stage (one for the odd radices from 7). threads_per_transform is the fewest threads that
+//    cover every stage that way (N / 16 for powers of two); the kernels allow 1024 threads per
+//    block in fp32, 512 in fp64. A single pass of a fixed sequence that needs more than that
+//    widens the stages that need it to more butterflies a thread (FftPass::widened_limit); such a
+//    pass is not planned as an axis of a multi-dimensional transform (not measured).
 //  - transforms_per_block T: a single pass takes as many transforms as make a block of about 256
 //    threads. Other passes read (and, after the first, write) rows of T consecutive elements, so
 //    T divides S (and L): the largest such T with at most 512 threads, half the shared memory
@@ -234,6 +237,12 @@ struct FftPass {
   long long in_stride = 0;          // n / N_i: distance between a sub-transform's input elements
   long long out_stride = 0;         // L_i: distance between its output elements
   int threads_per_transform = 0;
+  // Where positive, the block limit (512 in fp64) under which the pass's stages widen: a single
+  // pass of a fixed sequence whose stages need more threads than that at butterflies_per_thread(r)
+  // takes sequence_threads(radices, widened_limit) threads, each stage
+  // stage_butterflies_per_thread(r, N / r, threads) butterflies a thread (fft/stockham_index.h;
+  // only its fixed kernel runs it). 0: butterflies_per_thread(r) a thread in every stage.
+  int widened_limit = 0;
   int transforms_per_block = 0;
   int smem_stride = 0;              // shared-memory elements per sub-transform, padded
   // One padding element every 2^smem_shift; kUnpaddedShift: none, a fixed sequence's row layout

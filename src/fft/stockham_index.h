@@ -55,8 +55,8 @@ IDGPU_HD constexpr int stage_butterflies_per_thread(int radix, int butterflies, 
 // four radix-5 ones (667 -> 500). H200, Z2Z at 2^25 points a call, against the two passes they
 // took before: 3850 2.76 -> 0.55 ms, 4004 1.98 -> 0.47, 4095 2.72 -> 0.48, 6561 1.70 -> 0.47
 // (ptxas, sm_90: 98-122 registers, no spills), 10000 2.17 -> 0.62 (128 registers, 164 B of
-// spills). Other passes take butterflies_per_thread's threads (the general kernel has no wider
-// stages).
+// spills). Only such single passes widen (FftPass::widened_limit); other passes take
+// butterflies_per_thread's threads (the general kernel has no wider stages).
 IDGPU_HD constexpr int sequence_threads(const int* radices, int stages, int max_threads) {
   int size = 1;
   for (int st = 0; st < stages; ++st) size *= radices[st];

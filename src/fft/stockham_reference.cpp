@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace idgpu::fft::reference {
@@ -38,7 +39,17 @@ void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign
   for (std::size_t s = 0; s < pass.radices.size(); ++s) {
     const int radix = pass.radices[s];
     const int butterflies = shape.size / radix;
-    const int per_thread = stage_butterflies_per_thread(radix, butterflies, threads);
+    // As the kernels split the stage: butterflies_per_thread(r) a thread, or a widened pass's
+    // (FftPass::widened_limit); threads that leave butterflies out are a planner error.
+    const int per_thread =
+        pass.widened_limit > 0 ? stage_butterflies_per_thread(radix, butterflies, threads) : butterflies_per_thread(radix);
+    if (pass.widened_limit > 0 &&
+        sequence_threads(pass.radices.data(), static_cast<int>(pass.radices.size()), pass.widened_limit) != threads) {
+      throw std::logic_error("a widened pass's threads are not its fixed sequence's");
+    }
+    if (static_cast<long long>(per_thread) * threads < butterflies) {
+      throw std::logic_error("the pass's threads leave radix-" + std::to_string(radix) + " butterflies out");
+    }
     writes.clear();
     for (int tr = 0; tr < valid; ++tr) {
       for (int tid = 0; tid < threads; ++tid) {

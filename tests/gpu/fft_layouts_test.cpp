@@ -1246,6 +1246,12 @@ TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
   run_real_lengths<cufftDoubleComplex>({8, 15, 34, 64, 243, 256, 400, 1000, 1001, 1024, 4096, 1LL << 14}, 6000);
 }
 
+// fp64 real lengths whose complex pass widens its stages to fit 512 threads (FftPass::
+// widened_limit): the halves 3850, 4004, 4095, 6561 and the odd lengths 4095, 6561 themselves.
+TEST_CASE("native D2Z and Z2D over widened fp64 passes", "[fft][real][widened]") {
+  run_real_lengths<cufftDoubleComplex>({7700, 8008, 8190, 13122, 4095, 6561}, 6100);
+}
+
 TEST_CASE("native R2C, C2R, D2Z and Z2D whose half takes two passes", "[fft][real][two-pass]") {
   // 2^15..2^17: one cluster kernel (the half a cluster length). 163840 and 98304: one of the two
   // passes a power of two (the paired one, 256), the other not: the vendor's (the general

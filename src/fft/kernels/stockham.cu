@@ -9,8 +9,9 @@ using pass_kernel::AnyStages;
 using pass_kernel::launch_kernel;
 using pass_kernel::PowersOfTwoStages;
 
-// Whether the pass's threads give every stage butterflies_per_thread(r) butterflies a thread at
-// most, as the general kernels take (a fixed sequence's widened stages need its own kernel).
+// Whether butterflies_per_thread(r) a thread, as the general kernels take, covers every stage's
+// butterflies with the pass's threads (a widened pass, FftPass::widened_limit, needs its fixed
+// sequence's kernel).
 bool plain_threads(const PassLaunch& pass) {
   for (int st = 0; st < pass.stages; ++st) {
     const long long butterflies = pass.shape.size / pass.radices[st];

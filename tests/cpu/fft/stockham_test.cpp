@@ -223,11 +223,23 @@ void check_plan(const fft::FftPlan& plan, const fft::DeviceLimits& limits) {
     // A block's sub-transforms share one batch entry and one row of the column sides.
     if (pass.sub_transforms > 1) CHECK(pass.sub_transforms % pass.transforms_per_block == 0);
     if (pass.span_before > 1) CHECK(pass.span_before % pass.transforms_per_block == 0);
-    // Every stage's butterflies are covered by the threads at butterflies_per_thread(r) each.
+    // Every stage's butterflies are covered by the threads at butterflies_per_thread(r) each, or,
+    // in a widened single pass (fp64 only), at most twice the elements a thread (the sequences'
+    // largest widened stage, 10000's radix 16, takes 32).
     for (int radix : pass.radices) {
-      CHECK(static_cast<long long>(pass.threads_per_transform) * fft::butterflies_per_thread(radix) >=
-            pass.size / radix);
-      CHECK(fft::butterflies_per_thread(radix) * radix <= fft::kMaxElementsPerThread);
+      const int per_thread = pass.widened_limit > 0
+                                 ? fft::stage_butterflies_per_thread(radix, static_cast<int>(pass.size / radix),
+                                                                     pass.threads_per_transform)
+                                 : fft::butterflies_per_thread(radix);
+      CHECK(static_cast<long long>(pass.threads_per_transform) * per_thread >= pass.size / radix);
+      CHECK(per_thread * radix <= (pass.widened_limit > 0 ? 2 : 1) * fft::kMaxElementsPerThread);
+    }
+    if (pass.widened_limit > 0) {
+      CHECK(plan.element_bytes == 16);
+      CHECK(pass.widened_limit == 512);
+      CHECK(pass.sub_transforms == 1);
+      CHECK(pass.span_before == 1);
+      CHECK(pass.threads_per_transform > 512 / 2);  // widened because 512 did not hold them
     }
     if (pass.span_before > 1) {
       // The inter-pass exponents t j < L N split into lo and hi halves of the tables.
@@ -662,35 +674,66 @@ TEST_CASE("executor: fp64 widened fixed-sequence passes against the naive DFT", 
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   struct Case {
     long long n;
-    int threads;     // sequence_threads under 512
-    int widened;     // the radix whose stage takes more butterflies a thread
-    int per_thread;  // and how many
+    int threads;                  // under fp64's 512 threads a block
+    std::vector<int> per_thread;  // butterflies a thread, stage by stage (the kernel's loop bounds)
   };
-  // 3850 = 11 7 5 5 2: 350 threads (radix 7, 550 butterflies: 2); 4004 = 13 11 7 4: 364 (7: 572
-  // -> 2); 4095 = 13 9 7 5: 455 (7: 585 -> 2); 6561 = 9^4: 365 (9: 729 -> 2).
-  // 10000 = 16 5^4: 500 (16: 625 -> 2; 5: 2000 -> 4, its radix-5 stage the widest).
-  const std::vector<Case> cases = {
-      {3850, 350, 7, 2}, {4004, 364, 7, 2}, {4095, 455, 7, 2}, {6561, 365, 9, 2}, {10000, 500, 5, 4}};
+  // Worked by hand: 3850 = 11 7 5 5 2 needs 550 threads at one radix-7 butterfly a thread; two
+  // bring it to 350 (the radix-11 stage's); 4004 = 13 11 7 4: 572 -> 364; 4095 = 13 9 7 5: 585 ->
+  // 455 (radix 9); 6561 = 9^4: 729 -> 365 (two radix-9 butterflies in every stage); 10000 = 16 5^4:
+  // 625 radix-16 and 667 radix-5 threads -> two and four a thread, 500.
+  const std::vector<Case> cases = {{3850, 350, {1, 2, 3, 3, 8}},
+                                   {4004, 364, {1, 1, 2, 4}},
+                                   {4095, 455, {1, 1, 2, 3}},
+                                   {6561, 365, {2, 2, 2, 2}},
+                                   {10000, 500, {2, 4, 4, 4, 4}}};
   std::uint64_t salt = 500;
   for (const Case& c : cases) {
     CAPTURE(c.n);
-    const fft::FftPlan plan = must_plan(c.n, 2, fft::Precision::kDouble, h100);
+    const fft::FftPlan plan = must_plan(c.n, 1, fft::Precision::kDouble, h100);
     INFO(plan.to_string());
+    check_plan(plan, h100);
     REQUIRE(plan.passes.size() == 1);
     const fft::FftPass& pass = plan.passes[0];
     CHECK(pass.threads_per_transform == c.threads);
-    CHECK(fft::stage_butterflies_per_thread(c.widened, static_cast<int>(c.n / c.widened), c.threads) == c.per_thread);
-    CHECK(pass.transforms_per_block * pass.threads_per_transform <= 512);
-    check_against_naive(plan, ++salt);
-    // fp32 keeps the plain threads (at most 1024): no stage takes more than butterflies_per_thread.
-    const fft::FftPlan single = must_plan(c.n, 2, fft::Precision::kSingle, h100);
-    REQUIRE(single.passes.size() == 1);
-    for (int radix : single.passes[0].radices) {
-      CHECK(fft::stage_butterflies_per_thread(radix, static_cast<int>(c.n / radix),
-                                              single.passes[0].threads_per_transform) ==
-            fft::butterflies_per_thread(radix));
+    CHECK(pass.widened_limit == 512);
+    REQUIRE(pass.radices.size() == c.per_thread.size());
+    for (std::size_t st = 0; st < pass.radices.size(); ++st) {
+      const int radix = pass.radices[st];
+      CAPTURE(radix);
+      CHECK(fft::stage_butterflies_per_thread(radix, static_cast<int>(c.n / radix), c.threads) == c.per_thread[st]);
     }
+    check_against_naive(plan, ++salt);
+    // fp32 keeps the plain threads (at most 1024): no stage widens.
+    const fft::FftPlan single = must_plan(c.n, 1, fft::Precision::kSingle, h100);
+    REQUIRE(single.passes.size() == 1);
+    CHECK(single.passes[0].widened_limit == 0);
   }
+  // A device limit below the kernels' 512 leaves the widened pass out (the kernel's stages are
+  // compiled for 512) rather than plan threads no kernel covers.
+  fft::DeviceLimits narrow = h100;
+  narrow.max_threads_per_block = 256;
+  const fft::FftPlanResult narrowed = fft::plan_c2c_1d(4095, 1, fft::Precision::kDouble, narrow);
+  REQUIRE(narrowed.plan.has_value());
+  CHECK(narrowed.plan->passes.size() == 2);
+  for (const fft::FftPass& pass : narrowed.plan->passes) CHECK(pass.widened_limit == 0);
+  // Only single passes widen: a two-pass plan's sizes are those of the plain threads (3^16 =
+  // 6561^2 would otherwise be one split), and a multi-dimensional axis does not widen.
+  const fft::FftPlanResult two = fft::plan_c2c_1d(43046721, 1, fft::Precision::kDouble, h100);
+  REQUIRE(two.plan.has_value());
+  for (const fft::FftPass& pass : two.plan->passes) {
+    CHECK(pass.widened_limit == 0);
+    CHECK(pass.size != 6561);
+  }
+  const long long dims[2] = {4095, 4095};
+  const fft::FftPlanResult plane = fft::plan_c2c(2, dims, 1, fft::Precision::kDouble, h100);
+  CHECK_FALSE(plane.plan.has_value());
+  CHECK(plane.reason.find("widened") != std::string::npos);
+  // A real transform's half widens as a complex single pass does (D2Z 8190, half 4095).
+  const fft::FftPlanResult real = fft::plan_real_1d(fft::Kind::kR2C, 8190, 4, fft::Precision::kDouble, h100);
+  REQUIRE(real.plan.has_value());
+  REQUIRE(real.plan->passes.size() == 1);
+  CHECK(real.plan->passes[0].widened_limit == 512);
+  CHECK(real.plan->passes[0].threads_per_transform == 455);
 }
 
 TEST_CASE("executor: two and three passes (small shared memory) against the naive DFT", "[fft][executor][cpu]") {
@@ -2540,7 +2583,7 @@ TEST_CASE("the Bluestein spectrum cache reuses spectra and drops the oldest past
 // The fixed-sequence kernels (fft/kernels/fixed_radices.h) serve a pass only where its radices
 // are the sequence's exactly: each sequence must be what the planner makes of its length, or
 // the kernel is dead weight. Every sequence's length plans as one pass with those radices, in
-// both precisions where it fits one pass, and no two sequences are the same.
+// both precisions, and no two sequences are the same.
 TEST_CASE("fixed radix sequences are the planner's radices of their lengths", "[fft][planner][cpu]") {
   std::vector<std::vector<int>> sequences;
 #define IDGPU_TEST_FIXED_SEQUENCE(...) sequences.push_back({__VA_ARGS__});
