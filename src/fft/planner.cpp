@@ -1393,6 +1393,7 @@ std::string FftPlan::to_string() const {
         << ", " << pass.sub_transforms << " sub-transforms, " << pass.threads_per_transform << " threads x "
         << pass.transforms_per_block << " per block, " << pass.shared_bytes << " B shared, " << pass.blocks
         << " blocks";
+    if (pass.widened_limit > 0) out << ", stages widened to " << pass.widened_limit << " threads a block";
     if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
     if (pass.straddles) out << ", blocks straddling two transforms' lines";
     if (pass.cluster) {

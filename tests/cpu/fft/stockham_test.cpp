@@ -696,6 +696,7 @@ TEST_CASE("executor: fp64 widened fixed-sequence passes against the naive DFT", 
     const fft::FftPass& pass = plan.passes[0];
     CHECK(pass.threads_per_transform == c.threads);
     CHECK(pass.widened_limit == 512);
+    CHECK(plan.to_string().find("stages widened to 512 threads a block") != std::string::npos);
     REQUIRE(pass.radices.size() == c.per_thread.size());
     for (std::size_t st = 0; st < pass.radices.size(); ++st) {
       const int radix = pass.radices[st];
