@@ -207,6 +207,13 @@ bool parse_pivot_block_rows(const char* value, Config* config) {
   return parse_integer(value, 1, 2147483647, &config->pivot_block_rows);
 }
 
+bool parse_pivot_serial_rows(const char* value, Config* config) {
+  long long rows = 0;
+  if (!parse_integer(value, 0, 256, &rows)) return false;
+  config->pivot_serial_rows = static_cast<int>(rows);
+  return true;
+}
+
 bool parse_pivot_refine(const char* value, Config* config) {
   long long mode = 0;
   if (!parse_integer(value, 0, 2, &mode)) return false;

@@ -58,6 +58,7 @@ struct Config {
   int partition_tile_chunks = 0;          // IDGPU_PARTITION_TILE_CHUNKS: power of two 2..512
   int partition_lane_chunks = 0;          // IDGPU_PARTITION_LANE_CHUNKS: power of two 1..16
   long long pivot_block_rows = 0;         // IDGPU_PIVOT_BLOCK_ROWS: 1..2^31-1
+  int pivot_serial_rows = -1;             // IDGPU_PIVOT_SERIAL_ROWS: 0..256 (0: none; -1: the solver's)
   int pivot_refine = 1;                   // IDGPU_PIVOT_REFINE: 0 never refine gtsv2, 1 where a pivot
                                           // was small, 2 always
   bool pivot_dominant = true;             // IDGPU_PIVOT_DOMINANT=0: gtsv2 always pivots, even where its

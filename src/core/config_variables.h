@@ -29,6 +29,7 @@
   X(IDGPU_PARTITION_TILE_CHUNKS, parse_partition_tile_chunks, "a power of two in 2..512", "the measured choice")      \
   X(IDGPU_PARTITION_LANE_CHUNKS, parse_partition_lane_chunks, "a power of two in 1..16", "the measured choice")       \
   X(IDGPU_PIVOT_BLOCK_ROWS, parse_pivot_block_rows, "an integer in 1..2147483647", "1024")                            \
+  X(IDGPU_PIVOT_SERIAL_ROWS, parse_pivot_serial_rows, "an integer in 0..256", "128")                                \
   X(IDGPU_PIVOT_REFINE, parse_pivot_refine, "one of 0, 1, 2", "1")                                                    \
   X(IDGPU_PIVOT_DOMINANT, parse_pivot_dominant, "one of 0, 1", "1")                                                  \
   X(IDGPU_PIVOT_DOMINANT_ROWS, parse_pivot_dominant_rows, "an integer in 1..2147483647", "2147483647")                \

@@ -1427,8 +1427,21 @@ std::vector<int> pivoting_separators(const PivotingLevel<T>& level, int rows_per
 // that its first row stands for).
 template <class T>
 int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkSeparators choice,
-                         ChunkPivotingStats& stats) {
+                         ChunkPivotingStats& stats, int serial_rows, bool is_reduced) {
   const int m = level.m, columns = level.columns, P = rows_per_chunk;
+  if (is_reduced && m <= serial_rows) {
+    // The GPU kernel's serial solve: LU with partial pivoting, column by column.
+    stats.serial_rows = m;
+    for (int j = 0; j < columns; ++j) {
+      std::vector<T> y(static_cast<std::size_t>(m));
+      for (int i = 0; i < m; ++i) y[static_cast<std::size_t>(i)] = level.rhs(j, i);
+      if (const int zero = lu_partial_pivot(m, level.a.data(), level.b.data(), level.c.data(), y.data()); zero != 0) {
+        return zero;
+      }
+      for (int i = 0; i < m; ++i) level.rhs(j, i) = y[static_cast<std::size_t>(i)];
+    }
+    return 0;
+  }
   if (m <= P) {
     // One chunk: the whole level by diagonal pivoting.
     std::vector<int> pivot_size;
@@ -1501,7 +1514,7 @@ int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkSepar
       reduced.rhs(j, k) = rhs;
     }
   }
-  if (const int zero = chunk_pivoting_level(reduced, P, choice, stats); zero != 0) {
+  if (const int zero = chunk_pivoting_level(reduced, P, choice, stats, serial_rows, true); zero != 0) {
     // Reduced row zero - 1 is separator zero - 1.
     return separators[static_cast<std::size_t>(zero - 1)] + 1;
   }
@@ -1536,7 +1549,7 @@ int chunk_pivoting_level(PivotingLevel<T>& level, int rows_per_chunk, ChunkSepar
 
 template <class T>
 int chunk_pivoting(int m, int rows_per_chunk, int columns, int ldb, const T* dl, const T* d, const T* du, T* x,
-                   ChunkPivotingStats* stats, ChunkSeparators separators) {
+                   ChunkPivotingStats* stats, ChunkSeparators separators, int serial_rows) {
   check_size(m);
   if (rows_per_chunk < 2) throw std::invalid_argument("chunk_pivoting: rows_per_chunk must be >= 2");
   if (columns < 0) throw std::invalid_argument("chunk_pivoting: columns < 0");
@@ -1555,7 +1568,9 @@ int chunk_pivoting(int m, int rows_per_chunk, int columns, int ldb, const T* dl,
   for (int j = 0; j < columns; ++j) {
     for (int i = 0; i < m; ++i) level.rhs(j, i) = x[static_cast<std::ptrdiff_t>(j) * ldb + i];
   }
-  if (const int zero = chunk_pivoting_level(level, rows_per_chunk, separators, st); zero != 0) return zero;
+  if (const int zero = chunk_pivoting_level(level, rows_per_chunk, separators, st, serial_rows, false); zero != 0) {
+    return zero;
+  }
   for (int j = 0; j < columns; ++j) {
     for (int i = 0; i < m; ++i) x[static_cast<std::ptrdiff_t>(j) * ldb + i] = level.rhs(j, i);
   }
@@ -1932,7 +1947,7 @@ Gathered<T> gather_interleaved(int m, int batch, const T* dl, const T* d, const 
   template int diagonal_pivoting<T>(int, const T*, const T*, const T*, T*);                                      \
   template int spike_diagonal_pivoting<T>(int, int, const T*, const T*, const T*, T*, int);                      \
   template int chunk_pivoting<T>(int, int, int, int, const T*, const T*, const T*, T*, ChunkPivotingStats*,        \
-                                 ChunkSeparators);                                                               \
+                                 ChunkSeparators, int);                                                          \
   template Gathered<T> gather_interleaved<T>(int, int, const T*, const T*, const T*, const T*);                  \
   template int dense_solve<T>(int, const T*, const T*, const T*, T*);                                            \
   template int dense_solve_full<T>(int, const T*, const T*, const T*, T*);                                       \

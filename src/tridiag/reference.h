@@ -319,14 +319,20 @@ struct Gathered {
 template <class T>
 Gathered<T> gather_interleaved(int m, int batch, const T* dl, const T* d, const T* du, const T* b);
 
+// serial_rows: the first reduced level of at most this many rows is solved by LU with partial
+// pivoting (lu_partial_pivot, column by column), and no level above it is formed, as the GPU
+// kernel's serial solve does (0: none; the levels go down to one chunk). Its singular pivot is
+// reported as a reduced level's singular block is.
 struct ChunkPivotingStats {
   int levels = 0;               // reduced levels (0: the system is one chunk)
   std::vector<int> level_rows;  // rows of each reduced level, level 1 first
+  int serial_rows = 0;          // rows of the level solved by partial pivoting (0: none)
 };
 enum class ChunkSeparators { kOne, kTwoChosen };
 template <class T>
 int chunk_pivoting(int m, int rows_per_chunk, int columns, int ldb, const T* dl, const T* d, const T* du, T* x,
-                   ChunkPivotingStats* stats = nullptr, ChunkSeparators separators = ChunkSeparators::kOne);
+                   ChunkPivotingStats* stats = nullptr, ChunkSeparators separators = ChunkSeparators::kOne,
+                   int serial_rows = 0);
 
 // ---------------------------------------------------------------------------------------------
 // The oracle

@@ -103,6 +103,10 @@ struct PivotingLevelLayout {
   bool vectors;
   std::size_t lower, diag, upper, diag_next, rhs, x, rhs_next, factor, choice, total;
   std::size_t reserve, flags, flag_bytes;  // flag_bytes: from `flags` to the end of the last flag
+  // The serial solve's factor (for a level of serial_rows rows; 0: none): four arrays of elements
+  // and the interchange bits, one unsigned a 32 steps.
+  long long serial_rows;
+  std::size_t serial_mult, serial_inv, serial_u1, serial_u2, serial_swaps;
 };
 std::vector<PivotingLevelLayout> pivoting_levels(int m, int n, int element_bytes, std::size_t misalign);
 template <class T>

@@ -23,7 +23,9 @@
 // to row 2k + 1): chunk k + 1 writes those into diag_next[k] and rhs_next[k], which the next level
 // adds on load, and upper[2k + 1] whole. A window whose separator sits next to the previous chunk's
 // (B) couples the two directly. The reduced system is solved the same way, level after level,
-// until a level of at most P rows is solved whole by one thread; then every level's finish pass
+// until a level of at most kSerialDefault rows, which one thread solves by LU with partial
+// pivoting (serial_solve; or, with IDGPU_PIVOT_SERIAL_ROWS=0, until a level of at most P rows,
+// solved whole by diagonal pivoting in one thread, top_solve); then every level's finish pass
 // re-reads its chunks, solves each interior again with its separators known, and writes the
 // solution. The reduce pass stores each chunk's window choice and interior factor (a byte and 11
 // elements a chunk) for the finish pass and the refinement's passes, which read them back instead
@@ -170,6 +172,17 @@ constexpr int kBlockThreads = 256;
 constexpr int kMaxLevels = 16;
 // Levels of at most this many rows go to the one-block kernel (IDGPU_PIVOT_BLOCK_ROWS).
 constexpr long long kBlockRows = 1024;
+// The first reduced level of at most kSerialDefault rows (IDGPU_PIVOT_SERIAL_ROWS, at most
+// kSerialRows) is solved by LU with partial pivoting in one thread (serial_solve), with every
+// level above it. H200, f32, random non-dominant, speedup over the vendor with no serial level /
+// 64 / 128 / 256 rows (the levels of 1000 .. 2^20 rows reach 64 or 250 rows, none between): m =
+// 1000 1.48x / 2.10x / 2.13x / 2.11x, 4096 0.91x / 1.17x / 1.18x / 1.14x, 2^14 0.83x / 1.00x /
+// 1.01x / 0.97x, 2^20 0.60x / 0.67x / 0.67x / 0.68x; dominant m = 1000 2.65x / 3.61x / 3.67x /
+// 3.09x. An IEEE reciprocal on its chain (a range check and a branch a row) and selects compiled
+// as branches made the first version 2-3x slower a row, so that 256 rows lost to the levels
+// (m = 1000 1.35x).
+constexpr int kSerialRows = 256;
+constexpr int kSerialDefault = 128;
 // Systems of one column longer than the one-block kernel's levels (block_rows_limit), of any
 // length, are first checked for diagonal dominance and, where dominant, solved without pivoting
 // (solve_with). H200, IDGPU_POLICY=native, medians of 15, speedup over the vendor with the check
@@ -864,6 +877,216 @@ __device__ __forceinline__ void top_solve(const LevelIn<T>& in, T* x, long long 
   }
 }
 
+// A reduced level of at most kSerialRows rows (BlockLevels::serial), and every level above it,
+// solved by LU with partial pivoting: LAPACK xGTSV's row interchanges (the larger of the two
+// candidates in modulus, CABS1 for complex, is the pivot), one thread, in shared memory. Its
+// chain is one reciprocal and two multiply-adds a row, where the chunk levels it replaces cost a
+// step each of about 1300 dependent instructions (see the file's comment). The first solve
+// factors it and keeps the factor in pBuffer (SerialFactor) for the correction, which only sweeps
+// its right-hand sides. Partial pivoting is backward stable, so it never asks for refinement.
+template <class T>
+struct SerialFactor {
+  T* mult;          // the multiplier of elimination step i
+  T* inv;           // 1 / U(i, i)
+  T* u1;            // U(i, i + 1)
+  T* u2;            // U(i, i + 2), nonzero only after an interchange
+  unsigned* swaps;  // bit i % 32 of word i / 32: step i interchanged rows i and i + 1
+};
+
+// 1 / x to about an ulp by the approximate reciprocal and Newton steps, no branch; `risky` is set
+// where |x| (|x|^2 for complex) is outside [2^-120, 2^120] (f32) / [2^-1000, 2^1000] (f64), zero
+// or not finite, where the approximation's flushes and overflows would make it wrong.
+__device__ __forceinline__ float fast_reciprocal(float x, bool& risky) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  r = fmaf(r, fmaf(-x, r, 1.0f), r);
+  const float size = fabsf(x);
+  risky |= !(size >= 0x1p-120f && size <= 0x1p120f);
+  return r;
+}
+__device__ __forceinline__ double fast_reciprocal(double x, bool& risky) {
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  r = fma(r, fma(-x, r, 1.0), r);
+  r = fma(r, fma(-x, r, 1.0), r);
+  const double size = fabs(x);
+  risky |= !(size >= 0x1p-1000 && size <= 0x1p1000);
+  return r;
+}
+__device__ __forceinline__ cuComplex fast_reciprocal(cuComplex x, bool& risky) {
+  const float scale = fast_reciprocal(x.x * x.x + x.y * x.y, risky);
+  return make_cuComplex(x.x * scale, -x.y * scale);
+}
+__device__ __forceinline__ cuDoubleComplex fast_reciprocal(cuDoubleComplex x, bool& risky) {
+  const double scale = fast_reciprocal(x.x * x.x + x.y * x.y, risky);
+  return make_cuDoubleComplex(x.x * scale, -x.y * scale);
+}
+
+// Shared memory of serial_solve: the level's lower, diagonal and upper entries become mult, inv
+// and u1 in place as the elimination passes them; y holds a column, then its solution.
+template <class T>
+struct SerialRows {
+  T mult[kSerialRows], inv[kSerialRows], u1[kSerialRows], u2[kSerialRows], y[kSerialRows];
+  unsigned swaps[kSerialRows / 32];
+};
+
+// Row i of the level's column `column` (with its next-chunk term on odd rows of a reduced level).
+template <class T>
+__device__ __forceinline__ T level_rhs(const LevelIn<T>& in, int column, long long i) {
+  T value = in.rhs[column * in.ld + i];
+  if (in.rhs_next != nullptr && (i & 1)) value = add(value, in.rhs_next[column * in.ld_next + (i >> 1)]);
+  return value;
+}
+
+// Thread 0: the elimination of the rows in `s` (mult: lower, inv: diagonal, u1: upper) and of y
+// alongside; the factor and U y are left in `s`. Each step's chain is the comparison, the pivot's
+// reciprocal and the carried diagonal's multiply-add: the next row is loaded a step ahead, and
+// both outcomes of the comparison are formed and selected rather than branched to.
+//
+// Fast: the pivot's reciprocal by the approximate one and Newton steps (fast_reciprocal), with no
+// branch on the chain; where a pivot is outside the range where that is exact to about an ulp
+// (tiny, huge, zero or not finite) it returns true, and the caller factors again with IEEE
+// reciprocals (Fast false).
+template <bool Fast, class T>
+__device__ __forceinline__ bool serial_factor(SerialRows<T>& s, int rows) {
+  bool risky = false;
+  T carried_b = s.inv[0], carried_c = s.u1[0], carried_y = s.y[0];
+  const int ahead = rows > 1 ? 1 : 0;
+  T lower = s.mult[ahead], diag = s.inv[ahead], upper = s.u1[ahead], y = s.y[ahead];
+  unsigned word = 0;
+  for (int i = 0; i + 1 < rows; ++i) {
+    const int next = min(i + 2, rows - 1);
+    const T next_lower = s.mult[next], next_diag = s.inv[next], next_upper = s.u1[next], next_y = s.y[next];
+    const bool swap = abs1(carried_b) < abs1(lower);
+    const T pivot = swap ? lower : carried_b;
+    const T inv = Fast ? fast_reciprocal(pivot, risky) : reciprocal(pivot);
+    const T mult = mul(swap ? carried_b : lower, inv);
+    s.mult[i] = mult;
+    s.inv[i] = inv;
+    s.u1[i] = swap ? diag : carried_c;
+    s.u2[i] = swap ? upper : zero<T>();
+    s.y[i] = swap ? y : carried_y;
+    const T next_b = mul_sub(swap ? carried_c : diag, mult, swap ? diag : carried_c);
+    const T scaled_upper = mul(mult, upper);
+    carried_c = swap ? negate(scaled_upper) : upper;
+    carried_y = mul_sub(swap ? carried_y : y, mult, swap ? y : carried_y);
+    carried_b = next_b;
+    word |= (swap ? 1u : 0u) << (i & 31);
+    if ((i & 31) == 31) {
+      s.swaps[i >> 5] = word;
+      word = 0;
+    }
+    lower = next_lower, diag = next_diag, upper = next_upper, y = next_y;
+  }
+  const int last = rows - 1;
+  if (last & 31) s.swaps[last >> 5] = word;
+  s.mult[last] = zero<T>();
+  s.inv[last] = Fast ? fast_reciprocal(carried_b, risky) : reciprocal(carried_b);
+  s.u1[last] = zero<T>();
+  s.u2[last] = zero<T>();
+  s.y[last] = carried_y;
+  return risky;
+}
+
+// Thread 0: U y from y by the factor's steps.
+template <class T>
+__device__ __forceinline__ void serial_forward(SerialRows<T>& s, int rows) {
+  T carried = s.y[0];
+  const int ahead = rows > 1 ? 1 : 0;
+  T y = s.y[ahead], mult = s.mult[0];
+  unsigned word = s.swaps[0];
+  for (int i = 0; i + 1 < rows; ++i) {
+    const int next = min(i + 2, rows - 1);
+    const T next_y = s.y[next], next_mult = s.mult[i + 1];
+    const unsigned next_word = s.swaps[(i + 1) >> 5];
+    const bool swap = (word >> (i & 31)) & 1u;
+    s.y[i] = swap ? y : carried;
+    carried = mul_sub(swap ? carried : y, mult, swap ? y : carried);
+    y = next_y, mult = next_mult, word = next_word;
+  }
+  s.y[rows - 1] = carried;
+}
+
+// Thread 0: y <- U^-1 y.
+template <class T>
+__device__ __forceinline__ void serial_backward(SerialRows<T>& s, int rows) {
+  T after = mul(s.y[rows - 1], s.inv[rows - 1]), later = zero<T>();
+  s.y[rows - 1] = after;
+  const int ahead = rows > 1 ? rows - 2 : 0;
+  T y = s.y[ahead], u1 = s.u1[ahead], u2 = s.u2[ahead], inv = s.inv[ahead];
+  for (int i = rows - 2; i >= 0; --i) {
+    const int next = max(i - 1, 0);
+    const T next_y = s.y[next], next_u1 = s.u1[next], next_u2 = s.u2[next], next_inv = s.inv[next];
+    // The term of x_{i+2}, known a step earlier, first: two operations on the chain a row.
+    const T x = mul(mul_sub(mul_sub(y, u2, later), u1, after), inv);
+    s.y[i] = x;
+    later = after;
+    after = x;
+    y = next_y, u1 = next_u1, u2 = next_u2, inv = next_inv;
+  }
+}
+
+// The level `in` solved into x (leading dimension ldx) for n columns by the block: factored
+// (and the factor kept in f), or, with rhs_only, by the factor kept before.
+template <class T>
+__device__ void serial_solve(const LevelIn<T>& in, const SerialFactor<T>& f, T* x, long long ldx, int n,
+                             bool rhs_only) {
+  __shared__ SerialRows<T> s;
+  const int rows = static_cast<int>(in.rows);
+  __shared__ bool risky;
+  const int words = (rows + 30) / 32;  // of the rows - 1 steps
+  const auto load_level = [&] {
+    for (int i = threadIdx.x; i < rows; i += blockDim.x) {
+      s.mult[i] = i > 0 ? in.lower[i] : zero<T>();
+      T diag = in.diag[i];
+      if (in.diag_next != nullptr && (i & 1)) diag = add(diag, in.diag_next[i >> 1]);
+      s.inv[i] = diag;
+      s.u1[i] = i + 1 < rows ? in.upper[i] : zero<T>();
+    }
+  };
+  if (rhs_only) {
+    for (int i = threadIdx.x; i < rows; i += blockDim.x) {
+      s.mult[i] = f.mult[i];
+      s.inv[i] = f.inv[i];
+      s.u1[i] = f.u1[i];
+      s.u2[i] = f.u2[i];
+    }
+    for (int w = threadIdx.x; w < words; w += blockDim.x) s.swaps[w] = f.swaps[w];
+  } else {
+    load_level();
+  }
+  for (int column = 0; column < n; ++column) {
+    for (int i = threadIdx.x; i < rows; i += blockDim.x) s.y[i] = level_rhs(in, column, i);
+    __syncthreads();
+    if (column == 0 && !rhs_only) {
+      if (threadIdx.x == 0) risky = serial_factor<true>(s, rows);
+      __syncthreads();
+      if (risky) {
+        // Again from the level's rows, with IEEE reciprocals.
+        load_level();
+        for (int i = threadIdx.x; i < rows; i += blockDim.x) s.y[i] = level_rhs(in, 0, i);
+        __syncthreads();
+        if (threadIdx.x == 0) serial_factor<false>(s, rows);
+      }
+    } else if (threadIdx.x == 0) {
+      serial_forward(s, rows);
+    }
+    if (threadIdx.x == 0) serial_backward(s, rows);
+    __syncthreads();
+    for (int i = threadIdx.x; i < rows; i += blockDim.x) x[column * ldx + i] = s.y[i];
+    if (column == 0 && !rhs_only) {
+      for (int i = threadIdx.x; i < rows; i += blockDim.x) {
+        f.mult[i] = s.mult[i];
+        f.inv[i] = s.inv[i];
+        f.u1[i] = s.u1[i];
+        f.u2[i] = s.u2[i];
+      }
+      for (int w = threadIdx.x; w < words; w += blockDim.x) f.swaps[w] = s.swaps[w];
+    }
+    __syncthreads();  // s.y is loaded again
+  }
+}
+
 // Programmatic dependent launch (sm_90 on; solve_with's chained launches): a kernel of the
 // solve lets the next one be scheduled as soon as all its blocks run (launch_dependents), and
 // waits, before anything else, until the one before it has completed and its writes are visible
@@ -1018,27 +1241,34 @@ struct BlockLevels {
   T* x1;  // refinement's first solution of level 0
   long long ldx1;
   int* flag;  // LevelOut::refine; flag + kPivotFlag: LevelOut::pivot
+  SerialFactor<T> serial_factor;
   int from;
   int top;
+  int serial;  // the level solved by serial_solve, with every level above it; 0: none (top_solve)
   bool refine;
 };
 
 template <class T, int P>
 __device__ void block_levels(const BlockLevels<T>& levels, int n, int from, bool rhs_only) {
-  for (int level = from; level < levels.top; ++level) {
+  const int stop = levels.serial > 0 ? levels.serial : levels.top;
+  for (int level = from; level < stop; ++level) {
     for (long long chunk = threadIdx.x; chunk < levels.outs[level + 1].rows / 2; chunk += blockDim.x) {
       reduce_chunk<T, P>(levels.ins[level], levels.outs[level + 1], n, chunk, rhs_only);
     }
     __syncthreads();
   }
-  if (threadIdx.x == 0) {
-    top_solve<T, P>(levels.ins[levels.top], levels.xs[levels.top], levels.lds[levels.top],
-                    levels.ins[levels.top].vectors, n, rhs_only ? nullptr : levels.outs[1].refine);
+  if (levels.serial > 0) {
+    serial_solve<T>(levels.ins[stop], levels.serial_factor, levels.xs[stop], levels.lds[stop], n, rhs_only);
+  } else {
+    if (threadIdx.x == 0) {
+      top_solve<T, P>(levels.ins[stop], levels.xs[stop], levels.lds[stop], levels.ins[stop].vectors, n,
+                      rhs_only ? nullptr : levels.outs[1].refine);
+    }
+    __syncthreads();
   }
-  __syncthreads();
   // Level 0 is finished here only without refinement.
   const int last = from > 0 ? from : levels.refine ? 1 : 0;
-  for (int level = levels.top - 1; level >= last; --level) {
+  for (int level = stop - 1; level >= last; --level) {
     const LevelOut<T>& above = levels.outs[level + 1];
     for (long long chunk = threadIdx.x; chunk < above.rows / 2; chunk += blockDim.x) {
       finish_chunk<T, P>(levels.ins[level], above, levels.xs[level], levels.lds[level],
@@ -1110,6 +1340,8 @@ __device__ void move_levels(BlockLevels<T>& levels, long long rows, long long by
   }
   move(levels.x1);
   move(levels.flag);
+  SerialFactor<T>& f = levels.serial_factor;
+  move(f.mult), move(f.inv), move(f.u1), move(f.u2), move(f.swaps);
 }
 
 template <class T, int P>
@@ -1213,6 +1445,17 @@ long long block_rows_limit() {
   return rows > 0 ? rows : kBlockRows;
 }
 
+// The first level from `from` (and never level 0) of at most serial_rows rows
+// (IDGPU_PIVOT_SERIAL_ROWS, 0 for none); 0 where there is none.
+int serial_level(const PivotPlan& plan, int from) {
+  const int setting = config().pivot_serial_rows;
+  const long long limit = setting >= 0 ? std::min(setting, kSerialRows) : kSerialDefault;
+  for (int level = std::max(from, 1); level < plan.count; ++level) {
+    if (plan.rows[level] <= limit) return level;
+  }
+  return 0;
+}
+
 // IDGPU_PIVOT_REFINE: 0 leaves out the refinement step, 2 runs it whatever the pivots (both for
 // measurements and tests; 0 logs a warning at load); otherwise it runs where a pivot was small.
 int refinement_mode() { return config().pivot_refine; }
@@ -1252,6 +1495,19 @@ std::size_t layout(int m, int n, int P, unsigned char* base, BlockLevels<T>* lev
     const long long ld = x1_ld(m, sizeof(T));
     unsigned char* x1 = base != nullptr ? base + offset : nullptr;
     offset += aligned(static_cast<std::size_t>(ld) * static_cast<std::size_t>(n) * sizeof(T));
+    // The serial solve's factor, for the largest level it may take (a later `from` only makes it
+    // smaller).
+    if (const int serial = serial_level(plan, 1); serial > 0) {
+      const long long rows = plan.rows[serial];
+      SerialFactor<T> f{};
+      for (T** array : {&f.mult, &f.inv, &f.u1, &f.u2}) {
+        *array = base != nullptr ? reinterpret_cast<T*>(base + offset) : nullptr;
+        offset += aligned(static_cast<std::size_t>(rows) * sizeof(T));
+      }
+      f.swaps = base != nullptr ? reinterpret_cast<unsigned*>(base + offset) : nullptr;
+      offset += aligned(static_cast<std::size_t>((rows + 31) / 32) * sizeof(unsigned));
+      if (levels != nullptr) levels->serial_factor = f;
+    }
     offset = std::max(offset, aligned(reserve));
     // The flags: the refinement's (LevelOut::refine), then LevelOut::pivot.
     unsigned char* flag = base != nullptr ? base + offset : nullptr;
@@ -1348,6 +1604,7 @@ cudaError_t solve_with(int m, int n, int ldb, const T* dl, const T* d, const T* 
   const long long block_rows = block_rows_limit();
   levels.from = levels.top;
   while (levels.from > 0 && plan.rows[levels.from - 1] <= block_rows) --levels.from;
+  levels.serial = serial_level(plan, levels.from);
   // One column of a system longer than the one-block kernel's levels: where its matrix is
   // diagonally dominant (dominance_kernel), the partition solver, which does not pivot, solves it
   // into B, and the launches below return at once; elsewhere the partition solver's launches return
@@ -1470,6 +1727,7 @@ cudaError_t solve_batched_with(int m, int batch, const T* dl, const T* d, const 
     for (int level = 1; level <= levels.top; ++level) levels.outs[level].refine = levels.flag;
   }
   levels.from = 0;
+  levels.serial = serial_level(plan, 0);
   // Vectors as solve_with's, where every system starts on a 16-byte boundary too.
   constexpr int kPer = Vector16<T>::kCount;
   const long long padding = plan.count > 1 ? plan.rows[1] / 2 * P - m : 0;
@@ -1498,6 +1756,9 @@ std::vector<PivotingLevelLayout> levels_of(int m, int n, std::size_t misalign) {
   const auto at = [base](const void* p) {
     return static_cast<std::size_t>(static_cast<const unsigned char*>(p) - base);
   };
+  const PivotPlan plan = plan_pivot(m, kRows);
+  const int serial = serial_level(plan, 1);
+  const SerialFactor<T>& f = levels.serial_factor;
   std::vector<PivotingLevelLayout> out;
   for (int level = 1; level <= levels.top; ++level) {
     const LevelOut<T>& o = levels.outs[level];
@@ -1505,7 +1766,10 @@ std::vector<PivotingLevelLayout> levels_of(int m, int n, std::size_t misalign) {
     out.push_back(PivotingLevelLayout{o.rows, pad, o.ld, o.ld_next, levels.ins[level].vectors, at(o.lower),
                                       at(o.diag), at(o.upper), at(o.diag_next), at(o.rhs), at(o.x), at(o.rhs_next),
                                       at(o.factor), at(o.choice), bytes, reserve, at(levels.flag),
-                                      flag_bytes(reserve)});
+                                      flag_bytes(reserve), serial > 0 ? plan.rows[serial] : 0,
+                                      serial > 0 ? at(f.mult) : 0, serial > 0 ? at(f.inv) : 0,
+                                      serial > 0 ? at(f.u1) : 0, serial > 0 ? at(f.u2) : 0,
+                                      serial > 0 ? at(f.swaps) : 0});
   }
   return out;
 }

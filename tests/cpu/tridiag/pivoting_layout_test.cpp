@@ -13,6 +13,8 @@
 //    move (first row >= 0) likewise in each column of rhs, x and rhs_next; a chunk's first row
 //    even, so that its odd rows are 1, 3, 5, 7;
 //  - where it is not (the dispatch asks pBuffer to be aligned only to the element), no vectors;
+//  - the serial solve's factor (the first reduced level of at most 128 rows) inside the buffer, not
+//    overlapping the levels' arrays;
 //  - for one column, room from the buffer's start for the partition solver's levels (the solve of a
 //    diagonally dominant matrix without pivoting), and the two int flags past it and past every
 //    array, inside the buffer.
@@ -108,6 +110,22 @@ TEST_CASE("pivoting gtsv2: the reduced levels' layout in pBuffer", "[cpu][tridia
         }
         CHECK(levels.back().rows <= kRows);
         const auto& first = levels.front();
+        // The serial solve's factor: for the first level of at most 128 rows (the default
+        // IDGPU_PIVOT_SERIAL_ROWS), four arrays of its rows and a bit a step.
+        long long serial_rows = 0;
+        for (const auto& l : levels) {
+          if (l.rows <= 128) {
+            serial_rows = l.rows;
+            break;
+          }
+        }
+        CHECK(first.serial_rows == serial_rows);
+        if (serial_rows > 0) {
+          for (const std::size_t array : {first.serial_mult, first.serial_inv, first.serial_u1, first.serial_u2}) {
+            span(array, serial_rows, element);
+          }
+          span(first.serial_swaps, ceil_div(serial_rows, 32), 4);
+        }
         CHECK(first.reserve == (n == 1 ? kernels::partition_columns_buffer_bytes(m, 1, element) : 0));
         CHECK(first.flags >= first.reserve);
         CHECK(first.flag_bytes >= 2 * sizeof(int));

@@ -31,6 +31,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -1332,7 +1333,47 @@ TEMPLATE_TEST_CASE("chunked diagonal pivoting with two separators a chunk, chose
     }
     std::cout << "chunk pivoting, two separators " << type_name<T>() << ", one refinement step: " << refined
               << " systems, worst eta / (eta(LU) + eps) " << worst << "\n";
-  }  SECTION("chunks of 32 and 64 rows: fewer levels, the same accuracy after one refinement step") {
+  }
+  SECTION("the first reduced level of at most 256 or 64 rows by partial pivoting (the GPU's serial solve)") {
+    const auto serial = [](int serial_rows, ref::ChunkPivotingStats* stats = nullptr) {
+      return [serial_rows, stats](int n, const T* dl, const T* d, const T* du, T* b) {
+        return ref::chunk_pivoting<T>(n, 8, 1, n, dl, d, du, b, stats, ref::ChunkSeparators::kTwoChosen, serial_rows);
+      };
+    };
+    // Worked out by hand: 1000 rows reduce to 250 (see above), which 256 takes at once and 64 after
+    // one more level of 64; 65536 rows to 16384, 4096, 1024, 256; 8 rows are one chunk, never
+    // serial (level 0 always goes by chunks).
+    ref::ChunkPivotingStats stats;
+    const ref::System<T> s = ref::random_dominant_system<T>(65536, rng);
+    for (const auto& [m, serial_rows, rows, taken] :
+         {std::tuple{1000, 256, std::vector<int>{250}, 250}, std::tuple{1000, 64, std::vector<int>{250, 64}, 64},
+          std::tuple{65536, 256, std::vector<int>{16384, 4096, 1024, 256}, 256},
+          std::tuple{8, 256, std::vector<int>{}, 0}}) {
+      CAPTURE(m, serial_rows);
+      std::vector<T> x(s.b.begin(), s.b.begin() + m);
+      REQUIRE(serial(serial_rows, &stats)(m, s.dl.data(), s.d.data(), s.du.data(), x.data()) == 0);
+      CHECK(stats.level_rows == rows);
+      CHECK(stats.serial_rows == taken);
+    }
+    // The same backward error as the chunks all the way up, after one refinement step.
+    for (const double zero_fraction : {0.0, 0.05}) {
+      for (const int m : {1000, 4099, 65536}) {
+        for (const int serial_rows : {64, 256}) {
+          for (int rep = 0; rep < (m > 5000 ? 2 : 6); ++rep) {
+            CAPTURE(zero_fraction, m, serial_rows, rep);
+            const ref::System<T> sys = nonsingular_nondominant<T>(m, rng, zero_fraction, 0.0, 1e-9);
+            const std::vector<T> lu = run(sys, ref::lu_partial_pivot<T>, &info);
+            REQUIRE(info == 0);
+            std::vector<T> x = run(sys, serial(serial_rows), &info);
+            REQUIRE(info == 0);
+            refine(sys, serial(serial_rows), x);
+            CHECK(eta(sys, x) <= 2 * eta(sys, lu) + 8 * kEps);
+          }
+        }
+      }
+    }
+  }
+  SECTION("chunks of 32 and 64 rows: fewer levels, the same accuracy after one refinement step") {
     // The candidates for a gtsv2 of fewer levels (each level is a launch and a serial chain; larger
     // chunks, staged through shared memory, take 2-3 levels at 2^20 rows where chunks of 8 take
     // 6 and more): one refinement step meets partial pivoting's backward error as with P = 8.

@@ -63,6 +63,7 @@ void check_defaults(const Config& config) {
   CHECK(config.partition_tile_chunks == 0);
   CHECK(config.partition_lane_chunks == 0);
   CHECK(config.pivot_block_rows == 0);
+  CHECK(config.pivot_serial_rows == -1);
   CHECK(config.pivot_refine == 1);
   CHECK(config.pivot_dominant);
   CHECK(config.pivot_dominant_rows == 0);
@@ -97,7 +98,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
         "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_FFT_COLUMN_LINES", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
-        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT",
+        "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_SERIAL_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT",
         "IDGPU_PIVOT_DOMINANT_ROWS", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
         "IDGPU_OOC_DEVICE_BYTES", "IDGPU_SCRATCH_KEEP"}) {
     CAPTURE(name);
@@ -315,6 +316,7 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
     if (name == "IDGPU_PARTITION_TILE_CHUNKS") return config.partition_tile_chunks;
     if (name == "IDGPU_PARTITION_LANE_CHUNKS") return config.partition_lane_chunks;
     if (name == "IDGPU_PIVOT_BLOCK_ROWS") return config.pivot_block_rows;
+    if (name == "IDGPU_PIVOT_SERIAL_ROWS") return config.pivot_serial_rows;
     if (name == "IDGPU_PIVOT_DOMINANT_ROWS") return config.pivot_dominant_rows;
     if (name == "IDGPU_PIVOT_REFINE") return config.pivot_refine;
     if (name == "IDGPU_PIVOT_ONE_BLOCK") return config.pivot_one_block;
@@ -356,6 +358,11 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
       {"IDGPU_PIVOT_BLOCK_ROWS", "2147483648", 0, false},
       {"IDGPU_PIVOT_BLOCK_ROWS", "99999999999999999999999", 0, false},
       {"IDGPU_PIVOT_BLOCK_ROWS", " 12", 0, false},
+      {"IDGPU_PIVOT_SERIAL_ROWS", "0", 0, true},
+      {"IDGPU_PIVOT_SERIAL_ROWS", "64", 64, true},
+      {"IDGPU_PIVOT_SERIAL_ROWS", "256", 256, true},
+      {"IDGPU_PIVOT_SERIAL_ROWS", "257", -1, false},
+      {"IDGPU_PIVOT_SERIAL_ROWS", "-1", -1, false},
       {"IDGPU_PIVOT_DOMINANT_ROWS", "16777216", 16777216, true},
       {"IDGPU_PIVOT_DOMINANT_ROWS", "0", 0, false},
       {"IDGPU_PIVOT_REFINE", "1", 1, true},
