@@ -1026,6 +1026,19 @@ __device__ __forceinline__ void serial_backward(SerialRows<T>& s, int rows) {
   }
 }
 
+// A factor's rows and interchange words from one place to another, by the block.
+template <class T>
+__device__ __forceinline__ void copy_factor(const SerialFactor<T>& from, const SerialFactor<T>& to, int rows,
+                                            int words) {
+  for (int i = threadIdx.x; i < rows; i += blockDim.x) {
+    to.mult[i] = from.mult[i];
+    to.inv[i] = from.inv[i];
+    to.u1[i] = from.u1[i];
+    to.u2[i] = from.u2[i];
+  }
+  for (int w = threadIdx.x; w < words; w += blockDim.x) to.swaps[w] = from.swaps[w];
+}
+
 // The level `in` solved into x (leading dimension ldx) for n columns by the block: factored
 // (and the factor kept in f), or, with rhs_only, by the factor kept before.
 template <class T>
@@ -1044,14 +1057,9 @@ __device__ void serial_solve(const LevelIn<T>& in, const SerialFactor<T>& f, T* 
       s.u1[i] = i + 1 < rows ? in.upper[i] : zero<T>();
     }
   };
+  const SerialFactor<T> on_chip{s.mult, s.inv, s.u1, s.u2, s.swaps};
   if (rhs_only) {
-    for (int i = threadIdx.x; i < rows; i += blockDim.x) {
-      s.mult[i] = f.mult[i];
-      s.inv[i] = f.inv[i];
-      s.u1[i] = f.u1[i];
-      s.u2[i] = f.u2[i];
-    }
-    for (int w = threadIdx.x; w < words; w += blockDim.x) s.swaps[w] = f.swaps[w];
+    copy_factor(f, on_chip, rows, words);
   } else {
     load_level();
   }
@@ -1074,15 +1082,7 @@ __device__ void serial_solve(const LevelIn<T>& in, const SerialFactor<T>& f, T* 
     if (threadIdx.x == 0) serial_backward(s, rows);
     __syncthreads();
     for (int i = threadIdx.x; i < rows; i += blockDim.x) x[column * ldx + i] = s.y[i];
-    if (column == 0 && !rhs_only) {
-      for (int i = threadIdx.x; i < rows; i += blockDim.x) {
-        f.mult[i] = s.mult[i];
-        f.inv[i] = s.inv[i];
-        f.u1[i] = s.u1[i];
-        f.u2[i] = s.u2[i];
-      }
-      for (int w = threadIdx.x; w < words; w += blockDim.x) f.swaps[w] = s.swaps[w];
-    }
+    if (column == 0 && !rhs_only) copy_factor(on_chip, f, rows, words);
     __syncthreads();  // s.y is loaded again
   }
 }

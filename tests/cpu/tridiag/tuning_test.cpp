@@ -195,13 +195,12 @@ TEST_CASE("tridiagonal tuning: gtsv2 (pivoting) goes native where an H100 or H20
     CHECK(wins(pivot(1 << 22, 1), 90, kH100Gbs) == wide);
     CHECK_FALSE(wins(pivot(1 << 16, 1), 90, kH200Gbs));
     CHECK_FALSE(wins(pivot(1000, 1), 80, 2039));
-    // On an H200, with the serial solve of the small reduced levels: f32 and c32 to 4096 rows, f64
+    // On an H200, with the serial solve of the small reduced levels: f32 to 4096 rows, f64 and c32
     // to 2048, c64 not.
-    const bool c32 = bytes == 8 && complex;
     CHECK(wins(pivot(1025, 1), 90, kH200Gbs) == !wide);
     CHECK(wins(pivot(2048, 1), 90, kH200Gbs) == !wide);
-    CHECK(wins(pivot(2049, 1), 90, kH200Gbs) == (f32 || c32));
-    CHECK(wins(pivot(4096, 1), 90, kH200Gbs) == (f32 || c32));
+    CHECK(wins(pivot(2049, 1), 90, kH200Gbs) == f32);
+    CHECK(wins(pivot(4096, 1), 90, kH200Gbs) == f32);
     CHECK_FALSE(wins(pivot(4097, 1), 90, kH200Gbs));
     CHECK_FALSE(wins(pivot(2048, 2), 90, kH200Gbs));
   }
