@@ -323,7 +323,11 @@ StepLayout step_layout(const FftPass& pass) {
   if (pass.convolution != ConvolutionStep::kNone)
     layout.spectrum_count = static_cast<std::size_t>(pass.convolution_size);
   if (pass.bluestein == BluesteinStep::kSpectrum) layout.spectrum_count = static_cast<std::size_t>(pass.transform_n);
-  layout.total = layout.spectrum + layout.spectrum_count;
+  layout.real = layout.spectrum + layout.spectrum_count;
+  if (pass.real_step == RealStep::kPackR2C || pass.real_step == RealStep::kUnpackC2R) {
+    layout.real_count = static_cast<std::size_t>(pass.size);
+  }
+  layout.total = layout.real + layout.real_count;
   return layout;
 }
 
@@ -349,6 +353,9 @@ StepTables step_tables(const FftPass& pass, TableAccuracy accuracy, bool multi_p
     spectrum = bluestein_spectrum(pass.chirp_length, pass.transform_n, accuracy);
   }
   std::copy(spectrum.begin(), spectrum.end(), table.begin() + static_cast<std::ptrdiff_t>(layout.spectrum));
+  for (std::size_t k = 0; k < layout.real_count; ++k) {
+    table[layout.real + k] = twiddle(static_cast<long long>(k), 2 * pass.size, -1);
+  }
   return tables;
 }
 

@@ -50,7 +50,9 @@ namespace idgpu::fft {
 //    length);
 //  - spectrum: the kernel's spectrum, one entry per convolution point (Rader: p - 1, a
 //    Bluestein convolution pass: M), in natural order; for a multi-pass plan's spectrum pass, M
-//    entries indexed by the bin (spectrum_position).
+//    entries indexed by the bin (spectrum_position);
+//  - real: a convolution pass of a real plan with an even real length n = 2 N (RealStep::kPackR2C,
+//    kUnpackC2R): w_n^k = exp(-2 pi i k / n) for k < N, as TwiddleLayout's real table.
 // Rader's discrete logarithms are an integer table of p entries beside it (StepTables::logs).
 struct StepLayout {
   std::size_t stage = 0, stage_count = 0;
@@ -58,6 +60,7 @@ struct StepLayout {
   std::size_t hi = 0, hi_count = 0;
   std::size_t chirp = 0, chirp_count = 0;
   std::size_t spectrum = 0, spectrum_count = 0;
+  std::size_t real = 0, real_count = 0;
   std::size_t total = 0;
 };
 StepLayout step_layout(const FftPass& pass);

@@ -67,6 +67,13 @@ class StepRunner {
   }
 
   void run_block(long long block, const Complex* from, Complex* to);
+  // A real plan's convolution pass (RealStep, fft/planner.h; the real side's distances in reals
+  // for odd n): its transforms' points from the real data into the slots times the chirp, zeros
+  // past them, and its outputs from the slots times the chirp to the real data. False (nothing
+  // done) for a side without a real step.
+  bool real_input(const BlockFrame& frame, int valid, const Complex* from);
+  bool real_output(const BlockFrame& frame, int valid, Complex* to);
+  Complex real_twiddle(int k) const { return tables_.values[tables_.layout.real + static_cast<std::size_t>(k)]; }
   void load(const BlockFrame& frame, long long g0, int valid, const Complex* from);
   void compute(const BlockFrame& frame, int valid);
   void store(const BlockFrame& frame, long long g0, int valid, Complex* to);
@@ -92,12 +99,74 @@ void StepRunner::run_block(long long block, const Complex* from, Complex* to) {
   store(frame, g0, valid, to);
 }
 
+bool StepRunner::real_input(const BlockFrame& frame, int valid, const Complex* from) {
+  const RealStep step = pass_.real_step;
+  if (step != RealStep::kUnpackC2R && step != RealStep::kOddR2C && step != RealStep::kOddC2R) return false;
+  if (pass_.convolution != ConvolutionStep::kBluestein) {
+    throw std::invalid_argument("fft reference: a real step on a convolution other than Bluestein's");
+  }
+  const int size = shape_.size;
+  const long long dist = input_distance(shape_);
+  for (int tr = 0; tr < valid; ++tr) {
+    for (int e = 0; e < size; ++e) {
+      Complex x;
+      if (step == RealStep::kUnpackC2R) {
+        // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
+        const Complex* row = from + frame.in_base + tr * dist;
+        const Complex a = row[e];
+        const Complex b = std::conj(row[size - e]);
+        x = (a + b) + Complex(0.0, 1.0) * std::conj(real_twiddle(e)) * (a - b);
+      } else if (step == RealStep::kOddR2C) {
+        x = {reinterpret_cast<const double*>(from)[frame.in_base + tr * dist + e], 0.0};
+      } else {
+        // The n / 2 + 1 inputs and their Hermitian extension X[n-k] = conj X[k].
+        const Complex* row = from + frame.in_base + tr * dist;
+        x = 2 * e <= size ? row[e] : std::conj(row[size - e]);
+      }
+      slot(tr, e) = x * chirp(e);
+    }
+    for (long long e = size; e < pass_.convolution_size; ++e) slot(tr, static_cast<int>(e)) = Complex(0.0, 0.0);
+  }
+  return true;
+}
+
+bool StepRunner::real_output(const BlockFrame& frame, int valid, Complex* to) {
+  const RealStep step = pass_.real_step;
+  if (step != RealStep::kPackR2C && step != RealStep::kOddR2C && step != RealStep::kOddC2R) return false;
+  if (pass_.convolution != ConvolutionStep::kBluestein) {
+    throw std::invalid_argument("fft reference: a real step on a convolution other than Bluestein's");
+  }
+  const int size = shape_.size;
+  const long long dist = output_distance(shape_);
+  for (int tr = 0; tr < valid; ++tr) {
+    const auto z = [&](int k) { return slot(tr, k) * chirp(k); };
+    if (step == RealStep::kPackR2C) {
+      // X[k] = (Z[k] + conj Z[N-k]) / 2 - i w^k (Z[k] - conj Z[N-k]) / 2, k <= N.
+      Complex* row = to + frame.out_base + tr * dist;
+      for (int k = 0; k <= size; ++k) {
+        const Complex a = z(k % size);
+        const Complex b = std::conj(z((size - k) % size));
+        const Complex w = k < size ? real_twiddle(k) : Complex(-1.0, 0.0);
+        row[k] = 0.5 * (a + b) - Complex(0.0, 0.5) * w * (a - b);
+      }
+    } else if (step == RealStep::kOddR2C) {
+      Complex* row = to + frame.out_base + tr * dist;
+      for (int k = 0; k <= size / 2; ++k) row[k] = z(k);
+    } else {
+      double* row = reinterpret_cast<double*>(to) + frame.out_base + tr * dist;
+      for (int e = 0; e < size; ++e) row[e] = z(e).real();
+    }
+  }
+  return true;
+}
+
 // The block's N points a sub-transform, in the staging order of the pass's input side, with the
 // inter-pass twiddle; a first Bluestein pass reads the n-point input (zeros past it) times the
 // chirp; a convolution pass puts them in its slots (Rader's permutation; Bluestein's chirp and
 // zero padding).
 void StepRunner::load(const BlockFrame& frame, long long g0, int valid, const Complex* from) {
   const int size = shape_.size;
+  if (real_input(frame, valid, from)) return;
   const long long lo_mask = (1LL << pass_.twiddle_lo_bits) - 1;
   const std::vector<Complex>& table = tables_.values;
   const ChirpFrame chirp_frame_in = chirp_frame(shape_, frame.in_base, g0);
@@ -171,6 +240,7 @@ void StepRunner::compute(const BlockFrame& frame, int valid) {
 // points of a transform times the chirp (last Bluestein pass).
 void StepRunner::store(const BlockFrame& frame, long long g0, int valid, Complex* to) {
   const int size = shape_.size;
+  if (real_output(frame, valid, to)) return;
   if (pass_.bluestein == BluesteinStep::kSpectrum && one_buffer_) {
     // In place: each output where its input was (turned_input_position reads them there).
     for (int q = 0; q < valid * size; ++q) {
@@ -220,10 +290,28 @@ void execute_any(const FftPlan& plan, int sign, const Complex* input, Complex* o
     execute(plan, sign, input, output);
     return;
   }
+  const bool in_place = input == output;
+  if (plan.kind != Kind::kC2C && !plan.cluster && !plan.fused) {
+    // A real plan whose real pass is a convolution (plan_real): its passes as execute runs a
+    // real plan's, in plan_buffers' turns, with the distances of this execution.
+    const std::vector<PassBuffers> turns = plan_buffers(plan, in_place);
+    const auto buffer = [&](Buffer which) -> Complex* {
+      if (which == Buffer::kWork) throw std::invalid_argument("fft reference: a real convolution plan with a work area");
+      return which == Buffer::kInput ? const_cast<Complex*>(input) : output;
+    };
+    for (std::size_t i = 0; i < plan.passes.size(); ++i) {
+      const FftPass pass = execution_pass(plan, i, in_place);
+      if (has_step(pass)) {
+        StepRunner(plan, pass, sign).run_all(buffer(turns[i].from), buffer(turns[i].to));
+      } else {
+        run_pass(plan, pass, sign, buffer(turns[i].from), buffer(turns[i].to));
+      }
+    }
+    return;
+  }
   if (plan.kind != Kind::kC2C || plan.cluster || plan.fused || plan.passes_in_place) {
     throw std::invalid_argument("fft reference: convolution steps in a plan that is not a 1D c2c one");
   }
-  const bool in_place = input == output;
   const std::vector<PassTurn> turns = plan_turns(plan, in_place);
   const long long padded = bluestein_padded_length(plan);
   const long long work_points = padded == 0 ? plan.n : bluestein_one_buffer(plan) ? padded : 2 * padded;

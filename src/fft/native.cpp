@@ -388,6 +388,8 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
       layout.lo_count = step.lo_count;
       layout.hi = step.hi;
       layout.hi_count = step.hi_count;
+      layout.real = step.real;
+      layout.real_count = step.real_count;
       layout.total = step.total;
       layouts.push_back(layout);
       if (device_formed.back()) {
@@ -935,6 +937,9 @@ class StockhamSolver final : public Solver {
     limits.column_lines = config().fft_column_lines;
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
+    // A real length with a prime factor above 13 (its half's, for even n): the real pass is one
+    // Bluestein convolution over a power of two (kernels_serve below).
+    limits.convolution_powers_of_two = true;
     FftPlanResult planned =
         real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
         : strided ? plan_c2c_layout(d, limits)
@@ -946,6 +951,12 @@ class StockhamSolver final : public Solver {
       return nullptr;
     }
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
+    if (!kernels_serve(*planned.plan, launches)) {
+      why = "native FFT: a real length with a prime factor above 13 runs natively where its real pass is one "
+            "Bluestein convolution over a power of two";
+      *reason = why.c_str();
+      return nullptr;
+    }
     // A two-pass real plan runs on the power-of-two kernels only, both passes: the paired real
     // steps have no other kernel, and the general kernel's 16-byte accesses assume even
     // transform distances, which an intermediate of n / 2 + 1 a transform is not. (A cluster

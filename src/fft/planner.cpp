@@ -997,6 +997,8 @@ bool lines_layout(const Descriptor& d, bool* contiguous_out) {
 
 namespace {
 
+bool is_smooth(long long m);  // below: whether m's prime factors are all at most 13
+
 // plan_real's rank-1 plan of an even n whose half M takes two passes (fft/planner.h).
 FftPlanResult plan_real_two_pass(Kind kind, long long n, long long batch, Precision precision,
                                  const DeviceLimits& limits) {
@@ -1168,7 +1170,25 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   // with the real step (odd n: of n points). One extra column a row on the complex side: the
   // planner's batch must allow the rows' n / 2 + 1 slots in the kernels' 32-bit offsets.
   const long long points = odd ? n : half;
-  FftPlanResult complex = plan_c2c_1d(points, rows * batch, precision, limits);
+  FftPlanResult complex;
+  if (is_smooth(points)) {
+    complex = plan_c2c_1d(points, rows * batch, precision, limits);
+  } else {
+    // A prime factor above 13: the real pass may be one Bluestein convolution over a power of
+    // two (plan_c2c_any's one pass under convolution_powers_of_two, the padding the kernels
+    // run), the real step on its loads and stores.
+    DeviceLimits convolution = limits;
+    convolution.convolution_powers_of_two = true;
+    FftPlanResult any = plan_c2c_any(points, rows * batch, precision, convolution);
+    const bool one_pass = any.plan && any.plan->passes.size() == 1 &&
+                          any.plan->passes[0].convolution == ConvolutionStep::kBluestein;
+    if (!one_pass) {
+      result.reason = std::string(odd ? "n = " : "n / 2 = ") + std::to_string(points) +
+                      " is not one convolution pass (" + any.reason + ")";
+      return result;
+    }
+    complex = std::move(any);
+  }
   if (!complex.plan) {
     result.reason = complex.reason;
     return result;
@@ -1192,8 +1212,9 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   } else {
     real.real_step = kind == Kind::kR2C ? RealStep::kPackR2C : RealStep::kUnpackC2R;
   }
-  // Its layout as a real pass (the complex plan sized it as a complex one).
-  relayout_fixed_pass(&real, plan.element_bytes, limits.shared_bytes_per_block);
+  // Its layout as a real pass (the complex plan sized it as a complex one); a convolution pass
+  // keeps its convolution's buffers.
+  if (real.convolution == ConvolutionStep::kNone) relayout_fixed_pass(&real, plan.element_bytes, limits.shared_bytes_per_block);
   real.transform_n = points;
   real.transforms = rows * batch;
   // The complex side holds n / 2 + 1 values a row (kPackR2C writes, kUnpackC2R reads them).

@@ -795,6 +795,10 @@ void execute(const FftPlan& plan, int sign, const Complex* input, Complex* outpu
   }
 }
 
+void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const Complex* from, Complex* to) {
+  PassRunner(plan, pass, sign).run_all(from, to);
+}
+
 void run_step_stages(const FftPass& pass, int length, const PassShape& shape, int valid, int sign,
                      const std::vector<Complex>& table, std::size_t stage_offset, std::vector<Complex>* smem) {
   PassShape stages = shape;

@@ -44,6 +44,12 @@ enum class TileOrder { kTickets, kReversed };
 void execute(const FftPlan& plan, int sign, const std::complex<double>* input, std::complex<double>* output,
              TileOrder order = TileOrder::kTickets);
 
+// One pass of `plan` from `from` to `to`, block by block as execute runs it (a real plan's with
+// the distances of its execution: execution_pass). For the executors that run a plan's other
+// passes themselves (fft/convolution_reference.h).
+void run_pass(const FftPlan& plan, const FftPass& pass, int sign, const std::complex<double>* from,
+              std::complex<double>* to);
+
 // The Stockham stages of `pass.radices` (product `length`) on the first `length` elements of each
 // of the first `valid` sub-transforms in `smem`, laid out by `shape` (smem_index), as a pass's
 // kernel runs them: butterflies spread over pass.threads_per_transform threads, every read of a

@@ -5,7 +5,8 @@
 // most of them, and none for strided layouts), so every case runs the same random input (never zero) through the vendor's plan
 // (policy vendor) and through ours (policy native, checked through the dispatch statistics to have
 // really run natively, or not at all where the layout is not native: a real innermost length with
-// a prime factor above 13, 17 and 34), each output poisoned with NaN before the call. Up to three
+// a prime factor above 13 whose Bluestein convolution passes one block), each output poisoned
+// with NaN before the call. Up to three
 // transforms of the batch (first, middle, last) are compared with a float64 transform on the host:
 // separable for 2D and 3D (a 1D transform along each axis: a radix-2 FFT for powers of two, a
 // naive DFT for the other lengths, all of them small), for R2C the complex FFT of the real data cut
@@ -83,6 +84,9 @@ struct Traits<cufftComplex> {
   // Bound of the real lengths the tests expect native: powers of two up to it take one pass, and
   // so do the other lengths listed (not every 13-smooth length below it: 19683 takes two).
   static constexpr long long kMaxNativeReal = 1LL << 15;
+  // The largest Bluestein convolution of one pass (kernels/stockham_bluestein.cuh): a real length
+  // with a prime factor above 13 is native where its complex points' M fits it.
+  static constexpr long long kMaxBluestein = 1LL << 14;
   static cufftResult c2c(cufftHandle plan, cufftComplex* in, cufftComplex* out, int direction) {
     return cufftExecC2C(plan, in, out, direction);
   }
@@ -102,6 +106,7 @@ struct Traits<cufftDoubleComplex> {
   static constexpr const char* kExecR2C = "cufftExecD2Z";
   static constexpr const char* kExecC2R = "cufftExecZ2D";
   static constexpr long long kMaxNativeReal = 1LL << 14;
+  static constexpr long long kMaxBluestein = 1LL << 13;
   static cufftResult c2c(cufftHandle plan, cufftDoubleComplex* in, cufftDoubleComplex* out, int direction) {
     return cufftExecZ2Z(plan, in, out, direction);
   }
@@ -633,7 +638,8 @@ bool fp64_type(cufftType type) { return type == CUFFT_Z2Z || type == CUFFT_D2Z |
 // power-of-two, cluster, fused and cluster column kernels, fixed-sequence lengths and one of the
 // general kernel, 1001 = 7 x 11 x 13), one- and two-pass Bluestein (the latter with tables formed
 // on the device at plan time: plans made on eight threads at once form theirs at once), real 1D
-// lengths (a fixed length, a cluster length, two passes, cluster column passes, an odd length), a
+// lengths (a fixed length, a cluster length, two passes, cluster column passes, an odd length;
+// lengths with a prime factor above 13, one Bluestein pass with the real step, 1D and 2D), a
 // 2D plane with cluster columns and one over mixed radices, a 3D of three passes, and small planes
 // of each kind. Under a cap of points a call (IDGPU_TEST_MAX_POINTS, the sanitizer runs) a job's
 // batch shrinks to fit and a job whose one transform is above the cap is left out; the small
@@ -651,7 +657,8 @@ std::vector<PlanJob> concurrency_jobs() {
       {CUFFT_C2C, {4099}, 64},     {CUFFT_C2C, {10007}, 16},   {CUFFT_Z2Z, {65521}, 4},
       {CUFFT_Z2Z, {1048573}, 2},   {CUFFT_R2C, {400}, 1024},   {CUFFT_C2R, {1 << 16}, 16},
       {CUFFT_D2Z, {1 << 20}, 4},   {CUFFT_C2R, {1 << 23}, 1},  {CUFFT_R2C, {1001}, 64},
-      {CUFFT_C2C, {4096, 4096}, 1}, {CUFFT_Z2Z, {1080, 1920}, 1}, {CUFFT_C2C, {100, 100, 100}, 2}};
+      {CUFFT_C2C, {4096, 4096}, 1}, {CUFFT_Z2Z, {1080, 1920}, 1}, {CUFFT_C2C, {100, 100, 100}, 2},
+      {CUFFT_R2C, {2 * 4099}, 16}, {CUFFT_C2R, {4099}, 16},   {CUFFT_Z2D, {2 * 2053}, 8}, {CUFFT_D2Z, {30, 34}, 8}};
   std::vector<PlanJob> jobs;
   for (PlanJob job : all) {
     long long points = 1;
@@ -1143,11 +1150,18 @@ void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed,
 }
 
 // Lengths that one pass serves: even n with a 13-smooth half, odd n 13-smooth itself (one pass
-// of n points), up to Traits<T>::kMaxNativeReal; 2^24 reals a call.
+// of n points), up to Traits<T>::kMaxNativeReal, and the others (a prime factor above 13) where
+// the points' Bluestein convolution over the power of two M >= 2 points - 1 fits one pass; 2^24
+// reals a call.
 template <class T>
 void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
   run_real_lengths<T>(lengths, seed, 1LL << 24, [](long long n) {
-    return n >= 3 && n <= Traits<T>::kMaxNativeReal && smooth13(n % 2 == 0 ? n / 2 : n);
+    const long long points = n % 2 == 0 ? n / 2 : n;
+    if (n < 3) return false;
+    if (smooth13(points)) return n <= Traits<T>::kMaxNativeReal;
+    long long m = 1;
+    while (m < 2 * points - 1) m *= 2;
+    return m <= Traits<T>::kMaxBluestein;
   });
 }
 
@@ -1234,8 +1248,8 @@ TEST_CASE("native 3D C2C and Z2Z in the default layout", "[fft][3d]") {
 
 // Even lengths whose half has no prime factor above 13 are native (powers of two on the
 // power-of-two kernels, the others on the general one), and odd 13-smooth lengths (a pass of n
-// points); n = 34 (half 17) and 17 are not: the vendor serves them under the native policy, with
-// no native call counted.
+// points); n = 34 (half 17) and 17 too, as one Bluestein pass with the real step (a case of its
+// own below).
 TEST_CASE("native R2C and C2R, lengths up to 2^15", "[fft][real]") {
   run_real_lengths<cufftComplex>({8, 15, 17, 34, 64, 243, 256, 400, 1000, 1001, 1024, 1920, 3375, 4096, 1LL << 14,
                                   1LL << 15},
@@ -1244,6 +1258,18 @@ TEST_CASE("native R2C and C2R, lengths up to 2^15", "[fft][real]") {
 
 TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
   run_real_lengths<cufftDoubleComplex>({8, 15, 34, 64, 243, 256, 400, 1000, 1001, 1024, 4096, 1LL << 14}, 6000);
+}
+
+// Real lengths with a prime factor above 13 (the half's, for even n): one Bluestein pass with the
+// real step on its loads and stores, where the convolution fits a block (M <= 2^14 fp32, 2^13
+// fp64): odd primes, twice a prime, 3 x a prime, a prime square; past that (fp32 2 x 8209,
+// 8209; fp64 2 x 4099) the vendor under the native policy, with no native call counted.
+TEST_CASE("native R2C, C2R, D2Z and Z2D of lengths with a prime factor above 13", "[fft][real][bluestein]") {
+  run_real_lengths<cufftComplex>({17, 34, 23, 202, 289, 1031, 2062, 3 * 1031, 4099, 2 * 4099, 8191, 2 * 8191,
+                                  2 * 5003, 8209, 2 * 8209},
+                                 5500);
+  run_real_lengths<cufftDoubleComplex>({17, 34, 101, 2 * 1031, 2053, 2 * 2053, 4093, 2 * 4093, 2 * 4099, 4099},
+                                       6500);
 }
 
 // fp64 real lengths whose complex pass widens its stages to fit 512 threads (FftPass::
@@ -1280,8 +1306,8 @@ TEST_CASE("native D2Z and Z2D over cluster column passes", "[fft][real][cluster-
   run_real_case<cufftDoubleComplex>({1LL << 26}, 1, true, kMakers[0], true, 7311);
 }
 
-// Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth; 34 is
-// not: the vendor serves it under the native policy, with no native call counted.
+// Native where the innermost length is even with a 13-smooth half, or odd and 13-smooth, or has a
+// prime factor above 13 whose Bluestein convolution fits one pass (34, 2 x 1031, 4099).
 // Square power-of-two planes of 128^2 .. 1024^2 run the real pass and the next axis as one fused
 // kernel (FusedKind::kRealForward / kRealInverse): a C2R plane's last column tile is short (the
 // n / 2 + 1 columns), an R2C plane's Nyquist column runs packed with column 0; {128, 128} x 2
@@ -1296,7 +1322,9 @@ TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                  {{2048, 256}, 1, true},
                                  {{60, 400}, 1, true},
                                  {{100, 45}, 3, true},
-                                 {{60, 34}, 1, false}},
+                                 {{60, 34}, 1, true},
+                                 {{30, 2 * 1031}, 2, true},
+                                 {{16, 4099}, 1, true}},
                                 0, 8000);
   run_real_shapes<cufftDoubleComplex>({{{128, 128}, 2, true},
                                        {{256, 256}, 5, true},
@@ -1306,7 +1334,8 @@ TEST_CASE("native 2D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                        {{100, 64}, 3, true},
                                        {{1024, 256}, 1, true},
                                        {{60, 400}, 1, true},
-                                       {{60, 34}, 1, false}},
+                                       {{60, 34}, 1, true},
+                                       {{30, 2 * 2053}, 1, true}},
                                       1, 8100);
 }
 

@@ -14,11 +14,23 @@
 // Every table holds the forward sign's values; the inverse transform conjugates them and swaps
 // both FFTs' signs (the conjugate of the forward computation). The host executor runs the same
 // steps (fft/convolution_reference.cpp).
+// A real plan's real pass (PassLaunch::real_step, RealStep in fft/planner.h) runs its real step
+// in steps 1 and 5, so that the data still move once: C2R of even length combines each input
+// with its partner X[N - e] into Z on its load (the partner read from the L1/L2), R2C of even
+// length pairs the outputs Z[k] and Z[N - k] from shared memory on its store; odd lengths load
+// reals as (x, 0) or the half spectrum with its Hermitian extension, and store the first
+// n / 2 + 1 outputs or real parts, the real side's distances in reals.
 #pragma once
 
 #include "fft/kernels/stockham_pow2.cuh"
 
 namespace idgpu::fft::kernels {
+
+// PassLaunch::real_step's values the kernel serves (RealStep, fft/planner.h).
+inline constexpr int kBluesteinPackR2C = 1;
+inline constexpr int kBluesteinUnpackC2R = 2;
+inline constexpr int kBluesteinOddR2C = 3;
+inline constexpr int kBluesteinOddC2R = 4;
 
 // The convolution lengths compiled: n >= 17 (the least prime above 13) takes M >= 64, and the
 // largest M is the largest power-of-two pass a block holds.
@@ -41,11 +53,14 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
   const long long in_dist = input_distance(s);
   const long long out_dist = output_distance(s);
   // Not restrict: the pass may run in place; every element a block writes it read before its
-  // first barrier.
-  const C* in = static_cast<const C*>(p.input) + g0 * in_dist;
-  C* out = static_cast<C*>(p.output) + g0 * out_dist;
+  // first barrier. (An odd real pass's real side counts reals: its pointer is formed in its own
+  // branch.)
+  const int real_step = p.real_step;
+  const C* in = real_step == kBluesteinOddR2C ? nullptr : static_cast<const C*>(p.input) + g0 * in_dist;
+  C* out = real_step == kBluesteinOddC2R ? nullptr : static_cast<C*>(p.output) + g0 * out_dist;
   const C* __restrict__ chirp = static_cast<const C*>(p.chirp);
   const C* __restrict__ spectrum = static_cast<const C*>(p.spectrum);
+  const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
   const int tr = thread >> Ahead::kLogThreads;
   const int tid = thread & (kThreads - 1);
   const bool active = tr < valid;
@@ -53,10 +68,41 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
   const auto slot = [&](int row, int e) { return row * s.smem_stride + e + (e >> s.shift); };
 
   const int count = valid * n;
-  for (int q = thread; q < count; q += static_cast<int>(blockDim.x)) {
-    const int row = q / n;
-    const int e = q - row * n;
-    sm[slot(row, e)] = cmul(in[row * in_dist + e], orient<Inverse>(__ldg(&chirp[e])));
+  const int stride = static_cast<int>(blockDim.x);
+  if (real_step == kBluesteinOddR2C) {
+    const Real* x = static_cast<const Real*>(p.input) + g0 * in_dist;
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int e = q - row * n;
+      sm[slot(row, e)] = cmul(make<C>(x[row * in_dist + e], static_cast<Real>(0)), orient<Inverse>(__ldg(&chirp[e])));
+    }
+  } else if (real_step == kBluesteinOddC2R) {
+    // X[e] for e <= n / 2, conj X[n - e] above.
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int e = q - row * n;
+      const bool lower = 2 * e <= n;
+      C x = in[row * in_dist + (lower ? e : n - e)];
+      if (!lower) x = cconj(x);
+      sm[slot(row, e)] = cmul(x, orient<Inverse>(__ldg(&chirp[e])));
+    }
+  } else if (real_step == kBluesteinUnpackC2R) {
+    // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int e = q - row * n;
+      const C a = in[row * in_dist + e];
+      const C b = cconj(in[row * in_dist + n - e]);
+      const C sum = cadd(a, b);
+      const C t = cmul(cconj(__ldg(&real[e])), csub(a, b));
+      sm[slot(row, e)] = cmul(make<C>(sum.x - t.y, sum.y + t.x), orient<Inverse>(__ldg(&chirp[e])));
+    }
+  } else {
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int e = q - row * n;
+      sm[slot(row, e)] = cmul(in[row * in_dist + e], orient<Inverse>(__ldg(&chirp[e])));
+    }
   }
   __syncthreads();
   C v[kE];
@@ -80,10 +126,40 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
   back.stages(v, std::make_integer_sequence<int, Back::kStages>());
   __syncthreads();
 
-  for (int q = thread; q < count; q += static_cast<int>(blockDim.x)) {
-    const int row = q / n;
-    const int e = q - row * n;
-    out[row * out_dist + e] = cmul(sm[slot(row, e)], orient<Inverse>(__ldg(&chirp[e])));
+  const auto result = [&](int row, int k) { return cmul(sm[slot(row, k)], orient<Inverse>(__ldg(&chirp[k]))); };
+  if (real_step == kBluesteinPackR2C) {
+    // X[k] = (Z[k] + conj Z[N-k]) / 2 - i w^k (Z[k] - conj Z[N-k]) / 2 for k < N; the thread of
+    // k = 0 also writes X[N] = Re Z[0] - Im Z[0].
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int k = q - row * n;
+      const C a = result(row, k);
+      const C b = cconj(k == 0 ? a : result(row, n - k));
+      const C sum = cadd(a, b);
+      const C t = cmul(__ldg(&real[k]), csub(a, b));
+      out[row * out_dist + k] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+      if (k == 0) out[row * out_dist + n] = make<C>(a.x - a.y, static_cast<Real>(0));
+    }
+  } else if (real_step == kBluesteinOddR2C) {
+    const int slots = n / 2 + 1;
+    for (int q = thread; q < valid * slots; q += stride) {
+      const int row = q / slots;
+      const int k = q - row * slots;
+      out[row * out_dist + k] = result(row, k);
+    }
+  } else if (real_step == kBluesteinOddC2R) {
+    Real* x = static_cast<Real*>(p.output) + g0 * out_dist;
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int e = q - row * n;
+      x[row * out_dist + e] = result(row, e).x;
+    }
+  } else {
+    for (int q = thread; q < count; q += stride) {
+      const int row = q / n;
+      const int e = q - row * n;
+      out[row * out_dist + e] = result(row, e);
+    }
   }
 }
 
@@ -97,14 +173,15 @@ cudaError_t launch_bluestein_kernel(const PassLaunch& pass, cudaStream_t stream)
   return cudaGetLastError();
 }
 
-// Whether a compiled kernel serves `pass`: a single pass (contiguous in and out) of Bluestein's
-// convolution over M = 2^LogM in the compiled range, staged as Pow2Pass stages M (16 elements a
+// Whether a compiled kernel serves `pass`: a single pass (contiguous in and out; a real pass's
+// step 1..4 included) of Bluestein's convolution over M = 2^LogM in the compiled range, staged as Pow2Pass stages M (16 elements a
 // thread, pow2_stage_bits' radices).
 template <class Real>
 bool bluestein_served(const PassLaunch& pass) {
   const PassShape& s = pass.shape;
   const int log_m = pass.convolution_log2;
-  if (pass.convolution != 2 || s.sub != 1 || s.span != 1 || log_m < kBluesteinMinLog ||
+  if (pass.convolution != 2 || s.sub != 1 || s.span != 1 || pass.real_step < 0 || pass.real_step > kBluesteinOddC2R ||
+      log_m < kBluesteinMinLog ||
       log_m > kPow2MaxLog<Real> || pass.stages != pow2_stages(log_m) ||
       pass.threads_per_transform != (1 << log_m) / kMaxElementsPerThread) {
     return false;
@@ -132,7 +209,11 @@ cudaError_t launch_bluestein_log(const PassLaunch& pass, cudaStream_t stream, st
 // with nothing launched, for a pass no kernel serves.
 template <class Real>
 cudaError_t launch_bluestein(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
-  if (!bluestein_served<Real>(pass) || pass.chirp == nullptr || pass.spectrum == nullptr) return cudaErrorNotSupported;
+  const bool even_real = pass.real_step == kBluesteinPackR2C || pass.real_step == kBluesteinUnpackC2R;
+  if (!bluestein_served<Real>(pass) || pass.chirp == nullptr || pass.spectrum == nullptr ||
+      (even_real && pass.real_twiddles == nullptr)) {
+    return cudaErrorNotSupported;
+  }
   using Logs = std::make_integer_sequence<int, kPow2MaxLog<Real> - kBluesteinMinLog + 1>;
   return inverse ? launch_bluestein_log<Real, true>(pass, stream, Logs())
                  : launch_bluestein_log<Real, false>(pass, stream, Logs());

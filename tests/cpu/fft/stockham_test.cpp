@@ -1909,10 +1909,8 @@ TEST_CASE("executor: real plans (R2C, C2R) against the naive DFT, in and out of 
       salt += 2;
     }
   }
-  // A half with a prime factor above 13 is declined, with the reason; so are lengths below 3.
-  fft::FftPlanResult declined = fft::plan_real_1d(fft::Kind::kR2C, 34, 1, fft::Precision::kSingle, h100);
-  CHECK(!declined.plan);
-  CHECK(declined.reason.find("prime factor") != std::string::npos);
+  // Lengths below 3 are declined, and so is a kind that is not real. (A half with a prime factor
+  // above 13: the Bluestein case further on.)
   CHECK(!fft::plan_real_1d(fft::Kind::kC2R, 2, 1, fft::Precision::kSingle, h100).plan);
   CHECK(!fft::plan_real_1d(fft::Kind::kC2C, 16, 1, fft::Precision::kSingle, h100).plan);
 }
@@ -2306,6 +2304,133 @@ TEST_CASE("executor: two-pass real plans fused out of place, tiles in either ord
   CHECK(two_pass >= 40);
 }
 
+namespace {
+
+// R2C and C2R plans of an even innermost length (plan_real) run by the host executor on random
+// reals, in and out of place (cuFFT's padded layout), against the naive N-D DFT; the C2R of that
+// spectrum gives `points` times the reals back.
+void check_even_real_plans(const fft::FftPlan& r2c, const fft::FftPlan& c2r, const std::vector<long long>& dims,
+                           long long batch, std::uint64_t salt) {
+  INFO(r2c.to_string() << c2r.to_string());
+  const int rank = static_cast<int>(dims.size());
+  const long long n = dims.back();
+  long long rows = 1;  // rows of the innermost axis a transform
+  for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+  const long long points = rows * n;
+  const long long all_rows = rows * batch;
+  const long long half = n / 2;
+  const long long slots = half + 1;
+  // Random reals and their exact spectrum (the naive N-D DFT of the reals as complex values).
+  const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), salt);
+  std::vector<Complex> real_as_complex(noise.size());
+  for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+  const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
+  std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
+  std::vector<Complex> packed(static_cast<std::size_t>(all_rows * half));  // the reals as pairs
+  std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
+  for (long long r = 0; r < all_rows; ++r) {
+    for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
+    for (long long m = 0; m < half; ++m) {
+      packed[r * half + m] = {noise[r * n + 2 * m].real(), noise[r * n + 2 * m + 1].real()};
+      padded[r * slots + m] = packed[r * half + m];  // the padding (slot half) stays NaN
+    }
+  }
+  // R2C out of place (the input untouched) and in place (cuFFT's padded layout).
+  std::vector<Complex> out = poisoned(static_cast<std::size_t>(all_rows * slots));
+  const std::vector<Complex> packed_copy = packed;
+  fft::reference::execute_any(r2c, -1, packed.data(), out.data());
+  CHECK(relative_error(out, want_half) < kTolerance);
+  CHECK(packed == packed_copy);
+  fft::reference::execute_any(r2c, -1, padded.data(), padded.data());
+  CHECK(relative_error(padded, want_half) < kTolerance);
+
+  // C2R of that spectrum: N times the reals (N = the points of a transform).
+  std::vector<Complex> spectrum_in(want_half.size());
+  for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
+  std::vector<ComplexL> want_real(packed.size());
+  for (std::size_t i = 0; i < want_real.size(); ++i) want_real[i] = ComplexL(packed[i]) * static_cast<long double>(points);
+  std::vector<Complex> c2r_input = spectrum_in;  // overwritten, as cuFFT's multi-dimensional C2R
+  std::vector<Complex> back = poisoned(packed.size());
+  fft::reference::execute_any(c2r, +1, c2r_input.data(), back.data());
+  CHECK(relative_error(back, want_real) < kTolerance);
+  if (rank == 1) CHECK(c2r_input == spectrum_in);  // 1D: the input left as it was
+  std::vector<Complex> in_place = spectrum_in;
+  fft::reference::execute_any(c2r, +1, in_place.data(), in_place.data());
+  std::vector<Complex> unpadded(packed.size());
+  for (long long r = 0; r < all_rows; ++r) {
+    for (long long m = 0; m < half; ++m) unpadded[r * half + m] = in_place[r * slots + m];
+  }
+  CHECK(relative_error(unpadded, want_real) < kTolerance);
+}
+
+// The same for an odd innermost length: the real side in reals, n a row out of place, n + 1 in
+// place; a 1D C2R leaves its input as it was.
+void check_odd_real_plans(const fft::FftPlan& r2c, const fft::FftPlan& c2r, const std::vector<long long>& dims,
+                          long long batch, std::uint64_t salt) {
+  INFO(r2c.to_string() << c2r.to_string());
+  const int rank = static_cast<int>(dims.size());
+  const long long n = dims.back();
+  long long rows = 1;  // rows of the innermost axis a transform
+  for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+  const long long points = rows * n;
+  const long long all_rows = rows * batch;
+  const long long slots = n / 2 + 1;
+  const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), salt);
+  std::vector<Complex> real_as_complex(noise.size());
+  for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+  const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
+  std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
+  for (long long r = 0; r < all_rows; ++r) {
+    for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
+  }
+  // The reals in complex storage (viewed as doubles): out of place n a row, in place n + 1
+  // (= 2 slots) a row, the padding real NaN.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Complex> reals(static_cast<std::size_t>((all_rows * n + 1) / 2));
+  std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
+  double* flat = reinterpret_cast<double*>(reals.data());
+  double* flat_padded = reinterpret_cast<double*>(padded.data());
+  for (long long r = 0; r < all_rows; ++r) {
+    for (long long e = 0; e < n; ++e) {
+      flat[r * n + e] = noise[r * n + e].real();
+      flat_padded[r * (n + 1) + e] = noise[r * n + e].real();
+    }
+    flat_padded[r * (n + 1) + n] = nan;
+  }
+  std::vector<Complex> out = poisoned(want_half.size());
+  const std::vector<Complex> reals_copy = reals;
+  fft::reference::execute_any(r2c, -1, reals.data(), out.data());
+  CHECK(relative_error(out, want_half) < kTolerance);
+  CHECK(reals == reals_copy);
+  fft::reference::execute_any(r2c, -1, padded.data(), padded.data());
+  CHECK(relative_error(padded, want_half) < kTolerance);
+
+  // C2R of that spectrum: `points` times the reals, out of place and in place.
+  std::vector<Complex> spectrum_in(want_half.size());
+  for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
+  const auto check_reals = [&](const double* got, long long dist) {
+    long double diff = 0, norm = 0;
+    for (long long r = 0; r < all_rows; ++r) {
+      for (long long e = 0; e < n; ++e) {
+        const long double want = static_cast<long double>(noise[r * n + e].real()) * points;
+        diff += (got[r * dist + e] - want) * (got[r * dist + e] - want);
+        norm += want * want;
+      }
+    }
+    CHECK(static_cast<double>(std::sqrt(diff / norm)) < kTolerance);
+  };
+  std::vector<Complex> c2r_input = spectrum_in;
+  std::vector<Complex> back = poisoned(reals.size());
+  fft::reference::execute_any(c2r, +1, c2r_input.data(), back.data());
+  check_reals(reinterpret_cast<const double*>(back.data()), n);
+  if (rank == 1) CHECK(c2r_input == spectrum_in);  // 1D: the input left as it was
+  std::vector<Complex> in_place = spectrum_in;
+  fft::reference::execute_any(c2r, +1, in_place.data(), in_place.data());
+  check_reals(reinterpret_cast<const double*>(in_place.data()), n + 1);
+}
+
+}  // namespace
+
 TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in and out of place",
           "[fft][executor][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
@@ -2324,7 +2449,6 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
       const long long slots = half + 1;
       long long rows = 1;  // rows of the innermost axis a transform
       for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
-      const long long points = rows * n;
       const long long all_rows = rows * batch;
       CAPTURE(dims, batch, static_cast<int>(precision));
       fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
@@ -2384,57 +2508,14 @@ TEST_CASE("executor: 2D and 3D real plans (R2C, C2R) against the naive DFT, in a
         CHECK(inverse.passes[1].real_step == fft::RealStep::kUnpackC2R);
       }
 
-      // Random reals and their exact spectrum (the naive N-D DFT of the reals as complex values).
-      const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), ++salt);
-      std::vector<Complex> real_as_complex(noise.size());
-      for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
-      const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
-      std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
-      std::vector<Complex> packed(static_cast<std::size_t>(all_rows * half));  // the reals as pairs
-      std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
-      for (long long r = 0; r < all_rows; ++r) {
-        for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
-        for (long long m = 0; m < half; ++m) {
-          packed[r * half + m] = {noise[r * n + 2 * m].real(), noise[r * n + 2 * m + 1].real()};
-          padded[r * slots + m] = packed[r * half + m];  // the padding (slot half) stays NaN
-        }
-      }
-      // R2C out of place (the input untouched) and in place (cuFFT's padded layout).
-      std::vector<Complex> out = poisoned(static_cast<std::size_t>(all_rows * slots));
-      const std::vector<Complex> packed_copy = packed;
-      fft::reference::execute(*r2c.plan, -1, packed.data(), out.data());
-      CHECK(relative_error(out, want_half) < kTolerance);
-      CHECK(packed == packed_copy);
-      fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
-      CHECK(relative_error(padded, want_half) < kTolerance);
-
-      // C2R of that spectrum: N times the reals (N = the points of a transform).
-      std::vector<Complex> spectrum_in(want_half.size());
-      for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
-      std::vector<ComplexL> want_real(packed.size());
-      for (std::size_t i = 0; i < want_real.size(); ++i) want_real[i] = ComplexL(packed[i]) * static_cast<long double>(points);
-      std::vector<Complex> c2r_input = spectrum_in;  // overwritten, as cuFFT's multi-dimensional C2R
-      std::vector<Complex> back = poisoned(packed.size());
-      fft::reference::execute(*c2r.plan, +1, c2r_input.data(), back.data());
-      CHECK(relative_error(back, want_real) < kTolerance);
-      std::vector<Complex> in_place = spectrum_in;
-      fft::reference::execute(*c2r.plan, +1, in_place.data(), in_place.data());
-      std::vector<Complex> unpadded(packed.size());
-      for (long long r = 0; r < all_rows; ++r) {
-        for (long long m = 0; m < half; ++m) unpadded[r * half + m] = in_place[r * slots + m];
-      }
-      CHECK(relative_error(unpadded, want_real) < kTolerance);
+      check_even_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
     }
   }
-  // Declined with the reason: an innermost half with a prime factor above 13, an outer axis with
-  // one, an outer axis that takes two passes, a rank outside 1..3.
+  // Declined with the reason: an outer axis with a prime factor above 13, an outer axis that
+  // takes two passes, a rank outside 1..3. (An innermost one: the Bluestein case below.)
   const fft::Precision single = fft::Precision::kSingle;
-  const long long seventeen[2] = {8, 34};
-  fft::FftPlanResult declined = fft::plan_real(fft::Kind::kR2C, 2, seventeen, 1, single, h100);
-  CHECK(!declined.plan);
-  CHECK(declined.reason.find("prime factor") != std::string::npos);
   const long long prime[2] = {17, 16};
-  declined = fft::plan_real(fft::Kind::kC2R, 2, prime, 1, single, h100);
+  fft::FftPlanResult declined = fft::plan_real(fft::Kind::kC2R, 2, prime, 1, single, h100);
   CHECK(!declined.plan);
   CHECK(declined.reason.find("axis 0") != std::string::npos);
   const long long wide[2] = {1LL << 16, 64};
@@ -2478,11 +2559,6 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
       const int rank = static_cast<int>(dims.size());
       const long long batch = 1 + static_cast<long long>(salt % 3);
       const long long n = dims.back();
-      const long long slots = n / 2 + 1;
-      long long rows = 1;
-      for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
-      const long long points = rows * n;
-      const long long all_rows = rows * batch;
       CAPTURE(dims, batch, static_cast<int>(precision));
       fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
       fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, h100);
@@ -2497,60 +2573,74 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
       CHECK(fft::real_pass_for(*r2c.plan, true).in_dist == n + 1);
       CHECK(fft::real_pass_for(*c2r.plan, true).out_dist == n + 1);
 
-      const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), ++salt);
-      std::vector<Complex> real_as_complex(noise.size());
-      for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
-      const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
-      std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
-      for (long long r = 0; r < all_rows; ++r) {
-        for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
-      }
-      // The reals in complex storage (viewed as doubles): out of place n a row, in place n + 1
-      // (= 2 slots) a row, the padding real NaN.
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      std::vector<Complex> reals(static_cast<std::size_t>((all_rows * n + 1) / 2));
-      std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
-      double* flat = reinterpret_cast<double*>(reals.data());
-      double* flat_padded = reinterpret_cast<double*>(padded.data());
-      for (long long r = 0; r < all_rows; ++r) {
-        for (long long e = 0; e < n; ++e) {
-          flat[r * n + e] = noise[r * n + e].real();
-          flat_padded[r * (n + 1) + e] = noise[r * n + e].real();
-        }
-        flat_padded[r * (n + 1) + n] = nan;
-      }
-      std::vector<Complex> out = poisoned(want_half.size());
-      const std::vector<Complex> reals_copy = reals;
-      fft::reference::execute(*r2c.plan, -1, reals.data(), out.data());
-      CHECK(relative_error(out, want_half) < kTolerance);
-      CHECK(reals == reals_copy);
-      fft::reference::execute(*r2c.plan, -1, padded.data(), padded.data());
-      CHECK(relative_error(padded, want_half) < kTolerance);
-
-      // C2R of that spectrum: `points` times the reals, out of place and in place.
-      std::vector<Complex> spectrum_in(want_half.size());
-      for (std::size_t i = 0; i < spectrum_in.size(); ++i) spectrum_in[i] = Complex(want_half[i]);
-      const auto check_reals = [&](const double* got, long long dist) {
-        long double diff = 0, norm = 0;
-        for (long long r = 0; r < all_rows; ++r) {
-          for (long long e = 0; e < n; ++e) {
-            const long double want = static_cast<long double>(noise[r * n + e].real()) * points;
-            diff += (got[r * dist + e] - want) * (got[r * dist + e] - want);
-            norm += want * want;
-          }
-        }
-        CHECK(static_cast<double>(std::sqrt(diff / norm)) < kTolerance);
-      };
-      std::vector<Complex> c2r_input = spectrum_in;
-      std::vector<Complex> back = poisoned(reals.size());
-      fft::reference::execute(*c2r.plan, +1, c2r_input.data(), back.data());
-      check_reals(reinterpret_cast<const double*>(back.data()), n);
-      if (rank == 1) CHECK(c2r_input == spectrum_in);  // 1D: the input left as it was
-      std::vector<Complex> in_place = spectrum_in;
-      fft::reference::execute(*c2r.plan, +1, in_place.data(), in_place.data());
-      check_reals(reinterpret_cast<const double*>(in_place.data()), n + 1);
+      check_odd_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
     }
   }
+}
+
+// Real lengths with a prime factor above 13 (the half's, for even n): the real pass is one
+// Bluestein convolution over the power of two M >= 2 N - 1 (N = n / 2, odd n: n), the real step
+// on its loads and stores (kernels/stockham_bluestein.cuh), in 1D, 2D and 3D; the outer axes as
+// in the smooth case.
+TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein pass against the naive DFT",
+          "[fft][executor][bluestein][cpu]") {
+  const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
+  const std::vector<std::vector<long long>> shapes = {{34},     {17},    {46},       {23},       {202},
+                                                      {101},    {2062},  {1031},     {8, 34},    {3, 17},
+                                                      {2, 4, 38}, {3, 5, 19}, {6, 254}, {4, 2 * 3 * 37}};
+  std::uint64_t salt = 13000;
+  for (const std::vector<long long>& dims : shapes) {
+    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+      const int rank = static_cast<int>(dims.size());
+      const long long batch = 1 + static_cast<long long>(salt % 3);
+      const long long n = dims.back();
+      const bool odd = n % 2 != 0;
+      const long long points = odd ? n : n / 2;
+      CAPTURE(dims, batch, static_cast<int>(precision));
+      fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
+      fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, h100);
+      INFO(r2c.reason << c2r.reason);
+      REQUIRE(r2c.plan.has_value());
+      REQUIRE(c2r.plan.has_value());
+      REQUIRE(r2c.plan->passes.size() == static_cast<std::size_t>(rank));
+      REQUIRE(c2r.plan->passes.size() == static_cast<std::size_t>(rank));
+      CHECK(r2c.plan->work_bytes == 0);
+      CHECK(c2r.plan->work_bytes == 0);
+      long long m = 1;
+      while (m < 2 * points - 1) m *= 2;
+      for (const fft::FftPlan* plan : {&*r2c.plan, &*c2r.plan}) {
+        const fft::FftPass& real = plan->passes[fft::real_pass_index(*plan)];
+        CHECK(real.convolution == fft::ConvolutionStep::kBluestein);
+        CHECK(real.size == points);
+        CHECK(real.convolution_size == m);
+        CHECK(real.transform_n == points);
+        const bool forward = plan->kind == fft::Kind::kR2C;
+        CHECK(real.real_step == (odd ? (forward ? fft::RealStep::kOddR2C : fft::RealStep::kOddC2R)
+                                     : (forward ? fft::RealStep::kPackR2C : fft::RealStep::kUnpackC2R)));
+        // The even steps' w_n^k after the convolution's tables.
+        const fft::StepLayout layout = fft::step_layout(real);
+        CHECK(layout.real_count == (odd ? 0u : static_cast<std::size_t>(points)));
+        CHECK(layout.real == layout.spectrum + layout.spectrum_count);
+        CHECK(layout.total == layout.real + layout.real_count);
+      }
+      if (odd) {
+        check_odd_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
+      } else {
+        check_even_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
+      }
+    }
+  }
+  // Declined with the reason: a length whose M passes what one block holds (fp32 2^14, fp64
+  // 2^13 points under the H100's limits), the half of an even one too.
+  for (long long n : {8209LL, 2 * 8209LL}) {
+    CAPTURE(n);
+    const fft::FftPlanResult declined = fft::plan_real_1d(fft::Kind::kR2C, n, 4, fft::Precision::kSingle, h100);
+    CHECK(!declined.plan);
+    CHECK(declined.reason.find("not one convolution pass") != std::string::npos);
+  }
+  const fft::FftPlanResult fp64 = fft::plan_real_1d(fft::Kind::kC2R, 2 * 4099, 4, fft::Precision::kDouble, h100);
+  CHECK(!fp64.plan);
+  CHECK(fp64.reason.find("not one convolution pass") != std::string::npos);
 }
 
 // The Bluestein spectrum cache (32 MiB): a spectrum asked for again is served from it, not formed
