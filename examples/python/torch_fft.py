@@ -1,4 +1,4 @@
-"""torch.fft on sizes idgpu serves natively on an H100, checked against numpy in float64.
+"""torch.fft on sizes idgpu serves natively on an H100 or an H200, checked against numpy in float64.
 
     idgpu-run --report -- python3 examples/python/torch_fft.py
 
@@ -50,6 +50,13 @@ cases = [
     ("fft2, complex128, 2 x 4096 x 4096",
      torch.randn(2, 4096, 4096, dtype=torch.complex128, device="cuda", generator=generator),
      torch.fft.fft2, lambda a: np.fft.fft2(a), 1e-12),
+    # Lengths with a large prime factor (H200): the half of 8198 is the prime 4099; 4093 is prime.
+    ("rfft, float32, 8192 x 8198",
+     torch.randn(8192, 8198, dtype=torch.float32, device="cuda", generator=generator),
+     torch.fft.rfft, lambda a: np.fft.rfft(a, axis=-1), 1e-5),
+    ("irfft, complex128, 8192 x 2047 -> 4093",
+     torch.randn(8192, 2047, dtype=torch.complex128, device="cuda", generator=generator),
+     lambda a: torch.fft.irfft(a, n=4093), lambda a: np.fft.irfft(a, n=4093, axis=-1), 1e-12),
 ]
 for label, x, transform, reference, tolerance in cases:
     result, ms = timed(transform, x)

@@ -68,11 +68,12 @@ class StepRunner {
 
   void run_block(long long block, const Complex* from, Complex* to);
   // A real plan's convolution pass (RealStep, fft/planner.h; the real side's distances in reals
-  // for odd n): its transforms' points from the real data into the slots times the chirp, zeros
+  // for odd n, rows paired there): its transforms' points from the real data into the slots times the chirp, zeros
   // past them, and its outputs from the slots times the chirp to the real data. False (nothing
   // done) for a side without a real step.
-  bool real_input(const BlockFrame& frame, int valid, const Complex* from);
-  bool real_output(const BlockFrame& frame, int valid, Complex* to);
+  // Odd rows paired (FftPass::real_rows): transform tr holds rows 2 (g0 + tr) and the next.
+  bool real_input(long long g0, int valid, const Complex* from);
+  bool real_output(long long g0, int valid, Complex* to);
   Complex real_twiddle(int k) const { return tables_.values[tables_.layout.real + static_cast<std::size_t>(k)]; }
   void load(const BlockFrame& frame, long long g0, int valid, const Complex* from);
   void compute(const BlockFrame& frame, int valid);
@@ -99,7 +100,7 @@ void StepRunner::run_block(long long block, const Complex* from, Complex* to) {
   store(frame, g0, valid, to);
 }
 
-bool StepRunner::real_input(const BlockFrame& frame, int valid, const Complex* from) {
+bool StepRunner::real_input(long long g0, int valid, const Complex* from) {
   const RealStep step = pass_.real_step;
   if (step != RealStep::kUnpackC2R && step != RealStep::kOddR2C && step != RealStep::kOddC2R) return false;
   if (pass_.convolution != ConvolutionStep::kBluestein) {
@@ -107,21 +108,32 @@ bool StepRunner::real_input(const BlockFrame& frame, int valid, const Complex* f
   }
   const int size = shape_.size;
   const long long dist = input_distance(shape_);
+  const bool paired = pass_.real_rows > 0;
+  if (paired && step == RealStep::kUnpackC2R) throw std::invalid_argument("fft reference: even real rows paired");
+  // Row `row`'s point e: the reals as (x, 0); the half spectrum's Hermitian extension, X[0]'s
+  // imaginary part dropped as the vendor's C2R drops it (paired, it would reach the other row).
+  const auto point = [&](long long row, int e) -> Complex {
+    if (step == RealStep::kOddR2C) return {reinterpret_cast<const double*>(from)[row * dist + e], 0.0};
+    const Complex* x = from + row * dist;
+    if (e == 0) return {x[0].real(), 0.0};
+    return 2 * e <= size ? x[e] : std::conj(x[size - e]);
+  };
   for (int tr = 0; tr < valid; ++tr) {
     for (int e = 0; e < size; ++e) {
       Complex x;
-      if (step == RealStep::kUnpackC2R) {
+      if (paired) {
+        // z = a + i b, b zero past the last row.
+        const long long a = 2 * (g0 + tr);
+        const Complex second = a + 1 < pass_.real_rows ? point(a + 1, e) : Complex(0.0, 0.0);
+        x = point(a, e) + Complex(0.0, 1.0) * second;
+      } else if (step == RealStep::kUnpackC2R) {
         // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
-        const Complex* row = from + frame.in_base + tr * dist;
+        const Complex* row = from + (g0 + tr) * dist;
         const Complex a = row[e];
         const Complex b = std::conj(row[size - e]);
         x = (a + b) + Complex(0.0, 1.0) * std::conj(real_twiddle(e)) * (a - b);
-      } else if (step == RealStep::kOddR2C) {
-        x = {reinterpret_cast<const double*>(from)[frame.in_base + tr * dist + e], 0.0};
       } else {
-        // The n / 2 + 1 inputs and their Hermitian extension X[n-k] = conj X[k].
-        const Complex* row = from + frame.in_base + tr * dist;
-        x = 2 * e <= size ? row[e] : std::conj(row[size - e]);
+        x = point(g0 + tr, e);
       }
       slot(tr, e) = x * chirp(e);
     }
@@ -130,7 +142,7 @@ bool StepRunner::real_input(const BlockFrame& frame, int valid, const Complex* f
   return true;
 }
 
-bool StepRunner::real_output(const BlockFrame& frame, int valid, Complex* to) {
+bool StepRunner::real_output(long long g0, int valid, Complex* to) {
   const RealStep step = pass_.real_step;
   if (step != RealStep::kPackR2C && step != RealStep::kOddR2C && step != RealStep::kOddC2R) return false;
   if (pass_.convolution != ConvolutionStep::kBluestein) {
@@ -138,11 +150,14 @@ bool StepRunner::real_output(const BlockFrame& frame, int valid, Complex* to) {
   }
   const int size = shape_.size;
   const long long dist = output_distance(shape_);
+  const bool paired = pass_.real_rows > 0;
   for (int tr = 0; tr < valid; ++tr) {
     const auto z = [&](int k) { return slot(tr, k) * chirp(k); };
+    const long long first = paired ? 2 * (g0 + tr) : g0 + tr;
+    const bool second = paired && first + 1 < pass_.real_rows;
     if (step == RealStep::kPackR2C) {
       // X[k] = (Z[k] + conj Z[N-k]) / 2 - i w^k (Z[k] - conj Z[N-k]) / 2, k <= N.
-      Complex* row = to + frame.out_base + tr * dist;
+      Complex* row = to + first * dist;
       for (int k = 0; k <= size; ++k) {
         const Complex a = z(k % size);
         const Complex b = std::conj(z((size - k) % size));
@@ -150,11 +165,23 @@ bool StepRunner::real_output(const BlockFrame& frame, int valid, Complex* to) {
         row[k] = 0.5 * (a + b) - Complex(0.0, 0.5) * w * (a - b);
       }
     } else if (step == RealStep::kOddR2C) {
-      Complex* row = to + frame.out_base + tr * dist;
-      for (int k = 0; k <= size / 2; ++k) row[k] = z(k);
+      // Paired: X_a[k] = (Z[k] + conj Z[n-k]) / 2, X_b[k] = (Z[k] - conj Z[n-k]) / 2i.
+      for (int k = 0; k <= size / 2; ++k) {
+        if (!paired) {
+          to[first * dist + k] = z(k);
+          continue;
+        }
+        const Complex a = z(k);
+        const Complex b = std::conj(z((size - k) % size));
+        to[first * dist + k] = 0.5 * (a + b);
+        if (second) to[(first + 1) * dist + k] = Complex(0.0, -0.5) * (a - b);
+      }
     } else {
-      double* row = reinterpret_cast<double*>(to) + frame.out_base + tr * dist;
-      for (int e = 0; e < size; ++e) row[e] = z(e).real();
+      double* x = reinterpret_cast<double*>(to);
+      for (int e = 0; e < size; ++e) {
+        x[first * dist + e] = z(e).real();
+        if (second) x[(first + 1) * dist + e] = z(e).imag();
+      }
     }
   }
   return true;
@@ -166,7 +193,7 @@ bool StepRunner::real_output(const BlockFrame& frame, int valid, Complex* to) {
 // zero padding).
 void StepRunner::load(const BlockFrame& frame, long long g0, int valid, const Complex* from) {
   const int size = shape_.size;
-  if (real_input(frame, valid, from)) return;
+  if (real_input(g0, valid, from)) return;
   const long long lo_mask = (1LL << pass_.twiddle_lo_bits) - 1;
   const std::vector<Complex>& table = tables_.values;
   const ChirpFrame chirp_frame_in = chirp_frame(shape_, frame.in_base, g0);
@@ -240,7 +267,7 @@ void StepRunner::compute(const BlockFrame& frame, int valid) {
 // points of a transform times the chirp (last Bluestein pass).
 void StepRunner::store(const BlockFrame& frame, long long g0, int valid, Complex* to) {
   const int size = shape_.size;
-  if (real_output(frame, valid, to)) return;
+  if (real_output(g0, valid, to)) return;
   if (pass_.bluestein == BluesteinStep::kSpectrum && one_buffer_) {
     // In place: each output where its input was (turned_input_position reads them there).
     for (int q = 0; q < valid * size; ++q) {

@@ -233,6 +233,7 @@ class StockhamPlan final : public NativePlan {
     }
     launch.real_twiddles = planned.real_twiddles;
     launch.real_lo_bits = pass.real_lo_bits;
+  launch.real_rows = pass.real_rows;
     launch.input = input;
     launch.output = output;
     return launch::counted([&] {
@@ -469,6 +470,7 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.total = pass.sub_transforms * plan.pass_transforms(pass);
   launch.real_step = static_cast<int>(pass.real_step);
   launch.real_lo_bits = pass.real_lo_bits;
+  launch.real_rows = pass.real_rows;
   launch.convolution = static_cast<int>(pass.convolution);
   launch.bluestein = static_cast<int>(pass.bluestein);
   launch.chirp_length = pass.chirp_length;

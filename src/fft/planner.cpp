@@ -1179,7 +1179,8 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     // run), the real step on its loads and stores.
     DeviceLimits convolution = limits;
     convolution.convolution_powers_of_two = true;
-    FftPlanResult any = plan_c2c_any(points, rows * batch, precision, convolution);
+    // Odd n: two rows a convolution (FftPass::real_rows).
+    FftPlanResult any = plan_c2c_any(points, odd ? (rows * batch + 1) / 2 : rows * batch, precision, convolution);
     const bool one_pass = any.plan && any.plan->passes.size() == 1 &&
                           any.plan->passes[0].convolution == ConvolutionStep::kBluestein;
     if (!one_pass) {
@@ -1217,6 +1218,10 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   if (real.convolution == ConvolutionStep::kNone) relayout_fixed_pass(&real, plan.element_bytes, limits.shared_bytes_per_block);
   real.transform_n = points;
   real.transforms = rows * batch;
+  if (odd && real.convolution == ConvolutionStep::kBluestein) {
+    real.real_rows = rows * batch;
+    real.transforms = (rows * batch + 1) / 2;
+  }
   // The complex side holds n / 2 + 1 values a row (kPackR2C writes, kUnpackC2R reads them).
   if (kind == Kind::kR2C) {
     real.out_dist = half + 1;
@@ -1362,6 +1367,7 @@ std::string pass_step_text(const FftPass& pass) {
   } else if (pass.convolution == ConvolutionStep::kBluestein) {
     out << ", Bluestein (chirp, padded to " << pass.convolution_size << ")";
   }
+  if (pass.real_rows > 0) out << ", " << pass.real_rows << " real rows paired";
   if (pass.real_step == RealStep::kPairedR2C) out << ", R2C step after the stages, columns paired";
   if (pass.real_step == RealStep::kPairedC2R) out << ", C2R step before the stages, columns paired";
   switch (pass.bluestein) {

@@ -282,6 +282,13 @@ struct FftPass {
   bool nyquist_packed = false;
   RealStep real_step = RealStep::kNone;
   int real_lo_bits = 0;  // a paired real step's table split (RealStep)
+  // An odd real pass over a Bluestein convolution (kOddR2C / kOddC2R with ConvolutionStep::
+  // kBluestein): the rows paired, rows 2t and 2t + 1 one complex transform t (R2C: z = x_a + i x_b,
+  // X_a[k] = (Z[k] + conj Z[n-k]) / 2, X_b[k] = (Z[k] - conj Z[n-k]) / 2i; C2R: Z = X_a + i X_b
+  // over the Hermitian extensions, x_a = Re z, x_b = Im z), so that one convolution serves two
+  // rows; `transforms` is then ceil(real_rows / 2), and the last transform of an odd count has
+  // no second row (zeros in, nothing out). 0: a row a transform.
+  long long real_rows = 0;
   // Prime factors above 13 (ConvolutionStep, BluesteinStep above): the pass's convolution, its
   // length (`radices` factor it instead of `size`) and Rader's generator of (Z/N)^*; its part in a
   // multi-pass Bluestein plan, and there the true length n the chirps run over.

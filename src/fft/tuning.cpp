@@ -556,7 +556,57 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH200, Kind::kR2C, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: R2C 1080 x 1920 x 32, 1.34-1.35x", 1080},
     {kH200, Kind::kC2R, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: C2R 1080 x 1920 x 32, 1.13-1.14x", 1080},
     {kH200, Kind::kR2C, Precision::kDouble, 2, 1920, 1920LL * 1080 * 16, "H200: D2Z 1080 x 1920 x 16, 1.16x", 1080},
+    // Real lengths with a prime factor above 13: one Bluestein pass with the real step (odd rows
+    // two a convolution; the rows below the prime ones). fp32 n = 101 and 202 (M = 256), H200,
+    // idgpu-bench, 2^26 reals a call, medians of 15: R2C / C2R 3.15x / 2.62x and 1.88x / 2.06x
+    // (0.22-0.26 of copy against the vendor's 0.08-0.13; 202 in two runs, 1.88-1.90x / 2.06x).
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 101, kRealRow32, "H200: R2C n=101, 3.15x (0.24 [0.08])"},
+    {kH200, Kind::kC2R, Precision::kSingle, 1, 101, kRealRow32, "H200: C2R n=101, 2.62x (0.22 [0.08])"},
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 202, kRealRow32, "H200: R2C n=202, 1.88x (0.24 [0.13])"},
+    {kH200, Kind::kC2R, Precision::kSingle, 1, 202, kRealRow32, "H200: C2R n=202, 2.06x (0.26 [0.13])"},
 };
+
+// 1D real transforms of a prime length p or of 2p (p > 13): the real pass one Bluestein
+// convolution over the power of two M >= 2p - 1 (kernels/stockham_bluestein.cuh), with the real
+// step on its loads and stores and odd rows two a convolution (FftPass::real_rows). H200,
+// idgpu-bench, IDGPU_POLICY=native, 2^26 (fp32) / 2^25 (fp64) reals a call, medians of 15, R2C /
+// C2R, n = 2p then p (fraction of copy bandwidth, the vendor's in brackets):
+//  - fp32, p in 4097..8191 (M = 2^14): 4099 1.34 / 1.39x, 1.41 / 1.42x; 5003 1.24 / 1.31x, 1.31 /
+//    1.33x; 6007 2.10 / 2.19x, 2.16 / 2.15x; 7001 2.09 / 2.22x, 2.13 / 2.16x; 8191 1.62 / 1.74x,
+//    1.71 / 1.73x (0.08-0.15 [0.05-0.09]); in place 8198 R2C 1.44x, 4099 C2R 1.42x, 6007 R2C
+//    2.15x. Below, the vendor is faster: p in 2049..4096 (M = 2^13) 2053, 3001 0.62-0.77x, 1031
+//    0.63-0.76x, 257 (Rader's p - 1 = 2^8 for the vendor) 0.91-0.93x, 514 0.77-0.81x; 509 1.18 /
+//    1.23x but 1018 0.98 / 1.06x: not rows.
+//  - fp64, p in 2049..4095 (M = 2^13): 2053 1.69 / 1.74x, 1.71 / 1.75x; 3001 1.65 / 1.74x, 1.69 /
+//    1.75x; 4093 1.61 / 1.71x, 1.67 / 1.71x (0.09-0.17 [0.05-0.10]); in place Z2D 4106 1.84x.
+//    Below: 1031, 2062 0.57-0.68x, 257, 514 0.70-0.85x.
+// The vendor's time jumps above p = 4096 (fp32) and 2048 (fp64): 0.8-1.0 ms below, 1.3-2.6 ms above.
+struct RealPrimeRow {
+  MeasuredClasses measured_on;
+  Precision precision;
+  long long min_prime;
+  long long max_prime;
+  long long min_points;  // reals a call
+  const char* evidence;
+};
+constexpr RealPrimeRow kRealPrimeRows[] = {
+    // The calls: n x batch within n of 2^26 reals (fp32, n up to 16382) or 2^25 (fp64).
+    {kH200, Precision::kSingle, 4097, 8191, (1LL << 26) - 16384, "H200: R2C/C2R n = p, 2p, p prime 4099..8191, 1.24-2.22x"},
+    {kH200, Precision::kDouble, 2049, 4095, kRealRow64, "H200: D2Z/Z2D n = p, 2p, p prime 2053..4093, 1.61-1.84x"},
+};
+
+// Whether a 1D real transform of length n is one of kRealPrimeRows' on this device class.
+bool real_prime_row_wins(Precision precision, long long n, long long points, MeasuredClasses classes) {
+  const long long p = n % 2 == 0 ? n / 2 : n;
+  if (!is_prime(p)) return false;
+  for (const RealPrimeRow& row : kRealPrimeRows) {
+    if ((row.measured_on & classes) != 0 && row.precision == precision && p >= row.min_prime && p <= row.max_prime &&
+        points >= row.min_points) {
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -581,6 +631,7 @@ bool native_layout_wins(Kind kind, Precision precision, int rank, const long lon
     }
     if (same) return true;
   }
+  if (rank == 1 && kind != Kind::kC2C && real_prime_row_wins(precision, dims[0], points, classes)) return true;
   *reason = "the vendor is faster here on this device class, or it was not measured (tuning table)";
   return false;
 }

@@ -40,6 +40,9 @@ struct PassLaunch {
   int real_step = 0;
   int real_lo_bits = 0;
   const void* real_twiddles = nullptr;
+  // Steps 3 and 4 on a Bluestein convolution: the call's real rows, paired two a transform
+  // (FftPass::real_rows); 0: a row a transform.
+  long long real_rows = 0;
   // A convolution pass (ConvolutionStep, fft/planner.h): 2 is Bluestein's over 2^convolution_log2
   // points (stockham_bluestein.cuh), with the chirp (n entries) and the kernel's spectrum (M
   // entries) in the pass's precision, forward sign.
@@ -156,6 +159,9 @@ struct ClusterLaunch {
   int real_step = 0;
   int real_lo_bits = 0;
   const void* real_twiddles = nullptr;
+  // Steps 3 and 4 on a Bluestein convolution: the call's real rows, paired two a transform
+  // (FftPass::real_rows); 0: a row a transform.
+  long long real_rows = 0;
   long long in_dist = 0;
   long long out_dist = 0;
   // A cluster column pass (FftPass::cluster with lines; fft/stockham_index.h): the pass's N = 2^bits

@@ -19,7 +19,8 @@
 // with its partner X[N - e] into Z on its load (the partner read from the L1/L2), R2C of even
 // length pairs the outputs Z[k] and Z[N - k] from shared memory on its store; odd lengths load
 // reals as (x, 0) or the half spectrum with its Hermitian extension, and store the first
-// n / 2 + 1 outputs or real parts, the real side's distances in reals.
+// n / 2 + 1 outputs or real parts, the real side's distances in reals, two rows a transform
+// (PassLaunch::real_rows: z = a + i b, split on the store).
 #pragma once
 
 #include "fft/kernels/stockham_pow2.cuh"
@@ -53,11 +54,12 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
   const long long in_dist = input_distance(s);
   const long long out_dist = output_distance(s);
   // Not restrict: the pass may run in place; every element a block writes it read before its
-  // first barrier. (An odd real pass's real side counts reals: its pointer is formed in its own
-  // branch.)
+  // first barrier. (The odd real passes, whose real side counts reals, index from the arrays'
+  // starts instead.)
   const int real_step = p.real_step;
-  const C* in = real_step == kBluesteinOddR2C ? nullptr : static_cast<const C*>(p.input) + g0 * in_dist;
-  C* out = real_step == kBluesteinOddC2R ? nullptr : static_cast<C*>(p.output) + g0 * out_dist;
+  const bool odd = real_step == kBluesteinOddR2C || real_step == kBluesteinOddC2R;
+  const C* in = odd ? nullptr : static_cast<const C*>(p.input) + g0 * in_dist;
+  C* out = odd ? nullptr : static_cast<C*>(p.output) + g0 * out_dist;
   const C* __restrict__ chirp = static_cast<const C*>(p.chirp);
   const C* __restrict__ spectrum = static_cast<const C*>(p.spectrum);
   const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
@@ -69,22 +71,38 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
 
   const int count = valid * n;
   const int stride = static_cast<int>(blockDim.x);
-  if (real_step == kBluesteinOddR2C) {
-    const Real* x = static_cast<const Real*>(p.input) + g0 * in_dist;
-    for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int e = q - row * n;
-      sm[slot(row, e)] = cmul(make<C>(x[row * in_dist + e], static_cast<Real>(0)), orient<Inverse>(__ldg(&chirp[e])));
+  // Odd real rows, one a transform or two (PassLaunch::real_rows: z = a + i b, rows from 2 g0 on),
+  // counted from the array's start: row `row`'s point e, the reals as (x, 0) or the half
+  // spectrum's Hermitian extension (X[e] for e <= n / 2, conj X[n - e] above, X[0] real); zeros
+  // past the last row.
+  const bool paired = p.real_rows > 0;
+  const long long first_row = paired ? 2 * g0 : g0;
+  const long long end_row = paired ? p.real_rows : g0 + valid;
+  const auto odd_point = [&](long long row, int e) {
+    if (row >= end_row) return make<C>(static_cast<Real>(0), static_cast<Real>(0));
+    if (real_step == kBluesteinOddR2C) {
+      return make<C>(static_cast<const Real*>(p.input)[row * in_dist + e], static_cast<Real>(0));
     }
-  } else if (real_step == kBluesteinOddC2R) {
-    // X[e] for e <= n / 2, conj X[n - e] above.
+    // X[0]'s imaginary part drops out, as in the vendor's C2R (and paired, it would otherwise
+    // reach the other row through z's imaginary part).
+    const bool lower = 2 * e <= n;
+    const C x = static_cast<const C*>(p.input)[row * in_dist + (lower ? e : n - e)];
+    return e == 0 ? make<C>(x.x, static_cast<Real>(0)) : lower ? x : cconj(x);
+  };
+  if (odd) {
     for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int e = q - row * n;
-      const bool lower = 2 * e <= n;
-      C x = in[row * in_dist + (lower ? e : n - e)];
-      if (!lower) x = cconj(x);
-      sm[slot(row, e)] = cmul(x, orient<Inverse>(__ldg(&chirp[e])));
+      const int t = q / n;
+      const int e = q - t * n;
+      C z;
+      if (paired) {
+        const long long a = first_row + 2 * t;
+        const C x = odd_point(a, e);
+        const C y = odd_point(a + 1, e);
+        z = make<C>(x.x - y.y, x.y + y.x);
+      } else {
+        z = odd_point(first_row + t, e);
+      }
+      sm[slot(t, e)] = cmul(z, orient<Inverse>(__ldg(&chirp[e])));
     }
   } else if (real_step == kBluesteinUnpackC2R) {
     // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
@@ -141,18 +159,34 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
       if (k == 0) out[row * out_dist + n] = make<C>(a.x - a.y, static_cast<Real>(0));
     }
   } else if (real_step == kBluesteinOddR2C) {
+    // The first n / 2 + 1 outputs; paired, X_a[k] = (Z[k] + conj Z[n-k]) / 2 to the first row
+    // and X_b[k] = (Z[k] - conj Z[n-k]) / 2i to the second.
     const int slots = n / 2 + 1;
+    C* const halves = static_cast<C*>(p.output);
     for (int q = thread; q < valid * slots; q += stride) {
-      const int row = q / slots;
-      const int k = q - row * slots;
-      out[row * out_dist + k] = result(row, k);
+      const int t = q / slots;
+      const int k = q - t * slots;
+      const C z = result(t, k);
+      if (!paired) {
+        halves[(first_row + t) * out_dist + k] = z;
+        continue;
+      }
+      const long long a = first_row + 2 * t;
+      const C w = cconj(k == 0 ? z : result(t, n - k));
+      const Real h = static_cast<Real>(0.5);
+      halves[a * out_dist + k] = make<C>(h * (z.x + w.x), h * (z.y + w.y));
+      if (a + 1 < end_row) halves[(a + 1) * out_dist + k] = make<C>(h * (z.y - w.y), h * (w.x - z.x));
     }
   } else if (real_step == kBluesteinOddC2R) {
-    Real* x = static_cast<Real*>(p.output) + g0 * out_dist;
+    // The real parts to the first row; paired, the imaginary parts to the second.
+    Real* const x = static_cast<Real*>(p.output);
     for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int e = q - row * n;
-      x[row * out_dist + e] = result(row, e).x;
+      const int t = q / n;
+      const int e = q - t * n;
+      const C z = result(t, e);
+      const long long a = paired ? first_row + 2 * t : first_row + t;
+      x[a * out_dist + e] = z.x;
+      if (paired && a + 1 < end_row) x[(a + 1) * out_dist + e] = z.y;
     }
   } else {
     for (int q = thread; q < count; q += stride) {

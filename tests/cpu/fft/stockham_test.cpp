@@ -2580,8 +2580,8 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
 
 // Real lengths with a prime factor above 13 (the half's, for even n): the real pass is one
 // Bluestein convolution over the power of two M >= 2 N - 1 (N = n / 2, odd n: n), the real step
-// on its loads and stores (kernels/stockham_bluestein.cuh), in 1D, 2D and 3D; the outer axes as
-// in the smooth case.
+// on its loads and stores (kernels/stockham_bluestein.cuh), odd rows two a convolution, in 1D,
+// 2D and 3D; the outer axes as in the smooth case.
 TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein pass against the naive DFT",
           "[fft][executor][bluestein][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
@@ -2617,6 +2617,11 @@ TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein 
         const bool forward = plan->kind == fft::Kind::kR2C;
         CHECK(real.real_step == (odd ? (forward ? fft::RealStep::kOddR2C : fft::RealStep::kOddC2R)
                                      : (forward ? fft::RealStep::kPackR2C : fft::RealStep::kUnpackC2R)));
+        // Odd rows two a convolution (the last alone where their count is odd).
+        long long rows = batch;
+        for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+        CHECK(real.real_rows == (odd ? rows : 0));
+        CHECK(plan->pass_transforms(real) == (odd ? (rows + 1) / 2 : rows));
         // The even steps' w_n^k after the convolution's tables.
         const fft::StepLayout layout = fft::step_layout(real);
         CHECK(layout.real_count == (odd ? 0u : static_cast<std::size_t>(points)));
@@ -2625,6 +2630,21 @@ TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein 
       }
       if (odd) {
         check_odd_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
+        // X[0]'s imaginary part drops out (the vendor's C2R), paired rows or not: a half spectrum
+        // with it gives the bits of one without it.
+        if (rank == 1) {
+          const long long slots = n / 2 + 1;
+          const std::vector<Complex> with = random_input(static_cast<std::size_t>(batch * slots), ++salt);
+          std::vector<Complex> without = with;
+          for (long long r = 0; r < batch; ++r) without[static_cast<std::size_t>(r * slots)].imag(0.0);
+          std::vector<Complex> a = poisoned(static_cast<std::size_t>((batch * n + 1) / 2));
+          std::vector<Complex> b = a;
+          fft::reference::execute_any(*c2r.plan, +1, with.data(), a.data());
+          fft::reference::execute_any(*c2r.plan, +1, without.data(), b.data());
+          const double* x = reinterpret_cast<const double*>(a.data());
+          const double* y = reinterpret_cast<const double*>(b.data());
+          for (long long i = 0; i < batch * n; ++i) REQUIRE(x[i] == y[i]);
+        }
       } else {
         check_even_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
       }
@@ -2641,6 +2661,55 @@ TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein 
   const fft::FftPlanResult fp64 = fft::plan_real_1d(fft::Kind::kC2R, 2 * 4099, 4, fft::Precision::kDouble, h100);
   CHECK(!fp64.plan);
   CHECK(fp64.reason.find("not one convolution pass") != std::string::npos);
+}
+
+// Real lengths with a prime factor above 13 (one Bluestein pass with the real step): native under
+// auto on an H200 where measured, n = p or 2p for fp32 primes 4097..8191 and fp64 2049..4095,
+// and fp32 n = 101, 202; the vendor below those primes, on an H100 and at smaller calls.
+TEST_CASE("tuning table: real lengths of a prime or twice a prime native where measured", "[fft][tuning][cpu]") {
+  const fft::DeviceClass h100{90, 3352};
+  const fft::DeviceClass h200{90, 4800};
+  const auto wins = [&](fft::Kind kind, fft::Precision precision, long long n, long long points,
+                        fft::DeviceClass device) {
+    const char* reason = nullptr;
+    const long long batch = std::max(1LL, points / n);
+    const bool native = fft::native_layout_wins(kind, precision, 1, &n, batch, device, &reason);
+    if (!native) CHECK(reason != nullptr);
+    return native;
+  };
+  using fft::Kind;
+  const fft::Precision single = fft::Precision::kSingle;
+  const fft::Precision fp64 = fft::Precision::kDouble;
+  for (Kind kind : {Kind::kR2C, Kind::kC2R}) {
+    CAPTURE(static_cast<int>(kind));
+    for (long long p : {4099LL, 5003LL, 6007LL, 7001LL, 8191LL}) {
+      CAPTURE(p);
+      CHECK(wins(kind, single, p, 1LL << 26, h200));
+      CHECK(wins(kind, single, 2 * p, 1LL << 26, h200));
+      CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 26, h100));  // not measured there
+      CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 24, h200));  // a smaller call
+      CHECK_FALSE(wins(kind, fp64, p, 1LL << 25, h200));        // fp64's primes stop at 4095
+    }
+    for (long long p : {2053LL, 3001LL, 4093LL}) {
+      CAPTURE(p);
+      CHECK(wins(kind, fp64, p, 1LL << 25, h200));
+      CHECK(wins(kind, fp64, 2 * p, 1LL << 25, h200));
+      CHECK_FALSE(wins(kind, single, p, 1LL << 26, h200));  // fp32 lost there
+      CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 26, h200));
+    }
+    // Composites with those primes, and lost primes, keep the vendor.
+    for (long long n : {3LL * 4099, 4LL * 4099, 1031LL, 2062LL, 257LL, 514LL, 8209LL, 2 * 8209LL}) {
+      CAPTURE(n);
+      CHECK_FALSE(wins(kind, single, n, 1LL << 26, h200));
+    }
+    CHECK(wins(kind, single, 101, 1LL << 26, h200));
+    CHECK(wins(kind, single, 202, 1LL << 26, h200));
+    CHECK_FALSE(wins(kind, fp64, 202, 1LL << 25, h200));
+  }
+  // A complex transform of such a length is not a real row.
+  const long long n = 8198;
+  const char* reason = nullptr;
+  CHECK_FALSE(fft::native_layout_wins(Kind::kC2C, single, 1, &n, 8192, h200, &reason));
 }
 
 // The Bluestein spectrum cache (32 MiB): a spectrum asked for again is served from it, not formed
