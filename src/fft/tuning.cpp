@@ -559,11 +559,13 @@ constexpr LayoutRow kLayoutRows[] = {
     // Real lengths with a prime factor above 13: one Bluestein pass with the real step (odd rows
     // two a convolution; the rows below the prime ones). fp32 n = 101 and 202 (M = 256), H200,
     // idgpu-bench, 2^26 reals a call, medians of 15: R2C / C2R 3.15x / 2.62x and 1.88x / 2.06x
-    // (0.22-0.26 of copy against the vendor's 0.08-0.13; 202 in two runs, 1.88-1.90x / 2.06x).
-    {kH200, Kind::kR2C, Precision::kSingle, 1, 101, kRealRow32, "H200: R2C n=101, 3.15x (0.24 [0.08])"},
-    {kH200, Kind::kC2R, Precision::kSingle, 1, 101, kRealRow32, "H200: C2R n=101, 2.62x (0.22 [0.08])"},
-    {kH200, Kind::kR2C, Precision::kSingle, 1, 202, kRealRow32, "H200: R2C n=202, 1.88x (0.24 [0.13])"},
-    {kH200, Kind::kC2R, Precision::kSingle, 1, 202, kRealRow32, "H200: C2R n=202, 2.06x (0.26 [0.13])"},
+    // (0.22-0.26 of copy against the vendor's 0.08-0.13; 202 in three runs, 1.88-1.90x / 2.06x, 101
+    // in two, 3.14-3.15x / 2.59-2.62x).
+    // Smaller calls, 2^24 / 2^22 / 2^20 reals: 101 1.61-2.96x, 202 1.38-2.00x.
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 101, (1LL << 20) - 256, "H200: R2C n=101, 1.82-3.15x (0.24 [0.08])"},
+    {kH200, Kind::kC2R, Precision::kSingle, 1, 101, (1LL << 20) - 256, "H200: C2R n=101, 1.61-2.62x (0.22 [0.08])"},
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 202, (1LL << 20) - 256, "H200: R2C n=202, 1.38-1.88x (0.24 [0.13])"},
+    {kH200, Kind::kC2R, Precision::kSingle, 1, 202, (1LL << 20) - 256, "H200: C2R n=202, 1.52-2.06x (0.26 [0.13])"},
 };
 
 // 1D real transforms of a prime length p or of 2p (p > 13): the real pass one Bluestein
@@ -581,6 +583,12 @@ constexpr LayoutRow kLayoutRows[] = {
 //    1.75x; 4093 1.61 / 1.71x, 1.67 / 1.71x (0.09-0.17 [0.05-0.10]); in place Z2D 4106 1.84x.
 //    Below: 1031, 2062 0.57-0.68x, 257, 514 0.70-0.85x.
 // The vendor's time jumps above p = 4096 (fp32) and 2048 (fp64): 0.8-1.0 ms below, 1.3-2.6 ms above.
+// A second run under auto with these rows: fp32 within 1.2% of the first; fp64's odd lengths 4-11%
+// lower (D2Z 4093 1.49x) once X[0]'s imaginary part was dropped in a load loop shared by both odd
+// steps; with a loop per step (a third run) D2Z 2053 / 3001 / 4093 1.72x / 1.71x / 1.69x, Z2D
+// 1.69x / 1.65x / 1.62x. Smaller calls, native: fp32 2^24 / 2^22 / 2^20 reals 1.17-2.20x (5003
+// 1.22-1.68x, 10006 1.17-1.45x, 8191 1.34-1.85x), fp64 2^23 / 2^21 / 2^19 1.50-1.94x
+// (docs/data/h200-real-bluestein.csv).
 struct RealPrimeRow {
   MeasuredClasses measured_on;
   Precision precision;
@@ -590,9 +598,9 @@ struct RealPrimeRow {
   const char* evidence;
 };
 constexpr RealPrimeRow kRealPrimeRows[] = {
-    // The calls: n x batch within n of 2^26 reals (fp32, n up to 16382) or 2^25 (fp64).
-    {kH200, Precision::kSingle, 4097, 8191, (1LL << 26) - 16384, "H200: R2C/C2R n = p, 2p, p prime 4099..8191, 1.24-2.22x"},
-    {kH200, Precision::kDouble, 2049, 4095, kRealRow64, "H200: D2Z/Z2D n = p, 2p, p prime 2053..4093, 1.61-1.84x"},
+    // From 2^20 (fp32) / 2^19 (fp64) reals a call (n x batch within n of it).
+    {kH200, Precision::kSingle, 4097, 8191, (1LL << 20) - 16384, "H200: R2C/C2R n = p, 2p, p prime 4099..8191, 1.17-2.22x"},
+    {kH200, Precision::kDouble, 2049, 4095, (1LL << 19) - 8192, "H200: D2Z/Z2D n = p, 2p, p prime 2053..4093, 1.49-1.94x"},
 };
 
 // Whether a 1D real transform of length n is one of kRealPrimeRows' on this device class.

@@ -78,32 +78,39 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
   const bool paired = p.real_rows > 0;
   const long long first_row = paired ? 2 * g0 : g0;
   const long long end_row = paired ? p.real_rows : g0 + valid;
-  const auto odd_point = [&](long long row, int e) {
-    if (row >= end_row) return make<C>(static_cast<Real>(0), static_cast<Real>(0));
-    if (real_step == kBluesteinOddR2C) {
-      return make<C>(static_cast<const Real*>(p.input)[row * in_dist + e], static_cast<Real>(0));
-    }
-    // X[0]'s imaginary part drops out, as in the vendor's C2R (and paired, it would otherwise
-    // reach the other row through z's imaginary part).
+  const C zero = make<C>(static_cast<Real>(0), static_cast<Real>(0));
+  const auto odd_r2c = [&](long long row, int e) {
+    return row < end_row ? make<C>(static_cast<const Real*>(p.input)[row * in_dist + e], static_cast<Real>(0)) : zero;
+  };
+  // X[0]'s imaginary part drops out, as in the vendor's C2R (and paired, it would otherwise reach
+  // the other row through z's imaginary part).
+  const auto odd_c2r = [&](long long row, int e) {
+    if (row >= end_row) return zero;
     const bool lower = 2 * e <= n;
     const C x = static_cast<const C*>(p.input)[row * in_dist + (lower ? e : n - e)];
     return e == 0 ? make<C>(x.x, static_cast<Real>(0)) : lower ? x : cconj(x);
   };
-  if (odd) {
+  // One loop per step, the step's point function inlined into it.
+  const auto load_odd = [&](auto point) {
     for (int q = thread; q < count; q += stride) {
       const int t = q / n;
       const int e = q - t * n;
       C z;
       if (paired) {
         const long long a = first_row + 2 * t;
-        const C x = odd_point(a, e);
-        const C y = odd_point(a + 1, e);
+        const C x = point(a, e);
+        const C y = point(a + 1, e);
         z = make<C>(x.x - y.y, x.y + y.x);
       } else {
-        z = odd_point(first_row + t, e);
+        z = point(first_row + t, e);
       }
       sm[slot(t, e)] = cmul(z, orient<Inverse>(__ldg(&chirp[e])));
     }
+  };
+  if (real_step == kBluesteinOddR2C) {
+    load_odd(odd_r2c);
+  } else if (real_step == kBluesteinOddC2R) {
+    load_odd(odd_c2r);
   } else if (real_step == kBluesteinUnpackC2R) {
     // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
     for (int q = thread; q < count; q += stride) {

@@ -2687,13 +2687,16 @@ TEST_CASE("tuning table: real lengths of a prime or twice a prime native where m
       CHECK(wins(kind, single, p, 1LL << 26, h200));
       CHECK(wins(kind, single, 2 * p, 1LL << 26, h200));
       CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 26, h100));  // not measured there
-      CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 24, h200));  // a smaller call
+      CHECK(wins(kind, single, 2 * p, 1LL << 20, h200));        // from 2^20 reals a call
+      CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 19, h200));  // a smaller call
       CHECK_FALSE(wins(kind, fp64, p, 1LL << 25, h200));        // fp64's primes stop at 4095
     }
     for (long long p : {2053LL, 3001LL, 4093LL}) {
       CAPTURE(p);
       CHECK(wins(kind, fp64, p, 1LL << 25, h200));
       CHECK(wins(kind, fp64, 2 * p, 1LL << 25, h200));
+      CHECK(wins(kind, fp64, p, 1LL << 19, h200));
+      CHECK_FALSE(wins(kind, fp64, p, 1LL << 18, h200));
       CHECK_FALSE(wins(kind, single, p, 1LL << 26, h200));  // fp32 lost there
       CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 26, h200));
     }
