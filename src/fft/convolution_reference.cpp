@@ -75,6 +75,11 @@ class StepRunner {
   bool real_input(long long g0, int valid, const Complex* from);
   bool real_output(long long g0, int valid, Complex* to);
   Complex real_twiddle(int k) const { return tables_.values[tables_.layout.real + static_cast<std::size_t>(k)]; }
+  void require_bluestein() const {
+    if (pass_.convolution != ConvolutionStep::kBluestein) {
+      throw std::invalid_argument("fft reference: a real step on a convolution other than Bluestein's");
+    }
+  }
   void load(const BlockFrame& frame, long long g0, int valid, const Complex* from);
   void compute(const BlockFrame& frame, int valid);
   void store(const BlockFrame& frame, long long g0, int valid, Complex* to);
@@ -103,9 +108,7 @@ void StepRunner::run_block(long long block, const Complex* from, Complex* to) {
 bool StepRunner::real_input(long long g0, int valid, const Complex* from) {
   const RealStep step = pass_.real_step;
   if (step != RealStep::kUnpackC2R && step != RealStep::kOddR2C && step != RealStep::kOddC2R) return false;
-  if (pass_.convolution != ConvolutionStep::kBluestein) {
-    throw std::invalid_argument("fft reference: a real step on a convolution other than Bluestein's");
-  }
+  require_bluestein();
   const int size = shape_.size;
   const long long dist = input_distance(shape_);
   const bool paired = pass_.real_rows > 0;
@@ -145,9 +148,7 @@ bool StepRunner::real_input(long long g0, int valid, const Complex* from) {
 bool StepRunner::real_output(long long g0, int valid, Complex* to) {
   const RealStep step = pass_.real_step;
   if (step != RealStep::kPackR2C && step != RealStep::kOddR2C && step != RealStep::kOddC2R) return false;
-  if (pass_.convolution != ConvolutionStep::kBluestein) {
-    throw std::invalid_argument("fft reference: a real step on a convolution other than Bluestein's");
-  }
+  require_bluestein();
   const int size = shape_.size;
   const long long dist = output_distance(shape_);
   const bool paired = pass_.real_rows > 0;

@@ -2306,43 +2306,66 @@ TEST_CASE("executor: two-pass real plans fused out of place, tiles in either ord
 
 namespace {
 
+// A real plan's test data: random reals (the real parts of `noise`, batch transforms of `dims`)
+// and their exact half spectrum, n / 2 + 1 values a row (the naive N-D DFT of the reals as
+// complex values).
+struct RealCase {
+  int rank;
+  long long n, rows, points, all_rows, slots;
+  std::vector<Complex> noise;
+  std::vector<ComplexL> want_half;
+
+  RealCase(const std::vector<long long>& dims, long long batch, std::uint64_t salt)
+      : rank(static_cast<int>(dims.size())), n(dims.back()), rows(1) {
+    for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+    points = rows * n;
+    all_rows = rows * batch;
+    slots = n / 2 + 1;
+    noise = random_input(static_cast<std::size_t>(points * batch), salt);
+    std::vector<Complex> real_as_complex(noise.size());
+    for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
+    const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
+    want_half.resize(static_cast<std::size_t>(all_rows * slots));
+    for (long long r = 0; r < all_rows; ++r) {
+      for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
+    }
+  }
+};
+
+// `r2c` out of place from `input` (left untouched) and in place on `padded` (cuFFT's padded
+// layout), each against `want`.
+void check_r2c_both_ways(const fft::FftPlan& r2c, const std::vector<Complex>& input, std::vector<Complex> padded,
+                         const std::vector<ComplexL>& want) {
+  std::vector<Complex> out = poisoned(want.size());
+  std::vector<Complex> in = input;
+  fft::reference::execute_any(r2c, -1, in.data(), out.data());
+  CHECK(relative_error(out, want) < kTolerance);
+  CHECK(in == input);
+  fft::reference::execute_any(r2c, -1, padded.data(), padded.data());
+  CHECK(relative_error(padded, want) < kTolerance);
+}
+
 // R2C and C2R plans of an even innermost length (plan_real) run by the host executor on random
 // reals, in and out of place (cuFFT's padded layout), against the naive N-D DFT; the C2R of that
 // spectrum gives `points` times the reals back.
 void check_even_real_plans(const fft::FftPlan& r2c, const fft::FftPlan& c2r, const std::vector<long long>& dims,
                            long long batch, std::uint64_t salt) {
   INFO(r2c.to_string() << c2r.to_string());
-  const int rank = static_cast<int>(dims.size());
-  const long long n = dims.back();
-  long long rows = 1;  // rows of the innermost axis a transform
-  for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
-  const long long points = rows * n;
-  const long long all_rows = rows * batch;
+  const RealCase c(dims, batch, salt);
+  const int rank = c.rank;
+  const long long n = c.n, points = c.points, all_rows = c.all_rows, slots = c.slots;
   const long long half = n / 2;
-  const long long slots = half + 1;
-  // Random reals and their exact spectrum (the naive N-D DFT of the reals as complex values).
-  const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), salt);
-  std::vector<Complex> real_as_complex(noise.size());
-  for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
-  const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
-  std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
+  const std::vector<Complex>& noise = c.noise;
+  const std::vector<ComplexL>& want_half = c.want_half;
   std::vector<Complex> packed(static_cast<std::size_t>(all_rows * half));  // the reals as pairs
   std::vector<Complex> padded = poisoned(static_cast<std::size_t>(all_rows * slots));
   for (long long r = 0; r < all_rows; ++r) {
-    for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
     for (long long m = 0; m < half; ++m) {
       packed[r * half + m] = {noise[r * n + 2 * m].real(), noise[r * n + 2 * m + 1].real()};
       padded[r * slots + m] = packed[r * half + m];  // the padding (slot half) stays NaN
     }
   }
-  // R2C out of place (the input untouched) and in place (cuFFT's padded layout).
-  std::vector<Complex> out = poisoned(static_cast<std::size_t>(all_rows * slots));
-  const std::vector<Complex> packed_copy = packed;
-  fft::reference::execute_any(r2c, -1, packed.data(), out.data());
-  CHECK(relative_error(out, want_half) < kTolerance);
-  CHECK(packed == packed_copy);
-  fft::reference::execute_any(r2c, -1, padded.data(), padded.data());
-  CHECK(relative_error(padded, want_half) < kTolerance);
+  check_r2c_both_ways(r2c, packed, padded, want_half);
 
   // C2R of that spectrum: N times the reals (N = the points of a transform).
   std::vector<Complex> spectrum_in(want_half.size());
@@ -2368,21 +2391,11 @@ void check_even_real_plans(const fft::FftPlan& r2c, const fft::FftPlan& c2r, con
 void check_odd_real_plans(const fft::FftPlan& r2c, const fft::FftPlan& c2r, const std::vector<long long>& dims,
                           long long batch, std::uint64_t salt) {
   INFO(r2c.to_string() << c2r.to_string());
-  const int rank = static_cast<int>(dims.size());
-  const long long n = dims.back();
-  long long rows = 1;  // rows of the innermost axis a transform
-  for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
-  const long long points = rows * n;
-  const long long all_rows = rows * batch;
-  const long long slots = n / 2 + 1;
-  const std::vector<Complex> noise = random_input(static_cast<std::size_t>(points * batch), salt);
-  std::vector<Complex> real_as_complex(noise.size());
-  for (std::size_t i = 0; i < noise.size(); ++i) real_as_complex[i] = {noise[i].real(), 0.0};
-  const std::vector<ComplexL> spectrum = naive_dft_nd(real_as_complex, dims, batch, -1);
-  std::vector<ComplexL> want_half(static_cast<std::size_t>(all_rows * slots));
-  for (long long r = 0; r < all_rows; ++r) {
-    for (long long k = 0; k < slots; ++k) want_half[r * slots + k] = spectrum[r * n + k];
-  }
+  const RealCase c(dims, batch, salt);
+  const int rank = c.rank;
+  const long long n = c.n, points = c.points, all_rows = c.all_rows, slots = c.slots;
+  const std::vector<Complex>& noise = c.noise;
+  const std::vector<ComplexL>& want_half = c.want_half;
   // The reals in complex storage (viewed as doubles): out of place n a row, in place n + 1
   // (= 2 slots) a row, the padding real NaN.
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -2397,13 +2410,7 @@ void check_odd_real_plans(const fft::FftPlan& r2c, const fft::FftPlan& c2r, cons
     }
     flat_padded[r * (n + 1) + n] = nan;
   }
-  std::vector<Complex> out = poisoned(want_half.size());
-  const std::vector<Complex> reals_copy = reals;
-  fft::reference::execute_any(r2c, -1, reals.data(), out.data());
-  CHECK(relative_error(out, want_half) < kTolerance);
-  CHECK(reals == reals_copy);
-  fft::reference::execute_any(r2c, -1, padded.data(), padded.data());
-  CHECK(relative_error(padded, want_half) < kTolerance);
+  check_r2c_both_ways(r2c, reals, padded, want_half);
 
   // C2R of that spectrum: `points` times the reals, out of place and in place.
   std::vector<Complex> spectrum_in(want_half.size());
