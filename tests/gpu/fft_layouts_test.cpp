@@ -1361,7 +1361,8 @@ TEST_CASE("native 3D R2C, C2R, D2Z and Z2D in the default layout", "[fft][real][
                                  {{64, 32, 16}, 3, true},
                                  {{8, 8, 10}, 2, true},
                                  {{12, 10, 15}, 2, true},
-                                 {{6, 6, 34}, 2, false}},
+                                 {{6, 6, 34}, 2, true},   // the innermost half 17: one Bluestein pass
+                                 {{17, 6, 8}, 2, false}}, // an outer axis of 17 points: the vendor
                                 0, 9000);
   run_real_shapes<cufftDoubleComplex>(
       {{{7, 12, 16}, 5, true}, {{64, 64, 64}, 2, true}, {{32, 32, 8}, 1, true}, {{2, 128, 128}, 1, true}}, 1, 9100);

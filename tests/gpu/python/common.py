@@ -139,6 +139,8 @@ def fft_cases(client):
         cases += [
             (f"rfft_{dtype}_4x128", "rfft", client.random(f"rfft_{dtype}", (4, 128), dtype), {}),
             (f"rfft_{dtype}_3x45", "rfft", client.random(f"rfft45_{dtype}", (3, 45), dtype), {}),
+            # A half with a prime factor above 13 (23): one Bluestein pass with the real step.
+            (f"rfft_{dtype}_3x46", "rfft", client.random(f"rfft46_{dtype}", (3, 46), dtype), {}),
             (f"rfft2_{dtype}_3x16x20", "rfft2", client.random(f"rfft2_{dtype}", (3, 16, 20), dtype), {}),
             (f"rfftn3_{dtype}_2x8x12x10", "rfftn3", client.random(f"rfftn3_{dtype}", (2, 8, 12, 10), dtype), {}),
             (f"rfftn_{dtype}_16x12x10", "rfftn", client.random(f"rfftn_{dtype}", (16, 12, 10), dtype), {}),
@@ -149,6 +151,9 @@ def fft_cases(client):
         signal = client.random(f"irfft45_{dtype}", (3, 45), "float64")
         cases.append((f"irfft_{complex_dtype}_3x23_n45", "irfft",
                       np.fft.rfft(signal).astype(complex_dtype), {"n": 45}))
+        signal = client.random(f"irfft23_{dtype}", (3, 23), "float64")  # odd prime: rows paired
+        cases.append((f"irfft_{complex_dtype}_3x12_n23", "irfft",
+                      np.fft.rfft(signal).astype(complex_dtype), {"n": 23}))
         signal = client.random(f"irfft2_{dtype}", (3, 16, 20), "float64")
         cases.append((f"irfft2_{complex_dtype}_3x16x11", "irfft2",
                       np.fft.rfft2(signal).astype(complex_dtype), {"s": (16, 20)}))
