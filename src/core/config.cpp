@@ -148,6 +148,10 @@ bool parse_fft_cluster_columns(const char* value, Config* config) {
   return parse_switch(value, &config->fft_cluster_columns);
 }
 
+bool parse_fft_pair_real_rows(const char* value, Config* config) {
+  return parse_switch(value, &config->fft_pair_real_rows);
+}
+
 bool parse_fft_column_lines(const char* value, Config* config) {
   long long lines = 0;
   if (!parse_integer(value, 0, 1024, &lines)) return false;

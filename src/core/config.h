@@ -46,6 +46,8 @@ struct Config {
   bool fft_fused = true;                  // IDGPU_FFT_FUSED=0: fused FFT plans run as two launches
   int fft_fused_lag = 0;                  // IDGPU_FFT_FUSED_LAG: the fused schedule's lag (0: its own)
   bool fft_cluster_columns = true;        // IDGPU_FFT_CLUSTER_COLUMNS=0: column passes run as their own kernels
+  bool fft_pair_real_rows = false;        // IDGPU_FFT_PAIR_REAL_ROWS=1: odd real Bluestein passes take two rows
+                                          // a convolution (DeviceLimits::pair_odd_real_rows)
   int fft_column_lines = 0;               // IDGPU_FFT_COLUMN_LINES: lines a block of a pass over lines
                                           // (0: the planner's choice)
   std::string vendor_cufft;               // IDGPU_VENDOR_CUFFT: path of the real libcufft

@@ -233,7 +233,6 @@ class StockhamPlan final : public NativePlan {
     }
     launch.real_twiddles = planned.real_twiddles;
     launch.real_lo_bits = pass.real_lo_bits;
-  launch.real_rows = pass.real_rows;
     launch.input = input;
     launch.output = output;
     return launch::counted([&] {
@@ -940,8 +939,9 @@ class StockhamSolver final : public Solver {
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
     // A real length with a prime factor above 13 (its half's, for even n): the real pass is one
-    // Bluestein convolution over a power of two (kernels_serve below).
+    // Bluestein convolution over a power of two (kernels_serve below); odd rows paired on request.
     limits.convolution_powers_of_two = true;
+    limits.pair_odd_real_rows = config().fft_pair_real_rows;
     FftPlanResult planned =
         real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
         : strided ? plan_c2c_layout(d, limits)

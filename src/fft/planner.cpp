@@ -1179,8 +1179,9 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
     // run), the real step on its loads and stores.
     DeviceLimits convolution = limits;
     convolution.convolution_powers_of_two = true;
-    // Odd n: two rows a convolution (FftPass::real_rows).
-    FftPlanResult any = plan_c2c_any(points, odd ? (rows * batch + 1) / 2 : rows * batch, precision, convolution);
+    // Odd n, where asked for: two rows a convolution (FftPass::real_rows).
+    const bool paired = odd && limits.pair_odd_real_rows;
+    FftPlanResult any = plan_c2c_any(points, paired ? (rows * batch + 1) / 2 : rows * batch, precision, convolution);
     const bool one_pass = any.plan && any.plan->passes.size() == 1 &&
                           any.plan->passes[0].convolution == ConvolutionStep::kBluestein;
     if (!one_pass) {
@@ -1218,7 +1219,7 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   if (real.convolution == ConvolutionStep::kNone) relayout_fixed_pass(&real, plan.element_bytes, limits.shared_bytes_per_block);
   real.transform_n = points;
   real.transforms = rows * batch;
-  if (odd && real.convolution == ConvolutionStep::kBluestein) {
+  if (odd && real.convolution == ConvolutionStep::kBluestein && limits.pair_odd_real_rows) {
     real.real_rows = rows * batch;
     real.transforms = (rows * batch + 1) / 2;
   }

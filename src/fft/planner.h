@@ -150,6 +150,11 @@ struct DeviceLimits {
   // divide the lines or, in an axis pass, are a power of two whose blocks may straddle two
   // transforms' lines; 0, or a count that does not fit, keeps the sizing rules' choice.
   int column_lines = 0;
+  // An odd real pass over a Bluestein convolution takes two rows a transform (FftPass::real_rows):
+  // twice the rows a convolution, but a row's rounding error then follows the larger of its pair
+  // (the vendor's follows each row), and a zero row comes back as the other's rounding, not zeros.
+  // Off unless asked for (IDGPU_FFT_PAIR_REAL_ROWS).
+  bool pair_odd_real_rows = false;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.
@@ -283,7 +288,7 @@ struct FftPass {
   RealStep real_step = RealStep::kNone;
   int real_lo_bits = 0;  // a paired real step's table split (RealStep)
   // An odd real pass over a Bluestein convolution (kOddR2C / kOddC2R with ConvolutionStep::
-  // kBluestein): the rows paired, rows 2t and 2t + 1 one complex transform t (R2C: z = x_a + i x_b,
+  // kBluestein) under DeviceLimits::pair_odd_real_rows: the rows paired, rows 2t and 2t + 1 one complex transform t (R2C: z = x_a + i x_b,
   // X_a[k] = (Z[k] + conj Z[n-k]) / 2, X_b[k] = (Z[k] - conj Z[n-k]) / 2i; C2R: Z = X_a + i X_b
   // over the Hermitian extensions, x_a = Re z, x_b = Im z), so that one convolution serves two
   // rows; `transforms` is then ceil(real_rows / 2), and the last transform of an odd count has

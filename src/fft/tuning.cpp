@@ -556,39 +556,34 @@ constexpr LayoutRow kLayoutRows[] = {
     {kH200, Kind::kR2C, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: R2C 1080 x 1920 x 32, 1.34-1.35x", 1080},
     {kH200, Kind::kC2R, Precision::kSingle, 2, 1920, 1920LL * 1080 * 32, "H200: C2R 1080 x 1920 x 32, 1.13-1.14x", 1080},
     {kH200, Kind::kR2C, Precision::kDouble, 2, 1920, 1920LL * 1080 * 16, "H200: D2Z 1080 x 1920 x 16, 1.16x", 1080},
-    // Real lengths with a prime factor above 13: one Bluestein pass with the real step (odd rows
-    // two a convolution; the rows below the prime ones). fp32 n = 101 and 202 (M = 256), H200,
-    // idgpu-bench, 2^26 reals a call, medians of 15: R2C / C2R 3.15x / 2.62x and 1.88x / 2.06x
-    // (0.22-0.26 of copy against the vendor's 0.08-0.13; 202 in three runs, 1.88-1.90x / 2.06x, 101
-    // in two, 3.14-3.15x / 2.59-2.62x).
-    // Smaller calls, 2^24 / 2^22 / 2^20 reals: 101 1.61-2.96x, 202 1.38-2.00x.
-    {kH200, Kind::kR2C, Precision::kSingle, 1, 101, (1LL << 20) - 256, "H200: R2C n=101, 1.82-3.15x (0.24 [0.08])"},
-    {kH200, Kind::kC2R, Precision::kSingle, 1, 101, (1LL << 20) - 256, "H200: C2R n=101, 1.61-2.62x (0.22 [0.08])"},
-    {kH200, Kind::kR2C, Precision::kSingle, 1, 202, (1LL << 20) - 256, "H200: R2C n=202, 1.38-1.88x (0.24 [0.13])"},
+    // Real lengths with a prime factor above 13: one Bluestein pass with the real step (the rows
+    // below the prime ones). fp32 n = 202 (M = 256), H200, idgpu-bench, 2^26 reals a call, medians
+    // of 15, three runs: R2C / C2R 1.88-1.90x / 2.06x (0.24-0.26 of copy against the vendor's
+    // 0.13); smaller calls, 2^24 / 2^22 / 2^20 reals, 1.38-2.00x. (n = 101 won 1.61-3.15x with its
+    // rows paired, IDGPU_FFT_PAIR_REAL_ROWS, not measured one row a convolution: no row.)
+    {kH200, Kind::kR2C, Precision::kSingle, 1, 202, (1LL << 20) - 256, "H200: R2C n=202, 1.38-1.90x (0.24 [0.13])"},
     {kH200, Kind::kC2R, Precision::kSingle, 1, 202, (1LL << 20) - 256, "H200: C2R n=202, 1.52-2.06x (0.26 [0.13])"},
 };
 
-// 1D real transforms of a prime length p or of 2p (p > 13): the real pass one Bluestein
-// convolution over the power of two M >= 2p - 1 (kernels/stockham_bluestein.cuh), with the real
-// step on its loads and stores and odd rows two a convolution (FftPass::real_rows). H200,
-// idgpu-bench, IDGPU_POLICY=native, 2^26 (fp32) / 2^25 (fp64) reals a call, medians of 15, R2C /
-// C2R, n = 2p then p (fraction of copy bandwidth, the vendor's in brackets):
-//  - fp32, p in 4097..8191 (M = 2^14): 4099 1.34 / 1.39x, 1.41 / 1.42x; 5003 1.24 / 1.31x, 1.31 /
-//    1.33x; 6007 2.10 / 2.19x, 2.16 / 2.15x; 7001 2.09 / 2.22x, 2.13 / 2.16x; 8191 1.62 / 1.74x,
-//    1.71 / 1.73x (0.08-0.15 [0.05-0.09]); in place 8198 R2C 1.44x, 4099 C2R 1.42x, 6007 R2C
-//    2.15x. Below, the vendor is faster: p in 2049..4096 (M = 2^13) 2053, 3001 0.62-0.77x, 1031
-//    0.63-0.76x, 257 (Rader's p - 1 = 2^8 for the vendor) 0.91-0.93x, 514 0.77-0.81x; 509 1.18 /
-//    1.23x but 1018 0.98 / 1.06x: not rows.
-//  - fp64, p in 2049..4095 (M = 2^13): 2053 1.69 / 1.74x, 1.71 / 1.75x; 3001 1.65 / 1.74x, 1.69 /
-//    1.75x; 4093 1.61 / 1.71x, 1.67 / 1.71x (0.09-0.17 [0.05-0.10]); in place Z2D 4106 1.84x.
-//    Below: 1031, 2062 0.57-0.68x, 257, 514 0.70-0.85x.
-// The vendor's time jumps above p = 4096 (fp32) and 2048 (fp64): 0.8-1.0 ms below, 1.3-2.6 ms above.
-// A second run under auto with these rows: fp32 within 1.2% of the first; fp64's odd lengths 4-11%
-// lower (D2Z 4093 1.49x) once X[0]'s imaginary part was dropped in a load loop shared by both odd
-// steps; with a loop per step (a third run) D2Z 2053 / 3001 / 4093 1.72x / 1.71x / 1.69x, Z2D
-// 1.69x / 1.65x / 1.62x. Smaller calls, native: fp32 2^24 / 2^22 / 2^20 reals 1.17-2.20x (5003
-// 1.22-1.68x, 10006 1.17-1.45x, 8191 1.34-1.85x), fp64 2^23 / 2^21 / 2^19 1.50-1.94x
-// (docs/data/h200-real-bluestein.csv).
+// 1D real transforms of twice a prime, n = 2p (p > 13): the real pass the p-point complex
+// transform as one Bluestein convolution over the power of two M >= 2p - 1
+// (kernels/stockham_bluestein.cuh), with the real step on its loads and stores. H200, idgpu-bench,
+// 2^26 (fp32) / 2^25 (fp64) reals a call, medians of 15, two runs (native, then under auto with
+// these rows, within 1.2%), R2C / C2R (fraction of copy bandwidth, the vendor's in brackets):
+//  - fp32, p in 4097..8191 (M = 2^14): n = 8198 1.34 / 1.39-1.40x, 10006 1.24-1.25 / 1.30-1.31x,
+//    12014 2.07-2.10 / 2.19-2.21x, 14002 2.09 / 2.22x, 16382 1.62 / 1.73-1.74x (0.08-0.15
+//    [0.05-0.09]); in place R2C 8198 1.44x. Smaller calls, 2^24 / 2^22 / 2^20 reals: 1.17-1.81x.
+//    Below, the vendor is faster: p in 2049..4096 (M = 2^13, n = 4106, 6002) 0.62-0.67x, 2062
+//    0.63-0.65x, 514 0.77-0.81x, 1018 0.98 / 1.06x.
+//  - fp64, p in 2049..4095 (M = 2^13): n = 4106 1.69 / 1.73-1.74x, 6002 1.64-1.65 / 1.74x, 8186
+//    1.60-1.61 / 1.71x (0.10-0.17 [0.06-0.10]); in place Z2D 4106 1.84x; smaller calls, 2^23 /
+//    2^21 / 2^19 reals, 1.65-1.94x. Below: 2062 0.57x, 514 0.70-0.72x.
+// The vendor's time jumps above p = 4096 (fp32) and 2048 (fp64): 0.55-0.83 ms below, 1.3-2.4 ms
+// above. Odd n = p runs the n-point transform, one row a convolution: fp32 4099 0.76-0.77x, 6007
+// 1.21x, 8191 1.00-1.01x, fp64 2053 0.96-0.97x, 4093 1.01x (before rows could be paired), so the
+// vendor keeps odd lengths; with two rows a convolution (IDGPU_FFT_PAIR_REAL_ROWS=1) they measured
+// as their 2p (fp32 1.31-2.16x, fp64 1.49-1.75x), but a row's rounding then follows its partner's
+// scale, which the vendor's does not (docs/data/h200-real-bluestein.csv).
 struct RealPrimeRow {
   MeasuredClasses measured_on;
   Precision precision;
@@ -598,15 +593,15 @@ struct RealPrimeRow {
   const char* evidence;
 };
 constexpr RealPrimeRow kRealPrimeRows[] = {
-    // From 2^20 (fp32) / 2^19 (fp64) reals a call (n x batch within n of it).
-    {kH200, Precision::kSingle, 4097, 8191, (1LL << 20) - 16384, "H200: R2C/C2R n = p, 2p, p prime 4099..8191, 1.17-2.22x"},
-    {kH200, Precision::kDouble, 2049, 4095, (1LL << 19) - 8192, "H200: D2Z/Z2D n = p, 2p, p prime 2053..4093, 1.49-1.94x"},
+    // From 2^20 (fp32) / 2^19 (fp64) reals a call, less up to n for the batch's rounding.
+    {kH200, Precision::kSingle, 4097, 8191, (1LL << 20) - 16384, "H200: R2C/C2R n = 2p, p prime 4099..8191, 1.17-2.22x"},
+    {kH200, Precision::kDouble, 2049, 4095, (1LL << 19) - 8192, "H200: D2Z/Z2D n = 2p, p prime 2053..4093, 1.60-1.94x"},
 };
 
 // Whether a 1D real transform of length n is one of kRealPrimeRows' on this device class.
 bool real_prime_row_wins(Precision precision, long long n, long long points, MeasuredClasses classes) {
-  const long long p = n % 2 == 0 ? n / 2 : n;
-  if (!is_prime(p)) return false;
+  if (n % 2 != 0 || !is_prime(n / 2)) return false;
+  const long long p = n / 2;
   for (const RealPrimeRow& row : kRealPrimeRows) {
     if ((row.measured_on & classes) != 0 && row.precision == precision && p >= row.min_prime && p <= row.max_prime &&
         points >= row.min_points) {

@@ -159,9 +159,6 @@ struct ClusterLaunch {
   int real_step = 0;
   int real_lo_bits = 0;
   const void* real_twiddles = nullptr;
-  // Steps 3 and 4 on a Bluestein convolution: the call's real rows, paired two a transform
-  // (FftPass::real_rows); 0: a row a transform.
-  long long real_rows = 0;
   long long in_dist = 0;
   long long out_dist = 0;
   // A cluster column pass (FftPass::cluster with lines; fft/stockham_index.h): the pass's N = 2^bits

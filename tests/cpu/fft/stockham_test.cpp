@@ -2585,10 +2585,79 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
   }
 }
 
+namespace {
+
+// plan_real's plans of a real length with a prime factor above 13 under `limits`: the real pass
+// one Bluestein convolution over the power of two M >= 2 N - 1 with the real step, its rows paired
+// where the limits ask for it (odd n), its tables; run by the host executor against the naive DFT.
+// An odd C2R drops X[0]'s imaginary part (paired, it would otherwise reach the other row): a half
+// spectrum with it gives the bits of one without it.
+void check_bluestein_real_plans(const std::vector<long long>& dims, long long batch, fft::Precision precision,
+                                const fft::DeviceLimits& limits, std::uint64_t* salt) {
+  const int rank = static_cast<int>(dims.size());
+  const long long n = dims.back();
+  const bool odd = n % 2 != 0;
+  const long long points = odd ? n : n / 2;
+  const bool paired = odd && limits.pair_odd_real_rows;
+  CAPTURE(dims, batch, static_cast<int>(precision), paired);
+  fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, limits);
+  fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, limits);
+  INFO(r2c.reason << c2r.reason);
+  REQUIRE(r2c.plan.has_value());
+  REQUIRE(c2r.plan.has_value());
+  REQUIRE(r2c.plan->passes.size() == static_cast<std::size_t>(rank));
+  REQUIRE(c2r.plan->passes.size() == static_cast<std::size_t>(rank));
+  CHECK(r2c.plan->work_bytes == 0);
+  CHECK(c2r.plan->work_bytes == 0);
+  long long m = 1;
+  while (m < 2 * points - 1) m *= 2;
+  long long rows = batch;
+  for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
+  for (const fft::FftPlan* plan : {&*r2c.plan, &*c2r.plan}) {
+    const fft::FftPass& real = plan->passes[fft::real_pass_index(*plan)];
+    CHECK(real.convolution == fft::ConvolutionStep::kBluestein);
+    CHECK(real.size == points);
+    CHECK(real.convolution_size == m);
+    CHECK(real.transform_n == points);
+    const bool forward = plan->kind == fft::Kind::kR2C;
+    CHECK(real.real_step == (odd ? (forward ? fft::RealStep::kOddR2C : fft::RealStep::kOddC2R)
+                                 : (forward ? fft::RealStep::kPackR2C : fft::RealStep::kUnpackC2R)));
+    // Paired: two rows a convolution, the last alone where their count is odd.
+    CHECK(real.real_rows == (paired ? rows : 0));
+    CHECK(plan->pass_transforms(real) == (paired ? (rows + 1) / 2 : rows));
+    // The even steps' w_n^k (n = 2N) after the convolution's tables.
+    const fft::StepTables tables = fft::step_tables(real, fft::TableAccuracy::kDouble);
+    REQUIRE(tables.layout.real_count == (odd ? 0u : static_cast<std::size_t>(points)));
+    CHECK(tables.layout.real >= tables.layout.spectrum + tables.layout.spectrum_count);
+    for (std::size_t k = 0; k < tables.layout.real_count; ++k) {
+      CHECK(tables.values[tables.layout.real + k] == fft::twiddle(static_cast<long long>(k), 2 * points, -1));
+    }
+  }
+  if (!odd) {
+    check_even_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++*salt);
+    return;
+  }
+  check_odd_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++*salt);
+  if (rank != 1) return;
+  const long long slots = n / 2 + 1;
+  const std::vector<Complex> with = random_input(static_cast<std::size_t>(batch * slots), ++*salt);
+  std::vector<Complex> without = with;
+  for (long long r = 0; r < batch; ++r) without[static_cast<std::size_t>(r * slots)].imag(0.0);
+  std::vector<Complex> a = poisoned(static_cast<std::size_t>((batch * n + 1) / 2));
+  std::vector<Complex> b = a;
+  fft::reference::execute_any(*c2r.plan, +1, with.data(), a.data());
+  fft::reference::execute_any(*c2r.plan, +1, without.data(), b.data());
+  const double* x = reinterpret_cast<const double*>(a.data());
+  const double* y = reinterpret_cast<const double*>(b.data());
+  for (long long i = 0; i < batch * n; ++i) REQUIRE(x[i] == y[i]);
+}
+
+}  // namespace
+
 // Real lengths with a prime factor above 13 (the half's, for even n): the real pass is one
 // Bluestein convolution over the power of two M >= 2 N - 1 (N = n / 2, odd n: n), the real step
-// on its loads and stores (kernels/stockham_bluestein.cuh), odd rows two a convolution, in 1D,
-// 2D and 3D; the outer axes as in the smooth case.
+// on its loads and stores (kernels/stockham_bluestein.cuh), odd rows one a convolution or, where
+// asked for, two, in 1D, 2D and 3D; the outer axes as in the smooth case.
 TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein pass against the naive DFT",
           "[fft][executor][bluestein][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
@@ -2597,63 +2666,14 @@ TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein 
                                                       {2, 4, 38}, {3, 5, 19}, {6, 254}, {4, 2 * 3 * 37}};
   std::uint64_t salt = 13000;
   for (const std::vector<long long>& dims : shapes) {
-    for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
-      const int rank = static_cast<int>(dims.size());
-      const long long batch = 1 + static_cast<long long>(salt % 3);
-      const long long n = dims.back();
-      const bool odd = n % 2 != 0;
-      const long long points = odd ? n : n / 2;
-      CAPTURE(dims, batch, static_cast<int>(precision));
-      fft::FftPlanResult r2c = fft::plan_real(fft::Kind::kR2C, rank, dims.data(), batch, precision, h100);
-      fft::FftPlanResult c2r = fft::plan_real(fft::Kind::kC2R, rank, dims.data(), batch, precision, h100);
-      INFO(r2c.reason << c2r.reason);
-      REQUIRE(r2c.plan.has_value());
-      REQUIRE(c2r.plan.has_value());
-      REQUIRE(r2c.plan->passes.size() == static_cast<std::size_t>(rank));
-      REQUIRE(c2r.plan->passes.size() == static_cast<std::size_t>(rank));
-      CHECK(r2c.plan->work_bytes == 0);
-      CHECK(c2r.plan->work_bytes == 0);
-      long long m = 1;
-      while (m < 2 * points - 1) m *= 2;
-      for (const fft::FftPlan* plan : {&*r2c.plan, &*c2r.plan}) {
-        const fft::FftPass& real = plan->passes[fft::real_pass_index(*plan)];
-        CHECK(real.convolution == fft::ConvolutionStep::kBluestein);
-        CHECK(real.size == points);
-        CHECK(real.convolution_size == m);
-        CHECK(real.transform_n == points);
-        const bool forward = plan->kind == fft::Kind::kR2C;
-        CHECK(real.real_step == (odd ? (forward ? fft::RealStep::kOddR2C : fft::RealStep::kOddC2R)
-                                     : (forward ? fft::RealStep::kPackR2C : fft::RealStep::kUnpackC2R)));
-        // Odd rows two a convolution (the last alone where their count is odd).
-        long long rows = batch;
-        for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
-        CHECK(real.real_rows == (odd ? rows : 0));
-        CHECK(plan->pass_transforms(real) == (odd ? (rows + 1) / 2 : rows));
-        // The even steps' w_n^k after the convolution's tables.
-        const fft::StepLayout layout = fft::step_layout(real);
-        CHECK(layout.real_count == (odd ? 0u : static_cast<std::size_t>(points)));
-        CHECK(layout.real == layout.spectrum + layout.spectrum_count);
-        CHECK(layout.total == layout.real + layout.real_count);
-      }
-      if (odd) {
-        check_odd_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
-        // X[0]'s imaginary part drops out (the vendor's C2R), paired rows or not: a half spectrum
-        // with it gives the bits of one without it.
-        if (rank == 1) {
-          const long long slots = n / 2 + 1;
-          const std::vector<Complex> with = random_input(static_cast<std::size_t>(batch * slots), ++salt);
-          std::vector<Complex> without = with;
-          for (long long r = 0; r < batch; ++r) without[static_cast<std::size_t>(r * slots)].imag(0.0);
-          std::vector<Complex> a = poisoned(static_cast<std::size_t>((batch * n + 1) / 2));
-          std::vector<Complex> b = a;
-          fft::reference::execute_any(*c2r.plan, +1, with.data(), a.data());
-          fft::reference::execute_any(*c2r.plan, +1, without.data(), b.data());
-          const double* x = reinterpret_cast<const double*>(a.data());
-          const double* y = reinterpret_cast<const double*>(b.data());
-          for (long long i = 0; i < batch * n; ++i) REQUIRE(x[i] == y[i]);
-        }
-      } else {
-        check_even_real_plans(*r2c.plan, *c2r.plan, dims, batch, ++salt);
+    const long long n = dims.back();
+    const bool odd = n % 2 != 0;
+    // Odd rows one a convolution, or two where asked for (DeviceLimits::pair_odd_real_rows).
+    for (const bool pair : odd ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+      fft::DeviceLimits limits = h100;
+      limits.pair_odd_real_rows = pair;
+      for (fft::Precision precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
+        check_bluestein_real_plans(dims, 1 + static_cast<long long>(salt % 3), precision, limits, &salt);
       }
     }
   }
@@ -2671,8 +2691,9 @@ TEST_CASE("executor: real lengths with a prime factor above 13 as one Bluestein 
 }
 
 // Real lengths with a prime factor above 13 (one Bluestein pass with the real step): native under
-// auto on an H200 where measured, n = p or 2p for fp32 primes 4097..8191 and fp64 2049..4095,
-// and fp32 n = 101, 202; the vendor below those primes, on an H100 and at smaller calls.
+// auto on an H200 where measured, n = 2p for fp32 primes 4097..8191 and fp64 2049..4095, and fp32
+// n = 202; the vendor for odd n (one row a convolution), below those primes, on an H100 and at
+// smaller calls.
 TEST_CASE("tuning table: real lengths of a prime or twice a prime native where measured", "[fft][tuning][cpu]") {
   const fft::DeviceClass h100{90, 3352};
   const fft::DeviceClass h200{90, 4800};
@@ -2691,7 +2712,7 @@ TEST_CASE("tuning table: real lengths of a prime or twice a prime native where m
     CAPTURE(static_cast<int>(kind));
     for (long long p : {4099LL, 5003LL, 6007LL, 7001LL, 8191LL}) {
       CAPTURE(p);
-      CHECK(wins(kind, single, p, 1LL << 26, h200));
+      CHECK_FALSE(wins(kind, single, p, 1LL << 26, h200));  // odd: one row a convolution lost
       CHECK(wins(kind, single, 2 * p, 1LL << 26, h200));
       CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 26, h100));  // not measured there
       CHECK(wins(kind, single, 2 * p, 1LL << 20, h200));        // from 2^20 reals a call
@@ -2700,10 +2721,10 @@ TEST_CASE("tuning table: real lengths of a prime or twice a prime native where m
     }
     for (long long p : {2053LL, 3001LL, 4093LL}) {
       CAPTURE(p);
-      CHECK(wins(kind, fp64, p, 1LL << 25, h200));
+      CHECK_FALSE(wins(kind, fp64, p, 1LL << 25, h200));
       CHECK(wins(kind, fp64, 2 * p, 1LL << 25, h200));
-      CHECK(wins(kind, fp64, p, 1LL << 19, h200));
-      CHECK_FALSE(wins(kind, fp64, p, 1LL << 18, h200));
+      CHECK(wins(kind, fp64, 2 * p, 1LL << 19, h200));
+      CHECK_FALSE(wins(kind, fp64, 2 * p, 1LL << 18, h200));
       CHECK_FALSE(wins(kind, single, p, 1LL << 26, h200));  // fp32 lost there
       CHECK_FALSE(wins(kind, single, 2 * p, 1LL << 26, h200));
     }
@@ -2712,7 +2733,7 @@ TEST_CASE("tuning table: real lengths of a prime or twice a prime native where m
       CAPTURE(n);
       CHECK_FALSE(wins(kind, single, n, 1LL << 26, h200));
     }
-    CHECK(wins(kind, single, 101, 1LL << 26, h200));
+    CHECK_FALSE(wins(kind, single, 101, 1LL << 26, h200));  // won with its rows paired only
     CHECK(wins(kind, single, 202, 1LL << 26, h200));
     CHECK_FALSE(wins(kind, fp64, 202, 1LL << 25, h200));
   }

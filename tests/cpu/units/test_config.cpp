@@ -230,6 +230,7 @@ TEST_CASE("on/off switches", "[cpu][config]") {
       {"IDGPU_FFT_MEASURE", &Config::fft_measure, false},
       {"IDGPU_FFT_FUSED", &Config::fft_fused, true},
       {"IDGPU_FFT_CLUSTER_COLUMNS", &Config::fft_cluster_columns, true},
+      {"IDGPU_FFT_PAIR_REAL_ROWS", &Config::fft_pair_real_rows, false},
       {"IDGPU_PIVOT_DOMINANT", &Config::pivot_dominant, true},
   };
   for (const Switch& variable : switches) {
