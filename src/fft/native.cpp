@@ -473,6 +473,7 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.convolution = static_cast<int>(pass.convolution);
   launch.bluestein = static_cast<int>(pass.bluestein);
   launch.chirp_length = pass.chirp_length;
+  launch.convolution_size = static_cast<int>(pass.convolution_size);
   while (pass.convolution_size > 0 && (1LL << launch.convolution_log2) < pass.convolution_size) ++launch.convolution_log2;
   launch.blocks = pass.blocks;
   launch.shared_bytes = static_cast<unsigned>(pass.shared_bytes);
@@ -481,8 +482,8 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
 }
 
 // Whether compiled kernels run every pass of a plan_c2c_any plan: passes with no convolution
-// step (the Stockham kernels), one-pass Bluestein convolutions of power-of-two length (the
-// Bluestein kernels) and the passes of two-pass Bluestein plans over a power of two (the
+// step (the Stockham kernels), one-pass Bluestein convolutions over a power of two or a mixed
+// length of fixed_radices.h (the Bluestein kernels) and the passes of two-pass Bluestein plans over a power of two (the
 // power-of-two kernels' Bluestein kinds); Rader's convolutions, convolutions on later passes of a
 // mixed plan and Bluestein plans of three passes or more on each side have no kernel yet.
 bool kernels_serve(const FftPlan& plan, const std::vector<kernels::PassLaunch>& launches) {
@@ -820,7 +821,8 @@ class StockhamSolver final : public Solver {
     limits.cluster_columns = cluster_columns_allowed(arch, d.precision);
     limits.column_lines = config().fft_column_lines;
     // Every length is planned; those with a prime factor above 13 are served where Bluestein's
-    // convolution over a power of two takes one pass, or two on each side (kernels_serve below).
+    // convolution over a power of two (or a compiled mixed length, one pass) takes one pass, or
+    // two on each side (kernels_serve below).
     limits.convolution_powers_of_two = true;
     FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
     static thread_local std::string why;
@@ -939,7 +941,8 @@ class StockhamSolver final : public Solver {
     // The fused kernel of a plan's two innermost axes (FusedKind).
     limits.fused = !strided;
     // A real length with a prime factor above 13 (its half's, for even n): the real pass is one
-    // Bluestein convolution over a power of two (kernels_serve below); odd rows paired on request.
+    // Bluestein convolution over a power of two or a compiled mixed length (kernels_serve below);
+    // odd rows paired on request.
     limits.convolution_powers_of_two = true;
     limits.pair_odd_real_rows = config().fft_pair_real_rows;
     FftPlanResult planned =
@@ -955,7 +958,7 @@ class StockhamSolver final : public Solver {
     std::vector<kernels::PassLaunch> launches = launches_for(*planned.plan);
     if (!kernels_serve(*planned.plan, launches)) {
       why = "native FFT: a real length with a prime factor above 13 runs natively where its real pass is one "
-            "Bluestein convolution over a power of two";
+            "Bluestein convolution over a power of two or a compiled mixed length";
       *reason = why.c_str();
       return nullptr;
     }

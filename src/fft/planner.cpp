@@ -134,7 +134,22 @@ constexpr FixedSequence fixed_sequence() {
 constexpr FixedSequence kFixedSequences[] = {IDGPU_FFT_FIXED_RADICES(IDGPU_FFT_FIXED_ENTRY)};
 #undef IDGPU_FFT_FIXED_ENTRY
 
+// The Bluestein convolution lengths compiled besides the powers of two (fixed_radices.h).
+template <class... T>
+constexpr long long radix_product(T... radices) {
+  return (1LL * ... * radices);
+}
+#define IDGPU_FFT_MIXED_LENGTH(...) radix_product(__VA_ARGS__),
+constexpr long long kBluesteinMixedF32[] = {IDGPU_FFT_BLUESTEIN_MIXED_F32(IDGPU_FFT_MIXED_LENGTH)};
+constexpr long long kBluesteinMixedF64[] = {IDGPU_FFT_BLUESTEIN_MIXED_F64(IDGPU_FFT_MIXED_LENGTH)};
+#undef IDGPU_FFT_MIXED_LENGTH
+
 }  // namespace
+
+bool bluestein_mixed_kernel(long long m, std::size_t element_bytes) {
+  const auto has = [m](const auto& lengths) { return std::find(std::begin(lengths), std::end(lengths), m) != std::end(lengths); };
+  return element_bytes == 8 ? has(kBluesteinMixedF32) : element_bytes == 16 && has(kBluesteinMixedF64);
+}
 
 long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes) {
   if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return 0;
@@ -1537,7 +1552,9 @@ Padding bluestein_padding(long long n, const PassBudget& budget, bool one_pass) 
   for (long long a = 1; a <= high; a *= 2) {
     for (long long b = a; b <= high; b *= 3) {
       for (long long m = b; m <= high; m *= 5) {
-        if (m < low || (budget.powers_of_two_only && m != high)) continue;
+        if (m < low || (budget.powers_of_two_only && m != high && !bluestein_mixed_kernel(m, budget.element))) {
+          continue;
+        }
         int passes = budget.holds(m, m) ? 1 : 0;
         if (passes == 0 && !one_pass) {
           const int forward = fewest_passes(m, budget);

@@ -134,9 +134,10 @@ struct DeviceLimits {
   bool clusters = false;         // thread-block clusters with distributed shared memory (sm_90 on)
   int multiprocessors = 0;       // SMs; 0 when unknown
   bool fused = false;            // two-pass plans may run as one fused kernel (FftFused)
-  // Convolution passes (plan_c2c_any) of power-of-two lengths only, Bluestein's: what the
-  // compiled kernels run (kernels/stockham_bluestein.cuh). Rader's p - 1 points and 2^a 3^b 5^c
-  // paddings are then left out. The host executor runs every plan either way.
+  // Convolution passes (plan_c2c_any) of Bluestein's only, over a power of two or a mixed length
+  // with a compiled kernel (bluestein_mixed_kernel): what the compiled kernels run
+  // (kernels/stockham_bluestein.cuh, stockham_bluestein_mixed.cuh). Rader's p - 1 points and the
+  // other 2^a 3^b 5^c paddings are then left out. The host executor runs every plan either way.
   bool convolution_powers_of_two = false;
   // The longest power of two (log2) a cluster plan takes: kClusterMaxBits for complex plans; a
   // real plan's half one more (kClusterRealMaxBits, fft/stockham_index.h).
@@ -619,11 +620,16 @@ FftPass real_pass_for(const FftPlan& plan, FftPass pass, bool in_place);
 //    M is the 2^a 3^b 5^c length >= 2n - 1 (up to the next power of two) with the fewest passes,
 //    then the fewest stage points M x stages (each stage reads and writes M elements of shared
 //    memory). This rule is untimed: a measured table is to replace it. Under
-//    limits.convolution_powers_of_two, M is the next power of two and no pass is Rader's.
+//    limits.convolution_powers_of_two, M is the next power of two or a mixed length with a
+//    compiled one-pass kernel (bluestein_mixed_kernel), and no pass is Rader's.
 // The plan's `reason` says which was chosen and what the other would have taken. No plan (with
 // the reason) for the cases plan_c2c_1d declines other than the prime factors, where no candidate
 // fits the limits, or above kMaxAnyLength.
 FftPlanResult plan_c2c_any(long long n, long long batch, Precision precision, const DeviceLimits& limits);
+// Whether a one-pass Bluestein kernel is compiled for the mixed convolution length m in the
+// precision of `element_bytes` (8: fp32, 16: fp64; IDGPU_FFT_BLUESTEIN_MIXED_F32 / _F64 in
+// fft/kernels/fixed_radices.h).
+bool bluestein_mixed_kernel(long long m, std::size_t element_bytes);
 // Its longest length with a prime factor above 13 (factored by trial division; Bluestein's
 // 2n - 1 and its tables' exponents far from overflow).
 inline constexpr long long kMaxAnyLength = 1LL << 40;

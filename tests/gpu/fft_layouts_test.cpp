@@ -1151,8 +1151,8 @@ void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed,
 
 // Lengths that one pass serves: even n with a 13-smooth half, odd n 13-smooth itself (one pass
 // of n points), up to Traits<T>::kMaxNativeReal, and the others (a prime factor above 13) where
-// the points' Bluestein convolution over the power of two M >= 2 points - 1 fits one pass; 2^24
-// reals a call.
+// the points' Bluestein convolution over the power of two M >= 2 points - 1 fits one pass (a
+// shorter mixed M, where one is compiled, fits too); 2^24 reals a call.
 template <class T>
 void run_real_lengths(const std::vector<long long>& lengths, std::uint64_t seed) {
   run_real_lengths<T>(lengths, seed, 1LL << 24, [](long long n) {
@@ -1263,13 +1263,16 @@ TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
 // Real lengths with a prime factor above 13 (the half's, for even n): one Bluestein pass with the
 // real step on its loads and stores, where the convolution fits a block (M <= 2^14 fp32, 2^13
 // fp64): odd primes, twice a prime, 3 x a prime, a prime square; past that (fp32 2 x 8209,
-// 8209; fp64 2 x 4099) the vendor under the native policy, with no native call counted.
+// 8209; fp64 2 x 4099) the vendor under the native policy, with no native call counted. The
+// mixed convolution lengths (kernels/stockham_bluestein_mixed.cuh) among them: fp32 4099,
+// 2 x 4099 and 2 x 5003 (M = 10240), 2 x 6007 (12288); fp64 2053, 2 x 2053 (5120), 2 x 2579
+// (6144).
 TEST_CASE("native R2C, C2R, D2Z and Z2D of lengths with a prime factor above 13", "[fft][real][bluestein]") {
   run_real_lengths<cufftComplex>({17, 34, 23, 202, 289, 1031, 2062, 3 * 1031, 4099, 2 * 4099, 8191, 2 * 8191,
-                                  2 * 5003, 8209, 2 * 8209},
+                                  2 * 5003, 2 * 6007, 8209, 2 * 8209},
                                  5500);
-  run_real_lengths<cufftDoubleComplex>({17, 34, 101, 2 * 1031, 2053, 2 * 2053, 4093, 2 * 4093, 2 * 4099, 4099},
-                                       6500);
+  run_real_lengths<cufftDoubleComplex>(
+      {17, 34, 101, 2 * 1031, 2053, 2 * 2053, 2 * 2579, 4093, 2 * 4093, 2 * 4099, 4099}, 6500);
 }
 
 // fp64 real lengths whose complex pass widens its stages to fit 512 threads (FftPass::

@@ -412,8 +412,9 @@ TEST_CASE("native Z2Z: single passes with widened stages", "[fft][mixed][widened
   }
 }
 
-// Lengths with a prime factor above 13 run as one Bluestein pass (kernels/stockham_bluestein.cuh)
-// up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third
+// Lengths with a prime factor above 13 run as one Bluestein pass (kernels/stockham_bluestein.cuh,
+// and stockham_bluestein_mixed.cuh where M is a mixed length with a kernel: fp32 2049..3072 and
+// 4097..6144, fp64 2049..3072) up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third
 // one and every prime in fp64 (the makers, directions and in/out of place in turn), the largest
 // lengths and primes with small and odd batches, and millions of short transforms.
 TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime factor above 13",
@@ -430,7 +431,8 @@ TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime f
   run_sizes<cufftComplex>(f32, 1LL << 13, 900);
   run_sizes<cufftDoubleComplex>(f64, 1LL << 13, 910);
   std::uint64_t seed = 920;
-  for (long long n : {4097LL, 4099LL, 5003LL, 6151LL, 8191LL}) {
+  // (5119, 5147 and 6143 pad to the mixed 10240 and 12288 points, 4099 to 10240, 6151 to 2^14.)
+  for (long long n : {4097LL, 4099LL, 5003LL, 5119LL, 5147LL, 6143LL, 6151LL, 8191LL}) {
     run_case<cufftComplex>(n, 1, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
     run_case<cufftComplex>(n, 7, CUFFT_INVERSE, true, Maker::kOwnWorkArea, ++seed);
     run_case<cufftComplex>(n, (1LL << 22) / n, CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);

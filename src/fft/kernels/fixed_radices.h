@@ -79,3 +79,11 @@
 // with rows (docs/data/h200-fixed-exchange-rows.csv).
 #define IDGPU_FFT_FIXED_PADDED_F32(X) X(5, 4, 3) X(16, 5, 3) X(16, 5, 5) X(8, 5, 4, 3) X(16, 8, 5, 3) X(16, 13, 11)
 #define IDGPU_FFT_FIXED_PADDED_F64(X) X(9, 9, 3) X(13, 11, 3) X(8, 5, 4, 3)
+
+// The Bluestein convolution lengths M compiled besides the powers of two (one-pass kernels,
+// stockham_bluestein_mixed.cuh), as the planner's pass_radices of M, per precision: 5120 =
+// 16 8 8 5, 6144 = 16 16 8 3, 10240 = 16 16 8 5, 12288 = 16 16 16 3 (fp64: the first two; a block
+// holds fp64 powers of two to 8192). They cut the padding of lengths just above a power of two
+// (n = 4099 pads to 10240 points instead of 16384, n = 2053 to 5120 instead of 8192).
+#define IDGPU_FFT_BLUESTEIN_MIXED_F32(X) X(16, 8, 8, 5) X(16, 16, 8, 3) X(16, 16, 8, 5) X(16, 16, 16, 3)
+#define IDGPU_FFT_BLUESTEIN_MIXED_F64(X) X(16, 8, 8, 5) X(16, 16, 8, 3)

@@ -43,10 +43,13 @@ struct PassLaunch {
   // Steps 3 and 4 on a Bluestein convolution: the call's real rows, paired two a transform
   // (FftPass::real_rows); 0: a row a transform.
   long long real_rows = 0;
-  // A convolution pass (ConvolutionStep, fft/planner.h): 2 is Bluestein's over 2^convolution_log2
-  // points (stockham_bluestein.cuh), with the chirp (n entries) and the kernel's spectrum (M
-  // entries) in the pass's precision, forward sign.
+  // A convolution pass (ConvolutionStep, fft/planner.h): 2 is Bluestein's over M =
+  // convolution_size points (stockham_bluestein.cuh for powers of two, convolution_log2 their
+  // log, the least at or above M otherwise; stockham_bluestein_mixed.cuh for the mixed lengths of
+  // fixed_radices.h), with the chirp (n entries) and the kernel's spectrum (M entries) in the
+  // pass's precision, forward sign.
   int convolution = 0;
+  int convolution_size = 0;
   int convolution_log2 = 0;
   const void* chirp = nullptr;
   const void* spectrum = nullptr;
@@ -117,7 +120,14 @@ bool launch_fixed_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t st
 cudaError_t launch_bluestein_step_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 cudaError_t launch_bluestein_step_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 
-// The one-pass Bluestein kernels (stockham_bluestein_f32.cu, stockham_bluestein_f64.cu).
+// The one-pass Bluestein kernels over mixed lengths (stockham_bluestein_mixed_f32.cu, _f64.cu):
+// true, with the launch's status in *status, where one is compiled for the pass (status null:
+// nothing launched, the check alone); false, with nothing launched, otherwise.
+bool launch_bluestein_mixed_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
+bool launch_bluestein_mixed_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream, cudaError_t* status);
+
+// The one-pass Bluestein kernels (stockham_bluestein_f32.cu, stockham_bluestein_f64.cu; the
+// mixed lengths' above): cudaErrorNotSupported, with nothing launched, for a pass none serves.
 cudaError_t launch_bluestein_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 cudaError_t launch_bluestein_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 // Whether one is compiled for the pass's convolution (its tables need not be set yet).

@@ -37,6 +37,180 @@ inline constexpr int kBluesteinOddC2R = 4;
 // largest M is the largest power-of-two pass a block holds.
 inline constexpr int kBluesteinMinLog = 6;
 
+// A block's rows of a one-pass Bluestein convolution: steps 1 and 5 (and the real steps on
+// them), shared by the power-of-two kernel below and the mixed-length kernels
+// (stockham_bluestein_mixed.cuh), whose middles differ. Row r's M slots are sm + r smem_stride,
+// slot e at e + (e >> shift).
+template <class Real, bool Inverse>
+struct BluesteinRows {
+  using C = typename ComplexOf<Real>::type;
+  const PassLaunch& p;
+  C* sm;
+  int n;
+  int valid;
+  int thread;
+  int stride;
+  long long g0;
+  long long in_dist;
+  long long out_dist;
+
+  __device__ BluesteinRows(const PassLaunch& launch, C* shared)
+      : p(launch),
+        sm(shared),
+        n(launch.shape.size),
+        valid(static_cast<int>(min(static_cast<long long>(launch.shape.per_block),
+                                   launch.total - static_cast<long long>(blockIdx.x) * launch.shape.per_block))),
+        thread(static_cast<int>(threadIdx.x)),
+        stride(static_cast<int>(blockDim.x)),
+        g0(static_cast<long long>(blockIdx.x) * launch.shape.per_block),
+        in_dist(input_distance(launch.shape)),
+        out_dist(output_distance(launch.shape)) {}
+
+  __device__ __forceinline__ int slot(int row, int e) const {
+    return row * p.shape.smem_stride + e + (e >> p.shape.shift);
+  }
+  __device__ __forceinline__ bool odd() const {
+    return p.real_step == kBluesteinOddR2C || p.real_step == kBluesteinOddC2R;
+  }
+  // Odd real rows, one a transform or two (PassLaunch::real_rows: z = a + i b, rows from 2 g0
+  // on), counted from the array's start.
+  __device__ __forceinline__ bool paired() const { return p.real_rows > 0; }
+  __device__ __forceinline__ long long first_row() const { return paired() ? 2 * g0 : g0; }
+  __device__ __forceinline__ long long end_row() const { return paired() ? p.real_rows : g0 + valid; }
+  __device__ __forceinline__ C chirp(int e) const {
+    return orient<Inverse>(__ldg(&static_cast<const C*>(p.chirp)[e]));
+  }
+
+  // Step 1: the block's rows times the chirp into slots 0 .. n - 1 (the real step on the way).
+  // Not restrict: the pass may run in place; every element a block writes it read before its
+  // first barrier. (The odd real passes, whose real side counts reals, index from the arrays'
+  // starts instead.)
+  __device__ __forceinline__ void load() const {
+    const int count = valid * n;
+    const C* in = odd() ? nullptr : static_cast<const C*>(p.input) + g0 * in_dist;
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const long long first = first_row();
+    const long long end = end_row();
+    const bool pairs = paired();
+    const C zero = make<C>(static_cast<Real>(0), static_cast<Real>(0));
+    // Row `row`'s point e: the reals as (x, 0) or the half spectrum's Hermitian extension (X[e]
+    // for e <= n / 2, conj X[n - e] above, X[0] real); zeros past the last row.
+    const auto odd_r2c = [&](long long row, int e) {
+      return row < end ? make<C>(static_cast<const Real*>(p.input)[row * in_dist + e], static_cast<Real>(0)) : zero;
+    };
+    // X[0]'s imaginary part drops out, as in the vendor's C2R (and paired, it would otherwise
+    // reach the other row through z's imaginary part).
+    const auto odd_c2r = [&](long long row, int e) {
+      if (row >= end) return zero;
+      const bool lower = 2 * e <= n;
+      const C x = static_cast<const C*>(p.input)[row * in_dist + (lower ? e : n - e)];
+      return e == 0 ? make<C>(x.x, static_cast<Real>(0)) : lower ? x : cconj(x);
+    };
+    // One loop per step, the step's point function inlined into it.
+    const auto load_odd = [&](auto point) {
+      for (int q = thread; q < count; q += stride) {
+        const int t = q / n;
+        const int e = q - t * n;
+        C z;
+        if (pairs) {
+          const long long a = first + 2 * t;
+          const C x = point(a, e);
+          const C y = point(a + 1, e);
+          z = make<C>(x.x - y.y, x.y + y.x);
+        } else {
+          z = point(first + t, e);
+        }
+        sm[slot(t, e)] = cmul(z, chirp(e));
+      }
+    };
+    if (p.real_step == kBluesteinOddR2C) {
+      load_odd(odd_r2c);
+    } else if (p.real_step == kBluesteinOddC2R) {
+      load_odd(odd_c2r);
+    } else if (p.real_step == kBluesteinUnpackC2R) {
+      // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
+      for (int q = thread; q < count; q += stride) {
+        const int row = q / n;
+        const int e = q - row * n;
+        const C a = in[row * in_dist + e];
+        const C b = cconj(in[row * in_dist + n - e]);
+        const C sum = cadd(a, b);
+        const C t = cmul(cconj(__ldg(&real[e])), csub(a, b));
+        sm[slot(row, e)] = cmul(make<C>(sum.x - t.y, sum.y + t.x), chirp(e));
+      }
+    } else {
+      for (int q = thread; q < count; q += stride) {
+        const int row = q / n;
+        const int e = q - row * n;
+        sm[slot(row, e)] = cmul(in[row * in_dist + e], chirp(e));
+      }
+    }
+  }
+
+  // Step 5: outputs 0 .. n - 1 of the rows' slots times the chirp, written in linear order
+  // (the real step on the way).
+  __device__ __forceinline__ void store() const {
+    const int count = valid * n;
+    C* out = odd() ? nullptr : static_cast<C*>(p.output) + g0 * out_dist;
+    const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
+    const long long first = first_row();
+    const long long end = end_row();
+    const bool pairs = paired();
+    const auto result = [&](int row, int k) { return cmul(sm[slot(row, k)], chirp(k)); };
+    if (p.real_step == kBluesteinPackR2C) {
+      // X[k] = (Z[k] + conj Z[N-k]) / 2 - i w^k (Z[k] - conj Z[N-k]) / 2 for k < N; the thread
+      // of k = 0 also writes X[N] = Re Z[0] - Im Z[0].
+      for (int q = thread; q < count; q += stride) {
+        const int row = q / n;
+        const int k = q - row * n;
+        const C a = result(row, k);
+        const C b = cconj(k == 0 ? a : result(row, n - k));
+        const C sum = cadd(a, b);
+        const C t = cmul(__ldg(&real[k]), csub(a, b));
+        out[row * out_dist + k] =
+            make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
+        if (k == 0) out[row * out_dist + n] = make<C>(a.x - a.y, static_cast<Real>(0));
+      }
+    } else if (p.real_step == kBluesteinOddR2C) {
+      // The first n / 2 + 1 outputs; paired, X_a[k] = (Z[k] + conj Z[n-k]) / 2 to the first row
+      // and X_b[k] = (Z[k] - conj Z[n-k]) / 2i to the second.
+      const int slots = n / 2 + 1;
+      C* const halves = static_cast<C*>(p.output);
+      for (int q = thread; q < valid * slots; q += stride) {
+        const int t = q / slots;
+        const int k = q - t * slots;
+        const C z = result(t, k);
+        if (!pairs) {
+          halves[(first + t) * out_dist + k] = z;
+          continue;
+        }
+        const long long a = first + 2 * t;
+        const C w = cconj(k == 0 ? z : result(t, n - k));
+        const Real h = static_cast<Real>(0.5);
+        halves[a * out_dist + k] = make<C>(h * (z.x + w.x), h * (z.y + w.y));
+        if (a + 1 < end) halves[(a + 1) * out_dist + k] = make<C>(h * (z.y - w.y), h * (w.x - z.x));
+      }
+    } else if (p.real_step == kBluesteinOddC2R) {
+      // The real parts to the first row; paired, the imaginary parts to the second.
+      Real* const x = static_cast<Real*>(p.output);
+      for (int q = thread; q < count; q += stride) {
+        const int t = q / n;
+        const int e = q - t * n;
+        const C z = result(t, e);
+        const long long a = pairs ? first + 2 * t : first + t;
+        x[a * out_dist + e] = z.x;
+        if (pairs && a + 1 < end) x[(a + 1) * out_dist + e] = z.y;
+      }
+    } else {
+      for (int q = thread; q < count; q += stride) {
+        const int row = q / n;
+        const int e = q - row * n;
+        out[row * out_dist + e] = result(row, e);
+      }
+    }
+  }
+};
+
 template <class Real, bool Inverse, int LogM>
 __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __grid_constant__ PassLaunch p) {
   using Ahead = Pow2Pass<Real, Inverse, LogM, kSingle>;  // the last stage's outputs stay in v[]
@@ -46,162 +220,37 @@ __global__ void __maxnreg__(kPow2Registers<Real>) stockham_bluestein(const __gri
   constexpr int kThreads = Ahead::kThreads;
   extern __shared__ __align__(16) unsigned char shared_raw[];
   C* sm = reinterpret_cast<C*>(shared_raw);
-  const PassShape& s = p.shape;
-  const int n = s.size;
-  const int thread = static_cast<int>(threadIdx.x);
-  const long long g0 = static_cast<long long>(blockIdx.x) * s.per_block;
-  const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
-  const long long in_dist = input_distance(s);
-  const long long out_dist = output_distance(s);
-  // Not restrict: the pass may run in place; every element a block writes it read before its
-  // first barrier. (The odd real passes, whose real side counts reals, index from the arrays'
-  // starts instead.)
-  const int real_step = p.real_step;
-  const bool odd = real_step == kBluesteinOddR2C || real_step == kBluesteinOddC2R;
-  const C* in = odd ? nullptr : static_cast<const C*>(p.input) + g0 * in_dist;
-  C* out = odd ? nullptr : static_cast<C*>(p.output) + g0 * out_dist;
-  const C* __restrict__ chirp = static_cast<const C*>(p.chirp);
+  const BluesteinRows<Real, Inverse> rows(p, sm);
+  const int n = rows.n;
   const C* __restrict__ spectrum = static_cast<const C*>(p.spectrum);
-  const C* __restrict__ real = static_cast<const C*>(p.real_twiddles);
-  const int tr = thread >> Ahead::kLogThreads;
-  const int tid = thread & (kThreads - 1);
-  const bool active = tr < valid;
-  C* mine = sm + tr * s.smem_stride;
-  const auto slot = [&](int row, int e) { return row * s.smem_stride + e + (e >> s.shift); };
+  const int tr = rows.thread >> Ahead::kLogThreads;
+  const int tid = rows.thread & (kThreads - 1);
+  const bool active = tr < rows.valid;
+  C* mine = sm + tr * p.shape.smem_stride;
 
-  const int count = valid * n;
-  const int stride = static_cast<int>(blockDim.x);
-  // Odd real rows, one a transform or two (PassLaunch::real_rows: z = a + i b, rows from 2 g0 on),
-  // counted from the array's start: row `row`'s point e, the reals as (x, 0) or the half
-  // spectrum's Hermitian extension (X[e] for e <= n / 2, conj X[n - e] above, X[0] real); zeros
-  // past the last row.
-  const bool paired = p.real_rows > 0;
-  const long long first_row = paired ? 2 * g0 : g0;
-  const long long end_row = paired ? p.real_rows : g0 + valid;
-  const C zero = make<C>(static_cast<Real>(0), static_cast<Real>(0));
-  const auto odd_r2c = [&](long long row, int e) {
-    return row < end_row ? make<C>(static_cast<const Real*>(p.input)[row * in_dist + e], static_cast<Real>(0)) : zero;
-  };
-  // X[0]'s imaginary part drops out, as in the vendor's C2R (and paired, it would otherwise reach
-  // the other row through z's imaginary part).
-  const auto odd_c2r = [&](long long row, int e) {
-    if (row >= end_row) return zero;
-    const bool lower = 2 * e <= n;
-    const C x = static_cast<const C*>(p.input)[row * in_dist + (lower ? e : n - e)];
-    return e == 0 ? make<C>(x.x, static_cast<Real>(0)) : lower ? x : cconj(x);
-  };
-  // One loop per step, the step's point function inlined into it.
-  const auto load_odd = [&](auto point) {
-    for (int q = thread; q < count; q += stride) {
-      const int t = q / n;
-      const int e = q - t * n;
-      C z;
-      if (paired) {
-        const long long a = first_row + 2 * t;
-        const C x = point(a, e);
-        const C y = point(a + 1, e);
-        z = make<C>(x.x - y.y, x.y + y.x);
-      } else {
-        z = point(first_row + t, e);
-      }
-      sm[slot(t, e)] = cmul(z, orient<Inverse>(__ldg(&chirp[e])));
-    }
-  };
-  if (real_step == kBluesteinOddR2C) {
-    load_odd(odd_r2c);
-  } else if (real_step == kBluesteinOddC2R) {
-    load_odd(odd_c2r);
-  } else if (real_step == kBluesteinUnpackC2R) {
-    // Z[e] = (X[e] + conj X[N-e]) + i w^-e (X[e] - conj X[N-e]); X[N] pairs with X[0].
-    for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int e = q - row * n;
-      const C a = in[row * in_dist + e];
-      const C b = cconj(in[row * in_dist + n - e]);
-      const C sum = cadd(a, b);
-      const C t = cmul(cconj(__ldg(&real[e])), csub(a, b));
-      sm[slot(row, e)] = cmul(make<C>(sum.x - t.y, sum.y + t.x), orient<Inverse>(__ldg(&chirp[e])));
-    }
-  } else {
-    for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int e = q - row * n;
-      sm[slot(row, e)] = cmul(in[row * in_dist + e], orient<Inverse>(__ldg(&chirp[e])));
-    }
-  }
+  rows.load();
   __syncthreads();
   C v[kE];
   if (active) {
 #pragma unroll
     for (int k = 0; k < kE; ++k) {
       const int e = tid + k * kThreads;
-      v[k] = e < n ? mine[e + (e >> s.shift)] : make<C>(static_cast<Real>(0), static_cast<Real>(0));
+      v[k] = e < n ? mine[e + (e >> p.shape.shift)] : make<C>(static_cast<Real>(0), static_cast<Real>(0));
     }
   }
   __syncthreads();  // the first stage writes where others read
 
-  const Ahead ahead{p.stage_twiddles, mine, s.shift, tid, active};
+  const Ahead ahead{p.stage_twiddles, mine, p.shape.shift, tid, active};
   ahead.stages(v, std::make_integer_sequence<int, Ahead::kStages>());
   if (active) {
 #pragma unroll
     for (int k = 0; k < kE; ++k) v[k] = cmul(v[k], orient<Inverse>(__ldg(&spectrum[tid + k * kThreads])));
   }
   __syncthreads();  // every thread read its last-stage inputs before the inverse's first stage writes
-  const Back back{p.stage_twiddles, mine, s.shift, tid, active};
+  const Back back{p.stage_twiddles, mine, p.shape.shift, tid, active};
   back.stages(v, std::make_integer_sequence<int, Back::kStages>());
   __syncthreads();
-
-  const auto result = [&](int row, int k) { return cmul(sm[slot(row, k)], orient<Inverse>(__ldg(&chirp[k]))); };
-  if (real_step == kBluesteinPackR2C) {
-    // X[k] = (Z[k] + conj Z[N-k]) / 2 - i w^k (Z[k] - conj Z[N-k]) / 2 for k < N; the thread of
-    // k = 0 also writes X[N] = Re Z[0] - Im Z[0].
-    for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int k = q - row * n;
-      const C a = result(row, k);
-      const C b = cconj(k == 0 ? a : result(row, n - k));
-      const C sum = cadd(a, b);
-      const C t = cmul(__ldg(&real[k]), csub(a, b));
-      out[row * out_dist + k] = make<C>(static_cast<Real>(0.5) * (sum.x + t.y), static_cast<Real>(0.5) * (sum.y - t.x));
-      if (k == 0) out[row * out_dist + n] = make<C>(a.x - a.y, static_cast<Real>(0));
-    }
-  } else if (real_step == kBluesteinOddR2C) {
-    // The first n / 2 + 1 outputs; paired, X_a[k] = (Z[k] + conj Z[n-k]) / 2 to the first row
-    // and X_b[k] = (Z[k] - conj Z[n-k]) / 2i to the second.
-    const int slots = n / 2 + 1;
-    C* const halves = static_cast<C*>(p.output);
-    for (int q = thread; q < valid * slots; q += stride) {
-      const int t = q / slots;
-      const int k = q - t * slots;
-      const C z = result(t, k);
-      if (!paired) {
-        halves[(first_row + t) * out_dist + k] = z;
-        continue;
-      }
-      const long long a = first_row + 2 * t;
-      const C w = cconj(k == 0 ? z : result(t, n - k));
-      const Real h = static_cast<Real>(0.5);
-      halves[a * out_dist + k] = make<C>(h * (z.x + w.x), h * (z.y + w.y));
-      if (a + 1 < end_row) halves[(a + 1) * out_dist + k] = make<C>(h * (z.y - w.y), h * (w.x - z.x));
-    }
-  } else if (real_step == kBluesteinOddC2R) {
-    // The real parts to the first row; paired, the imaginary parts to the second.
-    Real* const x = static_cast<Real*>(p.output);
-    for (int q = thread; q < count; q += stride) {
-      const int t = q / n;
-      const int e = q - t * n;
-      const C z = result(t, e);
-      const long long a = paired ? first_row + 2 * t : first_row + t;
-      x[a * out_dist + e] = z.x;
-      if (paired && a + 1 < end_row) x[(a + 1) * out_dist + e] = z.y;
-    }
-  } else {
-    for (int q = thread; q < count; q += stride) {
-      const int row = q / n;
-      const int e = q - row * n;
-      out[row * out_dist + e] = result(row, e);
-    }
-  }
+  rows.store();
 }
 
 template <class Real, bool Inverse, int LogM>
@@ -222,7 +271,7 @@ bool bluestein_served(const PassLaunch& pass) {
   const PassShape& s = pass.shape;
   const int log_m = pass.convolution_log2;
   if (pass.convolution != 2 || s.sub != 1 || s.span != 1 || pass.real_step < 0 || pass.real_step > kBluesteinOddC2R ||
-      log_m < kBluesteinMinLog ||
+      log_m < kBluesteinMinLog || pass.convolution_size != 1 << log_m ||
       log_m > kPow2MaxLog<Real> || pass.stages != pow2_stages(log_m) ||
       pass.threads_per_transform != (1 << log_m) / kMaxElementsPerThread) {
     return false;

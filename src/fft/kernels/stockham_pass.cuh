@@ -76,11 +76,24 @@ struct DirectIo {
 // padding elements after each (fixed_sequence_extent), its staged sides unpadded. KButterflies,
 // where positive, is the butterflies a thread takes (a fixed sequence's widened stage,
 // sequence_threads), else butterflies_per_thread(R).
+// The edges of a transform run from and to shared memory, as a caller may shape them
+// (stage's `edge`): which of the first stage's inputs it reads (the others are zeros) and what
+// the last stage's outputs become on their way to shared memory (padded layout only), by their
+// natural indices. NoEdge: all of them, unchanged.
+struct NoEdge {
+  static constexpr bool kActive = false;
+  __device__ __forceinline__ bool reads(int) const { return true; }
+  template <class C>
+  __device__ __forceinline__ C leaves(int, C x) const {
+    return x;
+  }
+};
+
 template <int R, bool Inverse, bool PowersOfTwo, int KSize = 0, int KShift = -1, int KPadIn = 0, int KPadOut = 0,
-          int KButterflies = 0, class C>
+          int KButterflies = 0, class C, class Edge = NoEdge>
 __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int threads, int span, int span_log2,
                                       const C* __restrict__ table, bool active, const DirectIo<C>& io, bool first,
-                                      bool last) {
+                                      bool last, const Edge& edge = Edge{}) {
   // `table` is this stage's block of the stage-major twiddles (fft/stockham_index.h).
   constexpr int kButterflies = KButterflies > 0 ? KButterflies : butterflies_per_thread(R);
   constexpr int kRadixLog2 = log2_of(R);
@@ -115,6 +128,8 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
             x = io.in[b + t * butterflies];
           } else if constexpr (kRows) {
             x = sm[exchange_read_slot(b, t, span, butterflies, KPadIn)];
+          } else if (Edge::kActive && first && !edge.reads(b + t * butterflies)) {
+            x = make<C>(static_cast<decltype(x.x)>(0), static_cast<decltype(x.x)>(0));
           } else {
             x = sm[pad(b + t * butterflies)];
           }
@@ -152,7 +167,13 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
         } else {
           const int base = PowersOfTwo ? stage_write_base_pow2(b, span_log2, kRadixLog2) : stage_write_base(b, span, R);
 #pragma unroll
-          for (int p = 0; p < R; ++p) sm[pad(base + p * span)] = v[i * R + p];
+          for (int p = 0; p < R; ++p) {
+            if constexpr (Edge::kActive) {
+              sm[pad(base + p * span)] = last ? edge.leaves(base + p * span, v[i * R + p]) : v[i * R + p];
+            } else {
+              sm[pad(base + p * span)] = v[i * R + p];
+            }
+          }
         }
       }
     }
@@ -288,17 +309,20 @@ struct FixedConstants {
 // 2000 / 1080 / 384 / 3575 / 2002 0.434 / 0.330 / 0.352 / 0.361 / 0.399 / 0.318 / 0.563 / 0.670 ->
 // 0.403 / 0.318 / 0.325 / 0.352 / 0.386 / 0.312 / 0.547 / 0.659 ms. (An fp64 form that also
 // multiplied the first stage by its twiddles, w^0 = 1, lost: 1000 / 1920 0.485 / 0.465 ms.)
-template <bool Inverse, bool Rows, class C, int... R, int... St>
+// `edge` (padded layout only, Rows false) shapes the first stage's reads and the last stage's
+// writes (NoEdge above).
+template <bool Inverse, bool Rows, class C, int... R, int... St, class Edge = NoEdge>
 __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
                                                  const C* __restrict__ table, bool active, const DirectIo<C>& io,
-                                                 std::integer_sequence<int, St...>) {
+                                                 std::integer_sequence<int, St...>, const Edge& edge = Edge{}) {
   using K = FixedConstants<R...>;
   constexpr int kBytes = static_cast<int>(sizeof(C));
   constexpr int kShift = Rows ? kUnpaddedShift : smem_padding_shift(kBytes);
+  static_assert(!Rows || !Edge::kActive, "an edge needs the padded layout");
   (stage<K::kRadices[St], Inverse, false, K::kSize, kShift, Rows ? K::padding(St - 1, kBytes) : 0,
          Rows ? K::padding(St, kBytes) : 0, K::butterflies(St, kMaxThreadsOf<C>)>(
        mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St), active, io, St == 0,
-       St == K::kStages - 1),
+       St == K::kStages - 1, edge),
    ...);
 }
 

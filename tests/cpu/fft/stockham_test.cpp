@@ -2588,7 +2588,8 @@ TEST_CASE("executor: odd real lengths (R2C, C2R) in 1D, 2D and 3D against the na
 namespace {
 
 // plan_real's plans of a real length with a prime factor above 13 under `limits`: the real pass
-// one Bluestein convolution over the power of two M >= 2 N - 1 with the real step, its rows paired
+// one Bluestein convolution over the power of two M >= 2 N - 1 (or a shorter mixed M with a
+// compiled kernel) with the real step, its rows paired
 // where the limits ask for it (odd n), its tables; run by the host executor against the naive DFT.
 // An odd C2R drops X[0]'s imaginary part (paired, it would otherwise reach the other row): a half
 // spectrum with it gives the bits of one without it.
@@ -2609,8 +2610,12 @@ void check_bluestein_real_plans(const std::vector<long long>& dims, long long ba
   REQUIRE(c2r.plan->passes.size() == static_cast<std::size_t>(rank));
   CHECK(r2c.plan->work_bytes == 0);
   CHECK(c2r.plan->work_bytes == 0);
+  // The next power of two, or a shorter mixed length with a compiled kernel.
   long long m = 1;
   while (m < 2 * points - 1) m *= 2;
+  for (long long mixed = 2 * points - 1; mixed < m; ++mixed) {
+    if (fft::bluestein_mixed_kernel(mixed, fft::complex_element_bytes(precision))) m = mixed;
+  }
   long long rows = batch;
   for (int axis = 0; axis + 1 < rank; ++axis) rows *= dims[static_cast<std::size_t>(axis)];
   for (const fft::FftPlan* plan : {&*r2c.plan, &*c2r.plan}) {
@@ -4008,10 +4013,13 @@ TEST_CASE("executor: plan_c2c_any against the naive DFT for every length class",
 }
 
 // What the GPU kernels run (DeviceLimits::convolution_powers_of_two): every length with a prime
-// factor above 13 whose padded convolution fits a block is one Bluestein pass over the next
-// power of two >= 2n - 1, staged as the power-of-two kernels stage it, never Rader; above, the
-// plan is no longer one convolution pass. The host executor runs those plans as the kernel does.
-TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein", "[fft][planner][bluestein][cpu]") {
+// factor above 13 whose padded convolution fits a block is one Bluestein pass, never Rader, over
+// the least of the next power of two >= 2n - 1 and the mixed lengths with a compiled kernel
+// (IDGPU_FFT_BLUESTEIN_MIXED_F32 / _F64) at or above 2n - 1: a power of two staged as the
+// power-of-two kernels stage it, a mixed length as the planner's pass_radices with the fixed
+// sequence's threads (what the mixed kernels check). Above, the plan is no longer one
+// convolution pass. The host executor runs those plans as the kernel does.
+TEST_CASE("planner: the kernels' one-pass Bluestein convolutions", "[fft][planner][bluestein][cpu]") {
   fft::DeviceLimits limits = fft::DeviceLimits::h100();
   limits.convolution_powers_of_two = true;
   const auto next_power = [](long long v) {
@@ -4019,9 +4027,35 @@ TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein",
     while (m < v) m *= 2;
     return m;
   };
+  struct Mixed {
+    long long length;
+    std::vector<int> radices;
+  };
+#define IDGPU_TEST_MIXED(...) Mixed{radix_product({__VA_ARGS__}), {__VA_ARGS__}},
+  const auto radix_product = [](std::initializer_list<int> radices) {
+    long long m = 1;
+    for (int r : radices) m *= r;
+    return m;
+  };
+  const std::vector<Mixed> mixed_f32 = {IDGPU_FFT_BLUESTEIN_MIXED_F32(IDGPU_TEST_MIXED)};
+  const std::vector<Mixed> mixed_f64 = {IDGPU_FFT_BLUESTEIN_MIXED_F64(IDGPU_TEST_MIXED)};
+#undef IDGPU_TEST_MIXED
+  for (const std::vector<Mixed>* list : {&mixed_f32, &mixed_f64}) {
+    for (const Mixed& m : *list) {
+      CAPTURE(m.length);
+      CHECK(fft::bluestein_mixed_kernel(m.length, list == &mixed_f32 ? 8 : 16));
+      CHECK(!fft::bluestein_mixed_kernel(m.length, list == &mixed_f32 ? 16 : 8) ==
+            (list == &mixed_f32 && m.length > 8192));
+    }
+  }
+  CHECK(!fft::bluestein_mixed_kernel(8192, 8));
+  CHECK(!fft::bluestein_mixed_kernel(7680, 8));
   int one_pass = 0;
+  int mixed = 0;
   for (const auto precision : {fft::Precision::kSingle, fft::Precision::kDouble}) {
     const long long largest = precision == fft::Precision::kSingle ? 8192 : 4096;
+    const std::vector<Mixed>& compiled = precision == fft::Precision::kSingle ? mixed_f32 : mixed_f64;
+    const int max_threads = precision == fft::Precision::kSingle ? 1024 : 512;
     for (long long n = 17; n <= largest + 200; ++n) {
       if (is_13_smooth(n)) continue;
       CAPTURE(n, static_cast<int>(precision));
@@ -4032,8 +4066,25 @@ TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein",
       if (!single) continue;
       ++one_pass;
       const fft::FftPass& pass = plan.passes[0];
-      const long long m = next_power(2 * n - 1);
+      long long m = next_power(2 * n - 1);
+      const Mixed* sequence = nullptr;
+      for (const Mixed& candidate : compiled) {
+        if (candidate.length >= 2 * n - 1 && candidate.length < m) {
+          m = candidate.length;
+          sequence = &candidate;
+        }
+      }
       CHECK(pass.convolution_size == m);
+      CHECK(pass.span_before == 1);
+      CHECK(pass.sub_transforms == 1);
+      if (sequence != nullptr) {
+        ++mixed;
+        CHECK(pass.radices == sequence->radices);
+        CHECK(pass.threads_per_transform ==
+              fft::sequence_threads(sequence->radices.data(), static_cast<int>(sequence->radices.size()), max_threads));
+        CHECK(pass.smem_shift == fft::smem_padding_shift(static_cast<int>(plan.element_bytes)));
+        continue;
+      }
       int bits = 0;
       while ((1LL << bits) < m) ++bits;
       REQUIRE(pass.radices.size() == static_cast<std::size_t>(fft::pow2_stages(bits)));
@@ -4041,13 +4092,14 @@ TEST_CASE("planner: power-of-two convolutions, the kernels' one-pass Bluestein",
         CHECK(pass.radices[st] == 1 << fft::pow2_stage_bits(bits, static_cast<int>(st)));
       }
       CHECK(pass.threads_per_transform == std::max<long long>(1, m / 16));
-      CHECK(pass.span_before == 1);
-      CHECK(pass.sub_transforms == 1);
     }
   }
+  // fp32: primes and composites from 2049 to 3072 and 4097 to 6144 take 5120, 6144, 10240 or
+  // 12288 points; fp64 those from 2049 to 3072.
+  CHECK(mixed > 2500);
   CHECK(one_pass > 7000);
   std::uint64_t salt = 12000;
-  for (const long long n : {17LL, 31LL, 34LL, 97LL, 255LL, 1009LL, 4099LL, 8191LL}) {
+  for (const long long n : {17LL, 31LL, 34LL, 97LL, 255LL, 1009LL, 2053LL, 2579LL, 4099LL, 5147LL, 8191LL}) {
     CAPTURE(n);
     const fft::FftPlan plan = must_plan_any(n, n < 100 ? 70 : 2, fft::Precision::kSingle, limits);
     check_step_plan(plan, limits);
