@@ -309,4 +309,25 @@ cudaError_t launch_bluestein(const PassLaunch& pass, bool inverse, cudaStream_t 
                  : launch_bluestein_log<Real, false>(pass, stream, Logs());
 }
 
+// The one-pass entry points (stockham_bluestein_f32.cu / _f64.cu): the power-of-two kernel where
+// it serves the pass, else the mixed-length kernels (`mixed`: launch_bluestein_mixed_f32 / _f64,
+// stockham_bluestein_mixed.cuh); cudaErrorNotSupported, with nothing launched, where none does or
+// a table the pass needs is missing.
+template <class Real, class Mixed>
+cudaError_t launch_one_pass(const PassLaunch& pass, bool inverse, cudaStream_t stream, Mixed mixed) {
+  if (bluestein_served<Real>(pass)) return launch_bluestein<Real>(pass, inverse, stream);
+  const bool even_real = pass.real_step == kBluesteinPackR2C || pass.real_step == kBluesteinUnpackC2R;
+  if (pass.chirp == nullptr || pass.spectrum == nullptr || (even_real && pass.real_twiddles == nullptr)) {
+    return cudaErrorNotSupported;
+  }
+  cudaError_t status = cudaErrorNotSupported;
+  mixed(pass, inverse, stream, &status);
+  return status;
+}
+
+template <class Real, class Mixed>
+bool one_pass_served(const PassLaunch& pass, Mixed mixed) {
+  return bluestein_served<Real>(pass) || mixed(pass, false, nullptr, nullptr);
+}
+
 }  // namespace idgpu::fft::kernels

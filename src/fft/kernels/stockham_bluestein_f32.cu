@@ -6,18 +6,9 @@
 namespace idgpu::fft::kernels {
 
 cudaError_t launch_bluestein_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
-  if (bluestein_served<float>(pass)) return launch_bluestein<float>(pass, inverse, stream);
-  if (pass.chirp == nullptr || pass.spectrum == nullptr ||
-      ((pass.real_step == kBluesteinPackR2C || pass.real_step == kBluesteinUnpackC2R) && pass.real_twiddles == nullptr)) {
-    return cudaErrorNotSupported;
-  }
-  cudaError_t status = cudaErrorNotSupported;
-  launch_bluestein_mixed_f32(pass, inverse, stream, &status);
-  return status;
+  return launch_one_pass<float>(pass, inverse, stream, launch_bluestein_mixed_f32);
 }
 
-bool bluestein_pass_served_f32(const PassLaunch& pass) {
-  return bluestein_served<float>(pass) || launch_bluestein_mixed_f32(pass, false, nullptr, nullptr);
-}
+bool bluestein_pass_served_f32(const PassLaunch& pass) { return one_pass_served<float>(pass, launch_bluestein_mixed_f32); }
 
 }  // namespace idgpu::fft::kernels

@@ -6,18 +6,9 @@
 namespace idgpu::fft::kernels {
 
 cudaError_t launch_bluestein_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream) {
-  if (bluestein_served<double>(pass)) return launch_bluestein<double>(pass, inverse, stream);
-  if (pass.chirp == nullptr || pass.spectrum == nullptr ||
-      ((pass.real_step == kBluesteinPackR2C || pass.real_step == kBluesteinUnpackC2R) && pass.real_twiddles == nullptr)) {
-    return cudaErrorNotSupported;
-  }
-  cudaError_t status = cudaErrorNotSupported;
-  launch_bluestein_mixed_f64(pass, inverse, stream, &status);
-  return status;
+  return launch_one_pass<double>(pass, inverse, stream, launch_bluestein_mixed_f64);
 }
 
-bool bluestein_pass_served_f64(const PassLaunch& pass) {
-  return bluestein_served<double>(pass) || launch_bluestein_mixed_f64(pass, false, nullptr, nullptr);
-}
+bool bluestein_pass_served_f64(const PassLaunch& pass) { return one_pass_served<double>(pass, launch_bluestein_mixed_f64); }
 
 }  // namespace idgpu::fft::kernels
