@@ -134,11 +134,15 @@ constexpr TuningRow kRows[] = {
     // 1.55x (0.085-0.147 of copy against the vendor's 0.047-0.095; 4507 ties: the vendor is
     // fastest there, as on the H100, where 4507 won least); 4099, 6151, 8191 within 1% in a
     // second run. fp64 2053, 3001, 4001, 4093: 1.64, 1.58, 1.50, 1.49x (0.10-0.17 of copy against
-    // 0.06-0.11); 2039 1.19x. fp32 4093 0.98x.
+    // 0.06-0.11); 2039 1.19x. fp32 4093 0.98x. With the mixed convolution lengths
+    // (kernels/fixed_radices.h: fp32 4097..6144 over 10240 / 12288 points, fp64 2049..2560 over
+    // 5120): fp32 1.59, 1.57, 1.23, 1.40, 2.55, 2.23x for 4099..6007 (0.10-0.12 of copy), the
+    // powers of two's 1.96, 2.02, 2.27, 2.08, 1.51x again; fp64 2053 1.70x. The H100 rows are the
+    // power-of-two kernel's: the mixed lengths were not timed there.
     {kH200, Precision::kSingle, Lengths::kPrimes, 4097, 8191, (1LL << 26) - 8192,
-     "H200: fp32 C2C primes 4099..8191 at 2^26 points, 1.01-2.30x the vendor"},
+     "H200: fp32 C2C primes 4099..8191 at 2^26 points, 1.23-2.55x the vendor"},
     {kH200, Precision::kDouble, Lengths::kPrimes, 2049, 4096, (1LL << 25) - 4096,
-     "H200: fp64 Z2Z primes 2053..4093 at 2^25 points, 1.49-1.64x the vendor"},
+     "H200: fp64 Z2Z primes 2053..4093 at 2^25 points, 1.46-1.70x the vendor"},
     // Primes past one block: two-pass Bluestein over M, the power of two from 2n - 1 (three launches,
     // 2n + 4M elements moved). Forward, out of place, n x batch within n / 2 of 2^26 (fp32) / 2^25
     // (fp64), medians of 10, two runs each on an H100 and an H200 (within 1% of each other for most
@@ -594,7 +598,10 @@ struct RealPrimeRow {
 };
 constexpr RealPrimeRow kRealPrimeRows[] = {
     // From 2^20 (fp32) / 2^19 (fp64) reals a call, less up to n for the batch's rounding.
-    {kH200, Precision::kSingle, 4097, 8191, (1LL << 20) - 16384, "H200: R2C/C2R n = 2p, p prime 4099..8191, 1.17-2.22x"},
+    // With the mixed convolution lengths (p = 4097..6144 over 10240 / 12288 points), at 2^26 reals:
+    // n = 8198, 10006, 12014 1.65-1.75x, 1.47-1.57x, 2.27-2.44x (1.34-1.40x, 1.24-1.31x,
+    // 2.07-2.21x over 16384); fp64 n = 4106 (5120 points) 1.69-1.74x -> 1.77-1.85x.
+    {kH200, Precision::kSingle, 4097, 8191, (1LL << 20) - 16384, "H200: R2C/C2R n = 2p, p prime 4099..8191, 1.17-2.44x"},
     {kH200, Precision::kDouble, 2049, 4095, (1LL << 19) - 8192, "H200: D2Z/Z2D n = 2p, p prime 2053..4093, 1.60-1.94x"},
 };
 

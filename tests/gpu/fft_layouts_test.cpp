@@ -1265,8 +1265,8 @@ TEST_CASE("native D2Z and Z2D, lengths up to 2^14", "[fft][real]") {
 // fp64): odd primes, twice a prime, 3 x a prime, a prime square; past that (fp32 2 x 8209,
 // 8209; fp64 2 x 4099) the vendor under the native policy, with no native call counted. The
 // mixed convolution lengths (kernels/stockham_bluestein_mixed.cuh) among them: fp32 4099,
-// 2 x 4099 and 2 x 5003 (M = 10240), 2 x 6007 (12288); fp64 2053, 2 x 2053 (5120), 2 x 2579
-// (6144).
+// 2 x 4099 and 2 x 5003 (M = 10240), 2 x 6007 (12288); fp64 2053 and 2 x 2053 (5120; 2 x 2579
+// takes the power of two 8192).
 TEST_CASE("native R2C, C2R, D2Z and Z2D of lengths with a prime factor above 13", "[fft][real][bluestein]") {
   run_real_lengths<cufftComplex>({17, 34, 23, 202, 289, 1031, 2062, 3 * 1031, 4099, 2 * 4099, 8191, 2 * 8191,
                                   2 * 5003, 2 * 6007, 8209, 2 * 8209},

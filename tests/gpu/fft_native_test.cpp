@@ -414,7 +414,7 @@ TEST_CASE("native Z2Z: single passes with widened stages", "[fft][mixed][widened
 
 // Lengths with a prime factor above 13 run as one Bluestein pass (kernels/stockham_bluestein.cuh,
 // and stockham_bluestein_mixed.cuh where M is a mixed length with a kernel: fp32 2049..3072 and
-// 4097..6144, fp64 2049..3072) up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third
+// 4097..6144, fp64 2049..2560) up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third
 // one and every prime in fp64 (the makers, directions and in/out of place in turn), the largest
 // lengths and primes with small and odd batches, and millions of short transforms.
 TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime factor above 13",
