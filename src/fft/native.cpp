@@ -1003,6 +1003,8 @@ class StockhamSolver final : public Solver {
 
 }  // namespace
 
+bool compiled_kernels_serve(const FftPlan& plan) { return kernels_serve(plan, launches_for(plan)); }
+
 const Solver& stockham_solver() {
   static const StockhamSolver solver;
   return solver;

@@ -1552,7 +1552,11 @@ Padding bluestein_padding(long long n, const PassBudget& budget, bool one_pass) 
   for (long long a = 1; a <= high; a *= 2) {
     for (long long b = a; b <= high; b *= 3) {
       for (long long m = b; m <= high; m *= 5) {
-        if (m < low || (budget.powers_of_two_only && m != high && !bluestein_mixed_kernel(m, budget.element))) {
+        // Under the GPU's limits a mixed M only where its one-pass kernel fits the block (a
+        // smaller block, e.g. 99 KB on sm_86 / sm_89, would plan it in several passes, which
+        // only powers of two have kernels for).
+        if (m < low || (budget.powers_of_two_only && m != high &&
+                        !(bluestein_mixed_kernel(m, budget.element) && budget.holds(m, m)))) {
           continue;
         }
         int passes = budget.holds(m, m) ? 1 : 0;

@@ -24,9 +24,9 @@
 namespace idgpu::fft::kernels::bluestein_mixed {
 namespace {  // as stockham_pass.cuh's kernels: each including translation unit its own
 
-// The forward FFT's edges (pass_kernel::NoEdge): slots n .. M - 1 read as zeros (never written),
-// and each output times the kernel's spectrum on its way to shared memory (steps 1 and 3 folded
-// into the FFT's first and last stages).
+// The forward FFT's edges (pass_kernel::NoEdge): slots n .. M - 1 read as zeros (never written:
+// step 1's zero padding), and each output times the kernel's spectrum on its way to shared memory
+// (step 3), in the FFT's first and last stages.
 template <class Real, bool Inverse>
 struct SpectrumEdge {
   using C = typename ComplexOf<Real>::type;

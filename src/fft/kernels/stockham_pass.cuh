@@ -128,8 +128,10 @@ __device__ __forceinline__ void stage(C* sm, const PassShape& s, int tid, int th
             x = io.in[b + t * butterflies];
           } else if constexpr (kRows) {
             x = sm[exchange_read_slot(b, t, span, butterflies, KPadIn)];
-          } else if (Edge::kActive && first && !edge.reads(b + t * butterflies)) {
-            x = make<C>(static_cast<decltype(x.x)>(0), static_cast<decltype(x.x)>(0));
+          } else if constexpr (Edge::kActive) {
+            x = first && !edge.reads(b + t * butterflies)
+                    ? make<C>(static_cast<decltype(x.x)>(0), static_cast<decltype(x.x)>(0))
+                    : sm[pad(b + t * butterflies)];
           } else {
             x = sm[pad(b + t * butterflies)];
           }
