@@ -8,12 +8,43 @@
 // the Inverse parameter.
 #pragma once
 
+#ifndef __CUDACC_RTC__  // run-time compilation (fft/runtime_kernels.h) has these built in
 #include <cuda_runtime.h>
-
-#include <type_traits>
-#include <utility>
+#endif
 
 namespace idgpu::fft::kernels {
+
+// Compile-time index sequences, as std::integer_sequence but with no standard header: the kernels
+// are also compiled at run time (fft/runtime_kernels.h), where there is no standard library.
+template <int... I>
+struct IntSequence {};
+namespace sequence_detail {
+template <class A, class B>
+struct Join;
+template <int... A, int... B>
+struct Join<IntSequence<A...>, IntSequence<B...>> {
+  using type = IntSequence<A..., (static_cast<int>(sizeof...(A)) + B)...>;
+};
+template <int N>
+struct Make {
+  using type = typename Join<typename Make<N / 2>::type, typename Make<N - N / 2>::type>::type;
+};
+template <>
+struct Make<0> {
+  using type = IntSequence<>;
+};
+template <>
+struct Make<1> {
+  using type = IntSequence<0>;
+};
+}  // namespace sequence_detail
+// IntSequence<0, 1, ..., N - 1>.
+template <int N>
+using MakeIntSequence = typename sequence_detail::Make<N>::type;
+template <int V>
+struct IntConstant {
+  static constexpr int value = V;
+};
 
 template <class Real>
 struct ComplexOf;
@@ -116,8 +147,8 @@ __device__ __forceinline__ void dif_level(C* x) {
 
 // x[p] = x[bit_reverse(p)], every index a compile-time constant.
 template <int R, class C, int... P>
-__device__ __forceinline__ void permute_bit_reversed(C* x, std::integer_sequence<int, P...>) {
-  const C y[R] = {x[std::integral_constant<int, bit_reverse(P, log2_of(R))>::value]...};
+__device__ __forceinline__ void permute_bit_reversed(C* x, IntSequence<P...>) {
+  const C y[R] = {x[IntConstant<bit_reverse(P, log2_of(R))>::value]...};
 #pragma unroll
   for (int p = 0; p < R; ++p) x[p] = y[p];
 }
@@ -127,7 +158,7 @@ __device__ __forceinline__ void permute_bit_reversed(C* x, std::integer_sequence
 template <int R, bool Inverse, class C>
 __device__ __forceinline__ void dft_pow2(C* x) {
   dif_level<R, R, Inverse>(x);
-  permute_bit_reversed<R>(x, std::make_integer_sequence<int, R>());
+  permute_bit_reversed<R>(x, MakeIntSequence<R>());
 }
 
 // cos and sin of 2 pi m / r for the odd radices (3, 5, 7, 9, 11, 13), m in [0, (r - 1) / 2].

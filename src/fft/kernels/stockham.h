@@ -2,7 +2,9 @@
 // planned 1D C2C/Z2Z transform (fft/planner.h) over the whole batch.
 #pragma once
 
+#ifndef __CUDACC_RTC__  // compiled at run time (fft/runtime_kernels.h), the kernels need PassLaunch alone
 #include <cuda_runtime_api.h>
+#endif
 
 #include "fft/stockham_index.h"
 
@@ -84,6 +86,7 @@ inline bool direct_out_eligible(const PassLaunch& pass) {
          pass.threads_per_transform >= kDirectMinThreads;
 }
 
+#ifndef __CUDACC_RTC__
 // Launches one pass on `stream`; `inverse` selects the sign. Returns the launch's error. A pass
 // that a kernel compiled for its power-of-two shape serves (stockham_pow2.cuh) goes there, a
 // convolution pass to the Bluestein kernels (cudaErrorNotSupported where none serves it), a
@@ -91,8 +94,11 @@ inline bool direct_out_eligible(const PassLaunch& pass) {
 // to the general kernel.
 cudaError_t launch_pass_f32(const PassLaunch& pass, bool inverse, cudaStream_t stream);
 cudaError_t launch_pass_f64(const PassLaunch& pass, bool inverse, cudaStream_t stream);
+#endif
 
 }  // namespace idgpu::fft::kernels
+
+#ifndef __CUDACC_RTC__
 
 namespace idgpu::fft::kernels {
 
@@ -238,3 +244,4 @@ cudaError_t launch_fused_f32(const FusedLaunch& launch, bool inverse, cudaStream
 cudaError_t launch_fused_f64(const FusedLaunch& launch, bool inverse, cudaStream_t stream);
 
 }  // namespace idgpu::fft::kernels
+#endif  // __CUDACC_RTC__

@@ -51,7 +51,7 @@ __device__ __noinline__ void mixed_fft(typename ComplexOf<Real>::type* mine, con
   const pass_kernel::DirectIo<C> io;  // every stage from and to shared memory
   pass_kernel::run_fixed_stages<Inverse, false, C, R...>(mine, s, tid, K::threads(pass_kernel::kMaxThreads<Real>),
                                                           table, active, io,
-                                                          std::make_integer_sequence<int, K::kStages>(), edge);
+                                                          MakeIntSequence<K::kStages>(), edge);
 }
 
 template <class Real, bool Inverse, int... R>

@@ -28,17 +28,28 @@
 #include "fft/kernels/stockham.h"
 
 #include "fft/kernels/butterfly.cuh"
+
+#ifndef __CUDACC_RTC__  // the host side; fft/runtime_kernels.cpp compiles the kernels alone
 #include "fft/kernels/launch.cuh"
 
 #include <cuda_runtime.h>
 
 #include <atomic>
-#include <type_traits>
-#include <utility>
+#endif
+
+// Each including translation unit instantiates its own kernels (internal linkage); compiled at
+// run time (fft/runtime_kernels.h), the module exports them by name instead.
+#ifdef __CUDACC_RTC__
+#define IDGPU_PASS_KERNELS_BEGIN
+#define IDGPU_PASS_KERNELS_END
+#else
+#define IDGPU_PASS_KERNELS_BEGIN namespace {
+#define IDGPU_PASS_KERNELS_END }
+#endif
 
 namespace idgpu::fft::kernels {
 namespace pass_kernel {
-namespace {  // each including translation unit instantiates its own kernels
+IDGPU_PASS_KERNELS_BEGIN
 
 
 __device__ __forceinline__ int padded(const PassShape& s, int e) { return e + (e >> s.shift); }
@@ -316,7 +327,7 @@ struct FixedConstants {
 template <bool Inverse, bool Rows, class C, int... R, int... St, class Edge = NoEdge>
 __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
                                                  const C* __restrict__ table, bool active, const DirectIo<C>& io,
-                                                 std::integer_sequence<int, St...>, const Edge& edge = Edge{}) {
+                                                 IntSequence<St...>, const Edge& edge = Edge{}) {
   using K = FixedConstants<R...>;
   constexpr int kBytes = static_cast<int>(sizeof(C));
   constexpr int kShift = Rows ? kUnpaddedShift : smem_padding_shift(kBytes);
@@ -333,7 +344,7 @@ __device__ __forceinline__ void run_stages(FixedStages<R...>, const PassLaunch&,
                                            int threads, const C* __restrict__ table, bool active,
                                            const DirectIo<C>& io) {
   run_fixed_stages<Inverse, true, C, R...>(mine, s, tid, threads, table, active, io,
-                                           std::make_integer_sequence<int, static_cast<int>(sizeof...(R))>());
+                                           MakeIntSequence<static_cast<int>(sizeof...(R))>());
 }
 
 template <bool Inverse, class C, int... R>
@@ -341,7 +352,7 @@ __device__ __forceinline__ void run_stages(PaddedFixedStages<R...>, const PassLa
                                            int tid, int threads, const C* __restrict__ table, bool active,
                                            const DirectIo<C>& io) {
   run_fixed_stages<Inverse, false, C, R...>(mine, s, tid, threads, table, active, io,
-                                            std::make_integer_sequence<int, static_cast<int>(sizeof...(R))>());
+                                            MakeIntSequence<static_cast<int>(sizeof...(R))>());
 }
 
 template <class Stages>
@@ -547,6 +558,7 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
   }
 }
 
+#ifndef __CUDACC_RTC__
 // Launches `pass` on stockham_pass<Real, Inverse, Stages>.
 template <class Real, bool Inverse, class Stages>
 cudaError_t launch_kernel(const PassLaunch& pass, cudaStream_t stream) {
@@ -557,7 +569,8 @@ cudaError_t launch_kernel(const PassLaunch& pass, cudaStream_t stream) {
   kernel<<<static_cast<unsigned>(pass.blocks), threads, pass.shared_bytes, stream>>>(pass);
   return cudaGetLastError();
 }
+#endif
 
-}  // namespace
+IDGPU_PASS_KERNELS_END
 }  // namespace pass_kernel
 }  // namespace idgpu::fft::kernels
