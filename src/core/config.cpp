@@ -152,6 +152,24 @@ bool parse_fft_pair_real_rows(const char* value, Config* config) {
   return parse_switch(value, &config->fft_pair_real_rows);
 }
 
+bool parse_fft_runtime_kernels(const char* value, Config* config) {
+  if (equals(value, "off")) {
+    config->fft_runtime_kernels = RuntimeKernels::kOff;
+  } else if (equals(value, "async")) {
+    config->fft_runtime_kernels = RuntimeKernels::kAsync;
+  } else if (equals(value, "wait")) {
+    config->fft_runtime_kernels = RuntimeKernels::kWait;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool parse_cache_dir(const char* value, Config* config) {
+  config->cache_dir = value;
+  return true;
+}
+
 bool parse_fft_column_lines(const char* value, Config* config) {
   long long lines = 0;
   if (!parse_integer(value, 0, 1024, &lines)) return false;

@@ -28,6 +28,10 @@ enum class ReportMode : int { kOff = 0, kCounts = 1, kTiming = 2 };
 // IDGPU_PARTITION_RESIDENT (a tuning aid): which one-launch paths the partition solver may take.
 enum class PartitionResident : int { kOn = 0, kStreamOnly = 1, kOff = 2 };
 
+// IDGPU_FFT_RUNTIME_KERNELS: fixed-sequence FFT kernels compiled at run time (fft/runtime_kernels.h)
+// never, in the background while the vendor (or the general kernel) serves, or at plan time.
+enum class RuntimeKernels : int { kOff = 0, kAsync = 1, kWait = 2 };
+
 // IDGPU_FAULT_INJECT (a test aid): native launches fail as if the device had no kernel image.
 enum class FaultInject : int { kOff = 0, kLaunch = 1, kSecondLaunch = 2 };
 
@@ -50,6 +54,9 @@ struct Config {
                                           // a convolution (DeviceLimits::pair_odd_real_rows)
   int fft_column_lines = 0;               // IDGPU_FFT_COLUMN_LINES: lines a block of a pass over lines
                                           // (0: the planner's choice)
+  RuntimeKernels fft_runtime_kernels = RuntimeKernels::kAsync;  // IDGPU_FFT_RUNTIME_KERNELS=off|async|wait
+  std::string cache_dir;                  // IDGPU_CACHE_DIR: where run-time compiled kernels are kept
+                                          // (empty: $XDG_CACHE_HOME/idgpu, else $HOME/.cache/idgpu)
   std::string vendor_cufft;               // IDGPU_VENDOR_CUFFT: path of the real libcufft
   std::string vendor_cusparse;            // IDGPU_VENDOR_CUSPARSE: path of the real libcusparse
   // Tuning aids of the native tridiagonal solvers; 0 (-1 for the cluster) leaves the kernel

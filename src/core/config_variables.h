@@ -22,6 +22,8 @@
   X(IDGPU_FFT_CLUSTER_COLUMNS, parse_fft_cluster_columns, "one of 0, 1", "1")                                         \
   X(IDGPU_FFT_COLUMN_LINES, parse_fft_column_lines, "an integer in 0..1024", "0 (the planner's)")                      \
   X(IDGPU_FFT_PAIR_REAL_ROWS, parse_fft_pair_real_rows, "one of 0, 1", "0")                                           \
+  X(IDGPU_FFT_RUNTIME_KERNELS, parse_fft_runtime_kernels, "one of off, async, wait", "async")                         \
+  X(IDGPU_CACHE_DIR, parse_cache_dir, "a path", "$XDG_CACHE_HOME/idgpu or ~/.cache/idgpu")                            \
   X(IDGPU_VENDOR_CUFFT, parse_vendor_cufft, "a path", "the search")                                                   \
   X(IDGPU_VENDOR_CUSPARSE, parse_vendor_cusparse, "a path", "the search")                                             \
   X(IDGPU_PARTITION_ROWS, parse_partition_rows, "one of 2, 4, 8, 16", "the measured choice")                          \

@@ -22,6 +22,7 @@
 #include "fft/kernels/stockham.h"
 #include "fft/convolution.h"
 #include "fft/planner.h"
+#include "fft/runtime_kernels.h"
 #include "fft/tuning.h"
 #include "fft/twiddle.h"
 
@@ -524,6 +525,7 @@ bool form_bluestein_tables(const FftPlan& plan, const std::vector<kernels::PassL
   limits.clusters = false;
   limits.cluster_columns = false;
   limits.fused = false;
+  limits.runtime_sequences = false;
   FftPlanResult dft = plan_c2c_1d(m, 1, Precision::kDouble, limits);
   if (!dft.plan || dft.plan->work_bytes > 0) {
     log::plan().info("native FFT: no double {}-point plan without a work area for Bluestein's spectrum ({})", m,
@@ -824,7 +826,20 @@ class StockhamSolver final : public Solver {
     // convolution over a power of two (or a compiled mixed length, one pass) takes one pass, or
     // two on each side (kernels_serve below).
     limits.convolution_powers_of_two = true;
+    // Mixed-radix passes no compiled kernel has, on kernels compiled at run time where they are
+    // loaded (or cached); until then, as before (fft/runtime_kernels.h).
+    limits.runtime_sequences = runtime_kernels_enabled(arch);
     FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
+    if (planned.plan && !runtime_kernels_ready(*planned.plan, arch)) {
+      // The tuning table's rows were measured on the run-time kernels: until they are loaded the
+      // vendor serves such a plan, or, under IDGPU_POLICY=native, the general kernel.
+      if (current != Policy::kNative) {
+        *reason = "native FFT: its run-time kernels are not compiled yet (the vendor serves this plan)";
+        return nullptr;
+      }
+      limits.runtime_sequences = false;
+      planned = plan_c2c_any(n, batch, d.precision, limits);
+    }
     static thread_local std::string why;
     const std::string grid = planned.plan ? grid_refusal(*planned.plan) : std::string();
     if (!planned.plan || !grid.empty()) {
@@ -945,10 +960,21 @@ class StockhamSolver final : public Solver {
     // odd rows paired on request.
     limits.convolution_powers_of_two = true;
     limits.pair_odd_real_rows = config().fft_pair_real_rows;
-    FftPlanResult planned =
-        real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
-        : strided ? plan_c2c_layout(d, limits)
-                  : plan_c2c(d.rank, dims, batch, d.precision, limits);
+    limits.runtime_sequences = runtime_kernels_enabled(arch);
+    const auto plan_layout = [&] {
+      return real      ? plan_real(d.kind, d.rank, dims, batch, d.precision, limits)
+             : strided ? plan_c2c_layout(d, limits)
+                       : plan_c2c(d.rank, dims, batch, d.precision, limits);
+    };
+    FftPlanResult planned = plan_layout();
+    if (planned.plan && !runtime_kernels_ready(*planned.plan, arch)) {
+      if (current != Policy::kNative) {
+        *reason = "native FFT: its run-time kernels are not compiled yet (the vendor serves this plan)";
+        return nullptr;
+      }
+      limits.runtime_sequences = false;
+      planned = plan_layout();
+    }
     const std::string grid = planned.plan ? grid_refusal(*planned.plan) : std::string();
     if (!planned.plan || !grid.empty()) {
       why = "native FFT planner: " + (grid.empty() ? planned.reason : grid);

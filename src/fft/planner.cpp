@@ -151,21 +151,47 @@ bool bluestein_mixed_kernel(long long m, std::size_t element_bytes) {
   return element_bytes == 8 ? has(kBluesteinMixedF32) : element_bytes == 16 && has(kBluesteinMixedF64);
 }
 
+namespace {
+
+const FixedSequence* compiled_sequence(const std::vector<int>& radices) {
+  for (const FixedSequence& sequence : kFixedSequences) {
+    if (static_cast<int>(radices.size()) == sequence.stages &&
+        std::equal(radices.begin(), radices.end(), sequence.radices)) {
+      return &sequence;
+    }
+  }
+  return nullptr;
+}
+
+// A pass a run-time fixed-sequence kernel may take (DeviceLimits::runtime_sequences): mixed
+// radices no compiled kernel has, no convolution, not a cluster pass.
+bool runtime_eligible(const FftPass& pass, std::size_t element_bytes) {
+  if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return false;
+  if (element_bytes != 8 && element_bytes != 16) return false;
+  if (pass.radices.empty() || static_cast<int>(pass.radices.size()) > kMaxStages) return false;
+  const bool powers_of_two =
+      std::all_of(pass.radices.begin(), pass.radices.end(), [](int r) { return (r & (r - 1)) == 0; });
+  return !powers_of_two && compiled_sequence(pass.radices) == nullptr;
+}
+
+}  // namespace
+
 long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes) {
   if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return 0;
   if (element_bytes != 8 && element_bytes != 16) return 0;
-  for (const FixedSequence& sequence : kFixedSequences) {
-    if (static_cast<int>(pass.radices.size()) == sequence.stages &&
-        std::equal(pass.radices.begin(), pass.radices.end(), sequence.radices)) {
-      return element_bytes == 8 ? sequence.extent8 : sequence.extent16;
-    }
+  if (const FixedSequence* sequence = compiled_sequence(pass.radices)) {
+    return element_bytes == 8 ? sequence->extent8 : sequence->extent16;
+  }
+  if (pass.runtime_kernel) {
+    return fixed_sequence_extent(pass.radices.data(), static_cast<int>(pass.radices.size()),
+                                 static_cast<int>(element_bytes));
   }
   return 0;
 }
 
 bool fixed_sequence_rows(const FftPass& pass, std::size_t element_bytes) {
   if (fixed_sequence_buffer(pass, element_bytes) == 0) return false;
-  if (pass.real_step != RealStep::kNone) return true;
+  if (pass.real_step != RealStep::kNone || pass.runtime_kernel) return true;
 #define IDGPU_FFT_FIXED_MATCH(...) same_radices(pass.radices, {__VA_ARGS__}) ||
   const bool padded = element_bytes == 8 ? IDGPU_FFT_FIXED_PADDED_F32(IDGPU_FFT_FIXED_MATCH) false
                                          : IDGPU_FFT_FIXED_PADDED_F64(IDGPU_FFT_FIXED_MATCH) false;
@@ -298,19 +324,16 @@ long long threads_for(long long size, const std::vector<int>& radices) {
 // kernels' limit, the least of them) and a fixed-sequence kernel is compiled for the radices,
 // whose stages widen under the kernels' limit for the element; 0 where the plain threads fit, no
 // such kernel is compiled, or the widened threads do not fit either.
-long long widened_threads(const std::vector<int>& radices, std::size_t element, long long max_threads) {
+long long widened_threads(const std::vector<int>& radices, std::size_t element, long long max_threads, bool runtime) {
   long long size = 1;
   for (int radix : radices) size *= radix;
   if (threads_for(size, radices) <= max_threads) return 0;
-  for (const FixedSequence& sequence : kFixedSequences) {
-    if (static_cast<int>(radices.size()) == sequence.stages &&
-        std::equal(radices.begin(), radices.end(), sequence.radices)) {
-      const long long threads =
-          sequence_threads(sequence.radices, sequence.stages, kernel_max_threads(element));
-      return threads <= max_threads ? threads : 0;
-    }
-  }
-  return 0;
+  const FixedSequence* compiled = compiled_sequence(radices);
+  if (compiled == nullptr && (!runtime || radices.empty() || static_cast<int>(radices.size()) > kMaxStages)) return 0;
+  const long long threads =
+      compiled != nullptr ? sequence_threads(compiled->radices, compiled->stages, kernel_max_threads(element))
+                          : sequence_threads(radices.data(), static_cast<int>(radices.size()), kernel_max_threads(element));
+  return threads <= max_threads ? threads : 0;
 }
 
 // A Stockham pass of `size` after passes of `span` points in all, in an n-point transform (the
@@ -360,12 +383,14 @@ long long gcd(long long a, long long b) {
 void size_pass(FftPass* planned, long long transforms, std::size_t element, const DeviceLimits& limits,
                long long max_threads) {
   FftPass& pass = *planned;
+  pass.runtime_kernel = limits.runtime_sequences && runtime_eligible(pass, element);
   // A single pass of a fixed sequence too long for the block at butterflies_per_thread(r): its
   // stages widen (FftPass::widened_limit).
   pass.widened_limit = 0;
   if (pass.convolution == ConvolutionStep::kNone && pass.bluestein == BluesteinStep::kNone && !pass.cluster &&
       pass.sub_transforms == 1 && pass.span_before == 1) {
-    if (const long long threads = widened_threads(pass.radices, element, max_threads); threads > 0) {
+    if (const long long threads = widened_threads(pass.radices, element, max_threads, pass.runtime_kernel);
+        threads > 0) {
       pass.threads_per_transform = static_cast<int>(threads);
       pass.widened_limit = kernel_max_threads(element);
     }
@@ -692,7 +717,7 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     if (bytes > shared) return false;
     // A single pass may widen its stages (size_pass); the passes of longer plans do not.
     return threads_for(size, pass_radices(size)) <= max_threads ||
-           (size == n && widened_threads(pass_radices(size), element, max_threads) > 0);
+           (size == n && widened_threads(pass_radices(size), element, max_threads, limits.runtime_sequences) > 0);
   };
 
   // Fewest passes first. Every pass is at least 2 long, so at most log2(n) passes; if even that

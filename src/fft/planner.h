@@ -156,6 +156,11 @@ struct DeviceLimits {
   // (the vendor's follows each row), and a zero row comes back as the other's rounding, not zeros.
   // Off unless asked for (IDGPU_FFT_PAIR_REAL_ROWS).
   bool pair_odd_real_rows = false;
+  // Mixed-radix passes whose radices no compiled fixed-sequence kernel has (kernels/
+  // fixed_radices.h) are planned for one compiled at run time (fft/runtime_kernels.h,
+  // FftPass::runtime_kernel): the row-padded layout, and a single pass too long for the block
+  // widens its stages, as a compiled sequence's. Off: such passes run the general kernel.
+  bool runtime_sequences = false;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.
@@ -249,6 +254,9 @@ struct FftPass {
   // stage_butterflies_per_thread(r, N / r, threads) butterflies a thread (fft/stockham_index.h;
   // only its fixed kernel runs it). 0: butterflies_per_thread(r) a thread in every stage.
   int widened_limit = 0;
+  // A mixed-radix pass planned for a fixed-sequence kernel compiled at run time
+  // (DeviceLimits::runtime_sequences): its layout and threads are a compiled sequence's.
+  bool runtime_kernel = false;
   int transforms_per_block = 0;
   int smem_stride = 0;              // shared-memory elements per sub-transform, padded
   // One padding element every 2^smem_shift; kUnpaddedShift: none, a fixed sequence's row layout

@@ -412,6 +412,22 @@ TEST_CASE("native Z2Z: single passes with widened stages", "[fft][mixed][widened
   }
 }
 
+// Mixed-radix passes on kernels compiled at run time (fft/runtime_kernels.h; ctest's
+// gpu.fft.runtime runs these and [smooth] with IDGPU_FFT_RUNTIME_KERNELS=wait over a cache that
+// idgpu-fft-cache filled): an fp64 single pass that widens (3773 = 11 7 7 7, 539 butterflies a
+// stage), single passes of four and five odd radices, and two-pass plans whose passes are
+// run-time sequences, both directions, in and out of place, odd batches and millions of points.
+TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed][runtime]") {
+  std::uint64_t seed = 1500;
+  for (long long n : {3773LL, 13013LL, 30030LL, 45045LL, 161051LL}) {
+    run_case<cufftComplex>(n, 1, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
+    run_case<cufftComplex>(n, 37, CUFFT_INVERSE, true, Maker::kOwnWorkArea, ++seed);
+    run_case<cufftComplex>(n, std::max(1LL, (1LL << 22) / n), CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
+    run_case<cufftDoubleComplex>(n, 3, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
+    run_case<cufftDoubleComplex>(n, std::max(1LL, (1LL << 21) / n), CUFFT_FORWARD, true, Maker::kMakeMany64, ++seed);
+  }
+}
+
 // Lengths with a prime factor above 13 run as one Bluestein pass (kernels/stockham_bluestein.cuh,
 // and stockham_bluestein_mixed.cuh where M is a mixed length with a kernel: fp32 2049..3072 and
 // 4097..6144, fp64 2049..2560) up to 8192 points in fp32 and 4096 in fp64: every such length from 17 on in fp32, every third

@@ -1,6 +1,7 @@
 // The Stockham pass kernel's general instantiations (stockham_pass.cuh): powers of two and any
 // radices, and the entry points that send a pass to the kernel that serves it.
 #include "fft/kernels/stockham_pass.cuh"
+#include "fft/runtime_kernels.h"
 
 namespace idgpu::fft::kernels {
 namespace {
@@ -23,7 +24,8 @@ bool plain_threads(const PassLaunch& pass) {
 }
 
 // Mixed radices: a fixed-sequence kernel where one is compiled for the pass's radices
-// (stockham_fixed_f32.cu, stockham_fixed_f64.cu), else the run-time switch.
+// (stockham_fixed_f32.cu, stockham_fixed_f64.cu) or loaded for them and the pass's layout
+// (fft/runtime_kernels.h), else the run-time switch.
 template <class Real, bool Inverse>
 cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
   bool powers_of_two = true;
@@ -32,6 +34,9 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
   const bool fixed = !powers_of_two && (sizeof(Real) == 4 ? launch_fixed_pass_f32(pass, Inverse, stream, &status)
                                                           : launch_fixed_pass_f64(pass, Inverse, stream, &status));
   if (fixed) return status;
+  if (!powers_of_two && launch_runtime_pass(pass, static_cast<int>(2 * sizeof(Real)), Inverse, stream, &status)) {
+    return status;
+  }
   if (!plain_threads(pass)) return cudaErrorNotSupported;
   return powers_of_two ? launch_kernel<Real, Inverse, PowersOfTwoStages>(pass, stream)
                        : launch_kernel<Real, Inverse, AnyStages>(pass, stream);

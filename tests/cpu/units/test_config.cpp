@@ -20,6 +20,7 @@ using idgpu::LogLevel;
 using idgpu::PartitionResident;
 using idgpu::Policy;
 using idgpu::ReportMode;
+using idgpu::RuntimeKernels;
 using idgpu::TridiagSolver;
 
 namespace {
@@ -55,6 +56,8 @@ void check_defaults(const Config& config) {
   CHECK(config.fft_fused);
   CHECK(config.fft_fused_lag == 0);
   CHECK(config.fft_column_lines == 0);
+  CHECK(config.fft_runtime_kernels == RuntimeKernels::kAsync);
+  CHECK(config.cache_dir.empty());
   CHECK(config.vendor_cufft.empty());
   CHECK(config.vendor_cusparse.empty());
   CHECK(config.partition_rows == 0);
@@ -74,7 +77,8 @@ void check_defaults(const Config& config) {
 }
 
 bool is_path(const std::string& name) {
-  return name == "IDGPU_VENDOR_CUFFT" || name == "IDGPU_VENDOR_CUSPARSE" || name == "IDGPU_REPORT_FILE";
+  return name == "IDGPU_VENDOR_CUFFT" || name == "IDGPU_VENDOR_CUSPARSE" || name == "IDGPU_REPORT_FILE" ||
+         name == "IDGPU_CACHE_DIR";
 }
 
 }  // namespace
@@ -402,6 +406,19 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
             "idgpu: IDGPU_PARTITION_TILE_CHUNKS=48 is not a power of two in 2..512; using the measured choice"});
   CHECK(parse("IDGPU_PARTITION_ROWS", "6").warnings ==
         std::vector<std::string>{"idgpu: IDGPU_PARTITION_ROWS=6 is not one of 2, 4, 8, 16; using the measured choice"});
+}
+
+TEST_CASE("IDGPU_FFT_RUNTIME_KERNELS and IDGPU_CACHE_DIR", "[cpu][config]") {
+  CHECK(parse("IDGPU_FFT_RUNTIME_KERNELS", "off").config.fft_runtime_kernels == RuntimeKernels::kOff);
+  CHECK(parse("IDGPU_FFT_RUNTIME_KERNELS", "async").config.fft_runtime_kernels == RuntimeKernels::kAsync);
+  CHECK(parse("IDGPU_FFT_RUNTIME_KERNELS", "wait").config.fft_runtime_kernels == RuntimeKernels::kWait);
+  const Parsed unknown = parse("IDGPU_FFT_RUNTIME_KERNELS", "sync");
+  CHECK(unknown.config.fft_runtime_kernels == RuntimeKernels::kAsync);
+  CHECK(unknown.warnings == std::vector<std::string>{
+                                "idgpu: IDGPU_FFT_RUNTIME_KERNELS=sync is not one of off, async, wait; using async"});
+  const Parsed dir = parse("IDGPU_CACHE_DIR", "/tmp/kernels dir");
+  CHECK(dir.config.cache_dir == "/tmp/kernels dir");
+  CHECK(dir.warnings.empty());
 }
 
 TEST_CASE("IDGPU_PARTITION_RESIDENT", "[cpu][config]") {

@@ -1,0 +1,261 @@
+// fft/runtime_kernels.h on the host: the planner's run-time passes (DeviceLimits::
+// runtime_sequences), the kernels' names, NVRTC compiling them from the embedded sources for
+// sm_90 (no device needed; skipped where libnvrtc is absent), and the cache files.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fft/planner.h"
+#include "fft/runtime_kernels.h"
+#include "fft/stockham_reference.h"
+
+namespace {
+
+using idgpu::fft::DeviceLimits;
+using idgpu::fft::FftPlan;
+using idgpu::fft::FftPlanResult;
+using idgpu::fft::Precision;
+using idgpu::fft::RuntimeBinary;
+using idgpu::fft::RuntimeSequence;
+
+DeviceLimits limits_with(bool runtime) {
+  DeviceLimits limits = DeviceLimits::h100();
+  limits.convolution_powers_of_two = true;
+  limits.runtime_sequences = runtime;
+  return limits;
+}
+
+bool smooth13(long long n) {
+  for (long long q : {2, 3, 5, 7, 11, 13}) {
+    while (n % q == 0) n /= q;
+  }
+  return n == 1;
+}
+
+bool powers_of_two(const std::vector<int>& radices) {
+  for (int r : radices) {
+    if ((r & (r - 1)) != 0) return false;
+  }
+  return true;
+}
+
+// A directory of its own under the temporary directory, removed at the end.
+struct TemporaryDirectory {
+  std::filesystem::path path;
+  TemporaryDirectory() {
+    path = std::filesystem::temp_directory_path() / ("idgpu-runtime-test-" + std::to_string(getpid()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("runtime kernels: the planner marks exactly the mixed passes no compiled kernel has",
+          "[cpu][fft][runtime]") {
+  int marked = 0;
+  for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+    const std::size_t element = idgpu::fft::complex_element_bytes(precision);
+    for (long long n = 2; n <= 4096; ++n) {
+      if (!smooth13(n)) continue;
+      CAPTURE(n, static_cast<int>(precision));
+      const FftPlanResult with = idgpu::fft::plan_c2c_any(n, 3, precision, limits_with(true));
+      const FftPlanResult without = idgpu::fft::plan_c2c_any(n, 3, precision, limits_with(false));
+      REQUIRE(with.plan.has_value());
+      REQUIRE(without.plan.has_value());
+      for (const auto& pass : without.plan->passes) CHECK_FALSE(pass.runtime_kernel);
+      for (const auto& pass : with.plan->passes) {
+        CAPTURE(pass.size);
+        // Compiled sequences (the same plan either way) and powers of two never run at run time.
+        const bool compiled = idgpu::fft::fixed_sequence_buffer(pass, element) > 0 && !pass.runtime_kernel;
+        if (powers_of_two(pass.radices) || compiled) {
+          CHECK_FALSE(pass.runtime_kernel);
+          continue;
+        }
+        REQUIRE(pass.runtime_kernel);
+        ++marked;
+        // The row layout, its extent within the buffer, as a compiled sequence's.
+        CHECK(pass.smem_shift == idgpu::fft::kUnpaddedShift);
+        CHECK(pass.smem_stride >= idgpu::fft::fixed_sequence_extent(pass.radices.data(),
+                                                                    static_cast<int>(pass.radices.size()),
+                                                                    static_cast<int>(element)));
+        CHECK(pass.shared_bytes <= limits_with(true).shared_bytes_per_block);
+      }
+    }
+  }
+  // Most 13-smooth lengths up to 4096 have no compiled sequence: several hundred such passes.
+  CHECK(marked > 500);
+}
+
+TEST_CASE("runtime kernels: a single pass too long for the fp64 block widens instead of splitting",
+          "[cpu][fft][runtime]") {
+  // 3773 = 11 7 7 7: 539 radix-7 butterflies a stage, above fp64's 512 threads.
+  const FftPlanResult with = idgpu::fft::plan_c2c_any(3773, 5, Precision::kDouble, limits_with(true));
+  const FftPlanResult without = idgpu::fft::plan_c2c_any(3773, 5, Precision::kDouble, limits_with(false));
+  REQUIRE(with.plan.has_value());
+  REQUIRE(without.plan.has_value());
+  REQUIRE(with.plan->passes.size() == 1);
+  CHECK(with.plan->passes[0].runtime_kernel);
+  CHECK(with.plan->passes[0].widened_limit == 512);
+  CHECK(with.plan->passes[0].threads_per_transform <= 512);
+  CHECK(without.plan->passes.size() == 2);
+}
+
+TEST_CASE("runtime kernels: run-time plans compute the DFT on the host executor", "[cpu][fft][runtime]") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (const long long n : {77LL, 1001LL, 2002LL * 3, 3773LL, 11LL * 13 * 13 * 9}) {
+    for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+      CAPTURE(n, static_cast<int>(precision));
+      const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, 2, precision, limits_with(true));
+      REQUIRE(planned.plan.has_value());
+      const FftPlan& plan = *planned.plan;
+      const std::size_t total = static_cast<std::size_t>(n) * 2;
+      std::vector<std::complex<double>> in(total), out(total, {NAN, NAN});
+      for (auto& x : in) x = {value(rng), value(rng)};
+      idgpu::fft::reference::execute(plan, -1, in.data(), out.data());
+      double worst = 0.0;
+      for (long long b = 0; b < 2; ++b) {
+        for (long long k = 0; k < n; k += 37) {
+          std::complex<double> sum = 0.0;
+          for (long long t = 0; t < n; ++t) {
+            const double angle = -2.0 * M_PI * static_cast<double>((k * t) % n) / static_cast<double>(n);
+            sum += in[b * n + t] * std::complex<double>(std::cos(angle), std::sin(angle));
+          }
+          worst = std::max(worst, std::abs(out[b * n + k] - sum) / std::sqrt(static_cast<double>(n)));
+        }
+      }
+      CHECK(worst < 1e-9);
+    }
+  }
+}
+
+TEST_CASE("runtime kernels: names, labels and the cache files", "[cpu][fft][runtime]") {
+  RuntimeSequence sequence;
+  sequence.element_bytes = 8;
+  sequence.rows = true;
+  sequence.radices = {13, 11, 7};
+  CHECK(idgpu::fft::runtime_kernel_name(sequence, false) ==
+        "idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, "
+        "idgpu::fft::kernels::pass_kernel::FixedStages<13, 11, 7>>");
+  RuntimeSequence padded = sequence;
+  padded.element_bytes = 16;
+  padded.rows = false;
+  CHECK(idgpu::fft::runtime_kernel_name(padded, true) ==
+        "idgpu::fft::kernels::pass_kernel::stockham_pass<double, true, "
+        "idgpu::fft::kernels::pass_kernel::PaddedFixedStages<13, 11, 7>>");
+  CHECK(idgpu::fft::runtime_sequence_label(sequence) == "f32-rows-13x11x7");
+  CHECK(idgpu::fft::runtime_sequence_label(padded) == "f64-padded-13x11x7");
+
+  const std::string file90 = idgpu::fft::runtime_cache_file("/c", sequence, 90);
+  CHECK(file90.rfind("/c/fft-", 0) == 0);
+  CHECK(file90.find("-sm90-f32-rows-13x11x7.cubin") != std::string::npos);
+  CHECK(idgpu::fft::runtime_cache_file("/c", sequence, 80) != file90);
+  CHECK(idgpu::fft::runtime_cache_file("/c", padded, 90) != file90);
+
+  TemporaryDirectory directory;
+  RuntimeBinary binary;
+  binary.names[0] = "_Zforward";
+  binary.names[1] = "_Zinverse";
+  binary.cubin = std::string("\x7f" "ELF\n\0binary\n", 13);
+  const std::string file = (directory.path / "nested" / "k.cubin").string();
+  REQUIRE(idgpu::fft::store_runtime_binary(file, binary));
+  RuntimeBinary read;
+  REQUIRE(idgpu::fft::read_runtime_binary(file, &read));
+  CHECK(read.names[0] == binary.names[0]);
+  CHECK(read.names[1] == binary.names[1]);
+  CHECK(read.cubin == binary.cubin);
+  // No temporary file is left beside it.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(directory.path / "nested")) {
+    (void)entry;
+    ++files;
+  }
+  CHECK(files == 1);
+  RuntimeBinary garbage;
+  CHECK_FALSE(garbage.parse("not a kernel file\na\nb\ncubin"));
+  CHECK_FALSE(garbage.parse(std::string("idgpu fft runtime kernels 1\nonly one name\n")));
+  CHECK_FALSE(idgpu::fft::read_runtime_binary((directory.path / "missing").string(), &garbage));
+}
+
+TEST_CASE("runtime kernels: NVRTC compiles a sequence's kernels from the embedded sources", "[cpu][fft][runtime]") {
+  std::string why;
+  if (!idgpu::fft::runtime_compiler_available(&why)) {
+    WARN("skipped: " << why);
+    return;
+  }
+  CHECK(idgpu::fft::runtime_compiler_version() >= 12000);
+  for (const bool rows : {true, false}) {
+    for (const int bytes : {8, 16}) {
+      RuntimeSequence sequence;
+      sequence.element_bytes = bytes;
+      sequence.rows = rows;
+      sequence.radices = {13, 11, 7};
+      CAPTURE(idgpu::fft::runtime_sequence_label(sequence));
+      std::string error;
+      const RuntimeBinary binary = idgpu::fft::compile_runtime_sequence(sequence, 90, &error);
+      INFO(error);
+      REQUIRE_FALSE(binary.cubin.empty());
+      CHECK(binary.cubin.compare(0, 4, "\x7f" "ELF") == 0);
+      for (const std::string& name : binary.names) {
+        CHECK(name.rfind("_ZN5idgpu3fft7kernels11pass_kernel13stockham_pass", 0) == 0);
+        CHECK(binary.cubin.find(name) != std::string::npos);  // in the cubin's symbol table
+      }
+      CHECK(binary.names[0] != binary.names[1]);
+    }
+  }
+  // An architecture NVRTC does not know fails with a reason, not a crash.
+  RuntimeSequence sequence;
+  sequence.element_bytes = 8;
+  sequence.radices = {13, 11, 7};
+  std::string error;
+  CHECK(idgpu::fft::compile_runtime_sequence(sequence, 1, &error).cubin.empty());
+  CHECK_FALSE(error.empty());
+}
+
+TEST_CASE("runtime kernels: compile_runtime_sequences fills the cache in parallel and keeps what is there",
+          "[cpu][fft][runtime]") {
+  if (!idgpu::fft::runtime_compiler_available()) {
+    WARN("skipped: no NVRTC");
+    return;
+  }
+  if (std::getenv("IDGPU_CACHE_DIR") != nullptr) {
+    WARN("skipped: IDGPU_CACHE_DIR is set (the CPU tests run with it unset)");
+    return;
+  }
+  TemporaryDirectory directory;
+  const char* previous = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = previous != nullptr ? previous : "";
+  setenv("XDG_CACHE_HOME", directory.path.c_str(), 1);
+  REQUIRE(idgpu::fft::runtime_cache_directory() == (directory.path / "idgpu").string());
+  const FftPlanResult planned = idgpu::fft::plan_c2c_any(1001 * 7, 2, Precision::kSingle, limits_with(true));
+  REQUIRE(planned.plan.has_value());
+  const std::vector<RuntimeSequence> sequences = idgpu::fft::runtime_sequences_of(*planned.plan);
+  REQUIRE(!sequences.empty());
+  std::vector<std::string> failures;
+  CHECK(idgpu::fft::compile_runtime_sequences(sequences, 90, 2, &failures) == static_cast<int>(sequences.size()));
+  CHECK(failures.empty());
+  for (const RuntimeSequence& sequence : sequences) {
+    RuntimeBinary binary;
+    CHECK(idgpu::fft::read_runtime_binary(
+        idgpu::fft::runtime_cache_file(idgpu::fft::runtime_cache_directory(), sequence, 90), &binary));
+  }
+  CHECK(idgpu::fft::compile_runtime_sequences(sequences, 90, 2, &failures) == 0);  // all cached
+  if (previous != nullptr) {
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    unsetenv("XDG_CACHE_HOME");
+  }
+}
