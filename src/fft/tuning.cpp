@@ -237,6 +237,33 @@ constexpr long long kH200FixedF32[] = {240,  312,  429,  520,  572,  960,  1617,
 constexpr long long kH200FixedF64[] = {240,  312,  384,  429,  520,  572,  1617, 2145, 2288, 2464, 2496, 2835,
                                        3003, 3042, 3146, 3432, 3465, 3520, 3575, 3718, 3861, 4004, 4095};
 
+// Single passes of fixed-sequence kernels compiled at run time (fft/runtime_kernels.h; native only
+// once the kernels are loaded, the vendor meanwhile: fft/native.cpp). H200, idgpu-bench under
+// IDGPU_POLICY=native, forward out of place, medians of 10, every 13-smooth length 2..4096 in one
+// build with these kernels and, for the first sweep, with the general kernel instead
+// (docs/data/h200-runtime-kernels.csv, cuFFT 12.0: A the fp32 sweep at 2^27 points a call; B and C
+// the fp32 and fp64 sweeps at 2^26 / 2^25 in two processes, B stopped by its time limit at n =
+// 3456; D under auto with the first fp32 list, which also held 320, 640, 648, 768, and no fp64
+// rows; E fp64 lengths with factors 7, 11 and 13, real transforms and two-pass lengths, F those on
+// the general kernel; the general kernel's fp32 sweep is in its summary only):
+//   fp32 at 2^27 points a call: geomean 0.33x -> 0.83x the vendor, 38 -> 114 lengths at or above
+//     1.0x; at 2^26, two more processes: 0.82-0.83x, 102-108 at or above 1.0x;
+//   fp64 at 2^25, two processes: 0.86-0.87x, 103-119 at or above 1.0x.
+// Listed: the lengths no compiled kernel has that won by at least 5% in every run (fp32 three,
+// fp64 two; the runs within 2% of each other). Where the vendor runs at 0.80-0.95 of copy
+// bandwidth (most of the sweep) these kernels reach 0.55-0.75 and lose: fp32 n <= 64 0.67x,
+// 1025..4096 0.77-0.82x. Under IDGPU_POLICY=auto with the fp32 rows the sweep ran at 1.04x the
+// vendor (geomean; 0.97-1.43x).
+constexpr long long kH200RuntimeF32[] = {105,  126,  135,  162,  168,  180,  189,  208,  220,  224,  252,  264,
+                                         275,  280,  336,  392,  405,  440,  448,  486,  495,  528,  550,  567,
+                                         576,  704,  715,  720,  825,  858,  864,  880,  945,  1001, 1144, 1215,
+                                         1248, 1287, 1430, 1452, 1485, 1560, 1573, 1716, 2016, 2197, 2704, 2860};
+constexpr long long kH200RuntimeF64[] = {105,  135,  165,  189,  224,  231,  275,  280,  336,  352,  405,  440,
+                                         441,  448,  486,  495,  539,  567,  576,  640,  648,  693,  704,  715,
+                                         720,  768,  784,  792,  825,  832,  858,  864,  891,  936,  1001, 1053,
+                                         1144, 1248, 1287, 1344, 1408, 1430, 1485, 1540, 1650, 1664, 1716, 1950,
+                                         2079, 2080, 2430, 2673, 2772, 2816, 2860, 2970, 3000, 3072, 3250, 3328};
+
 struct ListedRow {
   MeasuredClasses measured_on;
   Precision precision;
@@ -250,6 +277,10 @@ constexpr ListedRow kListedRows[] = {
      "H200: fp32 C2C fixed-sequence lengths with factors 11 and 13, and 240, 960, 2835, 1.06-2.70x"},
     {kH200, Precision::kDouble, kH200FixedF64, std::size(kH200FixedF64), (1LL << 25) - 8192,
      "H200: fp64 Z2Z fixed-sequence lengths with factors 11 and 13, and 240, 384, 2835, 3575, 1.08-3.07x"},
+    {kH200, Precision::kSingle, kH200RuntimeF32, std::size(kH200RuntimeF32), (1LL << 26) - 8192,
+     "H200: fp32 C2C 13-smooth lengths on run-time compiled kernels, 1.05-1.43x"},
+    {kH200, Precision::kDouble, kH200RuntimeF64, std::size(kH200RuntimeF64), (1LL << 25) - 8192,
+     "H200: fp64 Z2Z 13-smooth lengths on run-time compiled kernels, 1.05-3.44x"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for
