@@ -245,15 +245,18 @@ constexpr long long kH200FixedF64[] = {240,  312,  384,  429,  520,  572,  1617,
 // the fp32 and fp64 sweeps at 2^26 / 2^25 in two processes, B stopped by its time limit at n =
 // 3456; D under auto with the first fp32 list, which also held 320, 640, 648, 768, and no fp64
 // rows; E fp64 lengths with factors 7, 11 and 13, real transforms and two-pass lengths, F those on
-// the general kernel; the general kernel's fp32 sweep is in its summary only):
+// the general kernel; G the rows below under auto, their kernels cached, as an application
+// after idgpu-fft-cache; the general kernel's fp32 sweep is in its summary only):
 //   fp32 at 2^27 points a call: geomean 0.33x -> 0.83x the vendor, 38 -> 114 lengths at or above
 //     1.0x; at 2^26, two more processes: 0.82-0.83x, 102-108 at or above 1.0x;
 //   fp64 at 2^25, two processes: 0.86-0.87x, 103-119 at or above 1.0x.
 // Listed: the lengths no compiled kernel has that won by at least 5% in every run (fp32 three,
 // fp64 two; the runs within 2% of each other). Where the vendor runs at 0.80-0.95 of copy
 // bandwidth (most of the sweep) these kernels reach 0.55-0.75 and lose: fp32 n <= 64 0.67x,
-// 1025..4096 0.77-0.82x. Under IDGPU_POLICY=auto with the fp32 rows the sweep ran at 1.04x the
-// vendor (geomean; 0.97-1.43x).
+// 1025..4096 0.77-0.82x. Under IDGPU_POLICY=auto with the first fp32 rows the sweep ran at 1.04x
+// the vendor (geomean; 0.97-1.43x), and with these rows (G) every listed length ran natively:
+// fp32 1.05-1.43x (geomean 1.17x; 0.64-0.89 of copy against the vendor's 0.51-0.79), fp64
+// 1.05-3.43x (1.47x; 0.41-0.93 against 0.23-0.84).
 constexpr long long kH200RuntimeF32[] = {105,  126,  135,  162,  168,  180,  189,  208,  220,  224,  252,  264,
                                          275,  280,  336,  392,  405,  440,  448,  486,  495,  528,  550,  567,
                                          576,  704,  715,  720,  825,  858,  864,  880,  945,  1001, 1144, 1215,
