@@ -102,6 +102,14 @@ std::size_t complex_element_bytes(Precision precision) {
   }
 }
 
+bool smooth13(long long n) {
+  if (n < 1) return false;
+  for (long long p : {2, 3, 5, 7, 11, 13}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
+
 int smem_shift(std::size_t element_bytes) { return smem_padding_shift(static_cast<int>(element_bytes)); }
 
 int smem_stride(long long size, int shift) { return static_cast<int>(size + ((size - 1) >> shift) + 1); }

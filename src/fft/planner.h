@@ -501,6 +501,9 @@ inline constexpr int kFftRadices[] = {16, 13, 11, 9, 8, 7, 5, 4, 3, 2};
 // Bytes of one complex element of the precision; 0 for precisions the native FFT does not serve.
 std::size_t complex_element_bytes(Precision precision);
 
+// Whether every prime factor of n (n >= 1) is at most 13: the lengths plan_c2c_1d plans.
+bool smooth13(long long n);
+
 // Plans `batch` contiguous complex-to-complex transforms of length n. No plan (with the reason)
 // when n < 2, n has a prime factor other than 2, 3, 5, 7, 11, 13, the precision is not fp32/fp64,
 // a radix does not fit the register budget, or the limits cannot hold even one radix.

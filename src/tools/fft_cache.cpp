@@ -28,13 +28,6 @@ using idgpu::fft::DeviceLimits;
 using idgpu::fft::FftPlanResult;
 using idgpu::fft::RuntimeSequence;
 
-bool smooth13(long long n) {
-  for (long long p : {2, 3, 5, 7, 11, 13}) {
-    while (n % p == 0) n /= p;
-  }
-  return n == 1;
-}
-
 int usage(const char* message) {
   std::fprintf(stderr,
                "idgpu-fft-cache: %s\n"
@@ -76,7 +69,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--sweep" && has_value) {
       if (!parse_int(argv[++i], 2, 1LL << 24, &value)) return usage("--sweep takes 2..2^24");
       for (long long n = 2; n <= value; ++n) {
-        if (smooth13(n)) lengths.push_back(n);
+        if (idgpu::fft::smooth13(n)) lengths.push_back(n);
       }
     } else if (parse_int(argv[i], 2, 1LL << 31, &value)) {
       lengths.push_back(value);

@@ -367,13 +367,6 @@ TEST_CASE("native C2C and Z2Z: mixed radices", "[fft][mixed]") {
   run_sizes<cufftDoubleComplex>(kMixed, 1LL << 21, 400);
 }
 
-bool smooth13(long long n) {
-  for (long long q : {2, 3, 5, 7, 11, 13}) {
-    while (n % q == 0) n /= q;
-  }
-  return n == 1;
-}
-
 // Every length 2..4096 whose prime factors are at most 13 (489 of them), in fp32 and fp64 (every
 // second one in fp64), the makers, directions and in/out of place in turn, 2^14 points a call:
 // the power-of-two kernels, the fixed-sequence kernels (kernels/fixed_radices.h) and the general
@@ -383,7 +376,7 @@ TEST_CASE("native C2C and Z2Z: every length 2..4096 with factors up to 13", "[ff
   std::vector<long long> f32, f64;
   long long counted = 0;
   for (long long n = 2; n <= 4096; ++n) {
-    if (!smooth13(n) || counted++ % idgpu::test::sample_every() != 0) continue;
+    if (!idgpu::fft::smooth13(n) || counted++ % idgpu::test::sample_every() != 0) continue;
     f32.push_back(n);
     if (counted % 2 == 1) f64.push_back(n);
   }
@@ -438,7 +431,7 @@ TEST_CASE("native C2C and Z2Z: one-pass Bluestein at every length with a prime f
   std::vector<long long> f32, f64;
   long long counted = 0;
   for (long long n = 17; n <= 4096; ++n) {
-    if (smooth13(n) || counted++ % idgpu::test::sample_every() != 0) continue;
+    if (idgpu::fft::smooth13(n) || counted++ % idgpu::test::sample_every() != 0) continue;
     f32.push_back(n);
     bool prime = true;
     for (long long q = 2; q * q <= n && prime; ++q) prime = n % q != 0;

@@ -17,13 +17,6 @@ using idgpu::fft::FftPlan;
 using idgpu::fft::Kind;
 using idgpu::fft::Precision;
 
-bool smooth13(long long n) {
-  for (long long q : {2, 3, 5, 7, 11, 13}) {
-    while (n % q == 0) n /= q;
-  }
-  return n == 1;
-}
-
 bool prime(long long n) {
   if (n < 2) return false;
   for (long long q = 2; q * q <= n; ++q) {
@@ -51,7 +44,7 @@ TEST_CASE("native FFT: every one-pass Bluestein plan of the GPU's limits has a c
     const long long largest = precision == Precision::kSingle ? 8192 : 4096;
     const std::size_t element = idgpu::fft::complex_element_bytes(precision);
     for (long long n = 17; n <= largest; ++n) {
-      if (smooth13(n)) continue;
+      if (idgpu::fft::smooth13(n)) continue;
       CAPTURE(n, static_cast<int>(precision));
       const idgpu::fft::FftPlanResult planned = idgpu::fft::plan_c2c_any(n, 7, precision, limits);
       INFO(planned.reason);
@@ -80,7 +73,7 @@ TEST_CASE("native FFT: Bluestein plans under smaller blocks' shared memory", "[c
       const long long largest = precision == Precision::kSingle ? 8192 : 4096;
       const std::size_t element = idgpu::fft::complex_element_bytes(precision);
       for (long long n = 17; n <= largest; n += 3) {
-        if (smooth13(n)) continue;
+        if (idgpu::fft::smooth13(n)) continue;
         CAPTURE(shared, n, static_cast<int>(precision));
         const idgpu::fft::FftPlanResult planned = idgpu::fft::plan_c2c_any(n, 7, precision, limits);
         INFO(planned.reason);

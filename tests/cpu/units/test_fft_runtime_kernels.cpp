@@ -33,13 +33,6 @@ DeviceLimits limits_with(bool runtime) {
   return limits;
 }
 
-bool smooth13(long long n) {
-  for (long long q : {2, 3, 5, 7, 11, 13}) {
-    while (n % q == 0) n /= q;
-  }
-  return n == 1;
-}
-
 bool powers_of_two(const std::vector<int>& radices) {
   for (int r : radices) {
     if ((r & (r - 1)) != 0) return false;
@@ -69,7 +62,7 @@ TEST_CASE("runtime kernels: the planner marks exactly the mixed passes no compil
   for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
     const std::size_t element = idgpu::fft::complex_element_bytes(precision);
     for (long long n = 2; n <= 4096; ++n) {
-      if (!smooth13(n)) continue;
+      if (!idgpu::fft::smooth13(n)) continue;
       CAPTURE(n, static_cast<int>(precision));
       const FftPlanResult with = idgpu::fft::plan_c2c_any(n, 3, precision, limits_with(true));
       const FftPlanResult without = idgpu::fft::plan_c2c_any(n, 3, precision, limits_with(false));
