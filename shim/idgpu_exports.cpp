@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/vendor.h"
+#include "fft/runtime_kernels.h"
 #include "ooc/executor.h"
 #include "ooc/plan.h"
 #include "poisson/ooc_solver.h"
@@ -118,6 +119,11 @@ IDGPU_EXPORT idgpuStatus_t idgpuWriteReportJson(FILE* stream) {
   } catch (...) {
     return IDGPU_STATUS_EXECUTION_FAILED;
   }
+  return IDGPU_STATUS_SUCCESS;
+}
+
+IDGPU_EXPORT idgpuStatus_t idgpuGetFftRuntimeKernelStats(int* loaded, long long* launches) {
+  idgpu::fft::runtime_kernel_stats(loaded, launches);
   return IDGPU_STATUS_SUCCESS;
 }
 

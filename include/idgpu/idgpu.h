@@ -59,6 +59,10 @@ const char *idgpuGetVersionString(void);
 idgpuStatus_t idgpuSetPolicy(idgpuPolicy_t policy);
 idgpuStatus_t idgpuGetPolicy(idgpuPolicy_t *policy);
 
+/* FFT kernels compiled at run time (IDGPU_FFT_RUNTIME_KERNELS): the radix sequences whose kernels
+ * this process has loaded, and the launches made on them so far. Either pointer may be NULL. */
+idgpuStatus_t idgpuGetFftRuntimeKernelStats(int *loaded, long long *launches);
+
 /* Which native algorithm cusparse?gtsv2_nopivot runs when the dispatch serves it natively: the
  * one measured fastest on the device class (AUTO, the default: the partition solver), or one of the
  * others, for comparison. Every one solves the same systems (diagonally dominant, no pivoting) to

@@ -482,6 +482,18 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   return launch;
 }
 
+// Whether a pass runs the general kernel (the run-time radix switch, stockham.cu): mixed radices
+// with no fixed-sequence kernel compiled or planned at run time, no convolution, not a cluster
+// pass. No tuning row was measured on it faster than the vendor.
+bool general_kernel_pass(const FftPass& pass, std::size_t element_bytes) {
+  if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) {
+    return false;
+  }
+  const bool powers_of_two =
+      std::all_of(pass.radices.begin(), pass.radices.end(), [](int r) { return (r & (r - 1)) == 0; });
+  return !powers_of_two && fixed_sequence_buffer(pass, element_bytes) == 0;
+}
+
 // Whether compiled kernels run every pass of a plan_c2c_any plan: passes with no convolution
 // step (the Stockham kernels), one-pass Bluestein convolutions over a power of two or a mixed
 // length of fixed_radices.h (the Bluestein kernels) and the passes of two-pass Bluestein plans over a power of two (the
@@ -839,6 +851,17 @@ class StockhamSolver final : public Solver {
       }
       limits.runtime_sequences = false;
       planned = plan_c2c_any(n, batch, d.precision, limits);
+    }
+    // Under auto, never the general kernel: the rows of lengths on run-time kernels were measured
+    // on those, and without NVRTC (or with IDGPU_FFT_RUNTIME_KERNELS=off) the plan falls back to it.
+    if (planned.plan && current != Policy::kNative && !measure) {
+      for (const FftPass& pass : planned.plan->passes) {
+        if (general_kernel_pass(pass, planned.plan->element_bytes)) {
+          *reason = "native FFT: its mixed-radix pass has no specialised kernel here (run-time kernels off or "
+                    "NVRTC missing); the vendor serves it";
+          return nullptr;
+        }
+      }
     }
     static thread_local std::string why;
     const std::string grid = planned.plan ? grid_refusal(*planned.plan) : std::string();

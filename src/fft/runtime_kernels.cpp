@@ -2,6 +2,7 @@
 #include "fft/runtime_kernels.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <nvrtc.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <sstream>
 #include <thread>
 
@@ -104,11 +106,15 @@ const Nvrtc& nvrtc() {
   return loaded;
 }
 
+// The options besides the architecture. -default-device: the headers' unannotated inline helpers
+// (host code to nvcc) are device functions here; NVRTC compiles no host code.
+constexpr const char* kOptions[] = {"-std=c++17", "-DNDEBUG", "-default-device"};
+
 std::vector<const char*> compile_options(int arch, std::string* arch_option) {
   *arch_option = "-arch=sm_" + std::to_string(arch);
-  // -default-device: the headers' unannotated inline helpers (host code to nvcc) are device
-  // functions here; NVRTC compiles no host code.
-  return {arch_option->c_str(), "-std=c++17", "-DNDEBUG", "-default-device"};
+  std::vector<const char*> options = {arch_option->c_str()};
+  options.insert(options.end(), std::begin(kOptions), std::end(kOptions));
+  return options;
 }
 
 // FNV-1a over the kernel sources, the compile options' fixed part and the versions: a cache file
@@ -129,7 +135,7 @@ std::uint64_t source_hash() {
       mix(source.text);
     }
     mix(kProgram);
-    mix("-std=c++17 -DNDEBUG -default-device");
+    for (const char* option : kOptions) mix(option);
     mix(IDGPU_VERSION_STRING);
     mix(std::to_string(runtime_compiler_version()));
     return h;
@@ -153,6 +159,9 @@ int current_arch(int device) {
   return arch;
 }
 
+std::atomic<int> g_loaded{0};
+std::atomic<long long> g_launches{0};
+
 // What the registry holds of one sequence on one architecture.
 enum class State : int { kQueued, kCompiled, kLoaded, kFailed };
 
@@ -167,25 +176,39 @@ struct Entry {
 using Key = std::pair<int, RuntimeSequence>;  // arch, sequence
 
 // The loaded kernels and the background compiles. Entries are never removed: a plan keeps
-// launching the kernels it was made with.
+// launching the kernels it was made with. The registry itself is never destroyed (a static
+// object's destructor may still run an FFT at exit); at exit only its worker stops (stop()).
 class Registry {
  public:
-  // What the worker thread uses is constructed first, so that it is destroyed after the
-  // destructor below has joined the thread.
-  Registry() {
-    (void)config();
-    (void)log::plan();
-    (void)nvrtc();
-  }
+  Registry() = default;
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
 
-  ~Registry() {
+  // Stops the worker thread and waits for it (a compile in progress finishes first); later
+  // compiles are not queued. Called at exit, before what the worker uses is destroyed.
+  void stop() {
+    std::thread* worker = nullptr;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
       queue_.clear();
+      worker = worker_;
+      worker_ = nullptr;
     }
     wake_.notify_all();
-    if (worker_.joinable()) worker_.join();
+    if (worker != nullptr) {
+      worker->join();
+      delete worker;
+    }
+  }
+
+  // In a child process after fork(): the parent's worker thread does not exist here and the
+  // mutex may have been held by it. Start afresh (the handle is dropped, not joined); entries
+  // that were being compiled stay queued and unserved, so those plans keep the fallback.
+  void forget_worker_after_fork() {
+    new (&mutex_) std::mutex();
+    new (&wake_) std::condition_variable();
+    worker_ = nullptr;
   }
 
   // Whether the sequence's kernels are loaded for `arch` (the current device's), loading,
@@ -204,10 +227,8 @@ class Registry {
       if (!binary.cubin.empty()) {
         raw->binary = std::move(binary);
         raw->state = State::kCompiled;
-      } else if (wait) {
+      } else if (wait || !enqueue({arch, sequence})) {
         raw->state = State::kFailed;
-      } else {
-        enqueue({arch, sequence});
       }
       found = entries_.find({arch, sequence});
     }
@@ -245,6 +266,7 @@ class Registry {
     const unsigned threads = static_cast<unsigned>(pass.threads_per_transform * pass.shape.per_block);
     *status = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(pass.blocks)),
                                dim3(threads), args, pass.shared_bytes, stream);
+    if (*status == cudaSuccess) g_launches.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
@@ -311,13 +333,25 @@ class Registry {
       return;
     }
     entry->state = State::kLoaded;
+    g_loaded.fetch_add(1, std::memory_order_relaxed);
     log::plan().info("native FFT: run-time kernel {} loaded", runtime_sequence_label(sequence));
   }
 
-  void enqueue(Key key) {
+  // Queues a compile (mutex held); false, with nothing queued, after stop() or where no thread
+  // can be started.
+  bool enqueue(Key key) {
+    if (stop_) return false;
+    if (worker_ == nullptr) {
+      try {
+        worker_ = new std::thread([this] { work(); });
+      } catch (...) {
+        worker_ = nullptr;
+        return false;
+      }
+    }
     queue_.push_back(std::move(key));
-    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     wake_.notify_one();
+    return true;
   }
 
   void work() {
@@ -344,14 +378,31 @@ class Registry {
   std::condition_variable wake_;
   std::map<Key, std::unique_ptr<Entry>> entries_;
   std::deque<Key> queue_;
-  std::thread worker_;
+  std::thread* worker_ = nullptr;  // started by the first compile queued
   bool stop_ = false;
 };
 
+void registry_after_fork();
+
 Registry& registry() {
-  static Registry instance;
-  return instance;
+  static Registry* const instance = [] {
+    // What the worker thread uses is constructed first, so that the stopper below, constructed
+    // after it, runs (at exit) before it is destroyed.
+    (void)config();
+    (void)log::plan();
+    (void)nvrtc();
+    auto* registry = new Registry();
+    pthread_atfork(nullptr, nullptr, [] { registry_after_fork(); });
+    return registry;
+  }();
+  static const struct Stopper {
+    ~Stopper() { instance->stop(); }
+  } stopper;
+  (void)stopper;
+  return *instance;
 }
+
+void registry_after_fork() { registry().forget_worker_after_fork(); }
 
 }  // namespace
 
@@ -577,6 +628,11 @@ int compile_runtime_sequences(const std::vector<RuntimeSequence>& sequences, int
   work();
   for (std::thread& thread : pool) thread.join();
   return compiled.load();
+}
+
+void runtime_kernel_stats(int* loaded, long long* launches) {
+  if (loaded != nullptr) *loaded = g_loaded.load(std::memory_order_relaxed);
+  if (launches != nullptr) *launches = g_launches.load(std::memory_order_relaxed);
 }
 
 bool launch_runtime_pass(const kernels::PassLaunch& pass, int element_bytes, bool inverse, cudaStream_t stream,

@@ -91,6 +91,10 @@ int compile_runtime_sequences(const std::vector<RuntimeSequence>& sequences, int
 // The run-time sequences of `plan`.
 std::vector<RuntimeSequence> runtime_sequences_of(const FftPlan& plan);
 
+// This process's run-time kernels: sequences loaded (per architecture) and launches made on them
+// (idgpuGetFftRuntimeKernelStats); either pointer may be null.
+void runtime_kernel_stats(int* loaded, long long* launches);
+
 // Launches a run-time pass (PassLaunch of a pass with runtime_kernel) on its loaded kernel: true
 // with the launch's status, or false, with nothing launched, when no loaded kernel has its
 // radices and layout for the current device.

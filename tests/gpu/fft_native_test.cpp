@@ -411,6 +411,8 @@ TEST_CASE("native Z2Z: single passes with widened stages", "[fft][mixed][widened
 // stage), single passes of four and five odd radices, and two-pass plans whose passes are
 // run-time sequences, both directions, in and out of place, odd batches and millions of points.
 TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed][runtime]") {
+  long long launches_before = 0;
+  REQUIRE(idgpuGetFftRuntimeKernelStats(nullptr, &launches_before) == IDGPU_STATUS_SUCCESS);
   std::uint64_t seed = 1500;
   for (long long n : {3773LL, 13013LL, 30030LL, 45045LL, 161051LL}) {
     run_case<cufftComplex>(n, 1, CUFFT_FORWARD, false, Maker::kPlan1d, ++seed);
@@ -418,6 +420,16 @@ TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed]
     run_case<cufftComplex>(n, std::max(1LL, (1LL << 22) / n), CUFFT_FORWARD, false, Maker::kMakeMany64, ++seed);
     run_case<cufftDoubleComplex>(n, 3, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
     run_case<cufftDoubleComplex>(n, std::max(1LL, (1LL << 21) / n), CUFFT_FORWARD, true, Maker::kMakeMany64, ++seed);
+  }
+  // With IDGPU_FFT_RUNTIME_KERNELS=wait (gpu.fft.runtime) every plan above waited for its kernels:
+  // they must have run, not the general kernel in their place.
+  const char* mode = std::getenv("IDGPU_FFT_RUNTIME_KERNELS");
+  if (mode != nullptr && std::string(mode) == "wait") {
+    int loaded = 0;
+    long long launches = 0;
+    REQUIRE(idgpuGetFftRuntimeKernelStats(&loaded, &launches) == IDGPU_STATUS_SUCCESS);
+    CHECK(loaded > 0);
+    CHECK(launches > launches_before);
   }
 }
 

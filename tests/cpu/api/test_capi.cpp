@@ -569,6 +569,15 @@ TEST_CASE("idgpuGetReportJson and idgpuWriteReportJson", "[cpu][capi][stats]") {
   CHECK(written.back() == '\n');
 }
 
+TEST_CASE("idgpuGetFftRuntimeKernelStats: none loaded or launched without a GPU", "[cpu][capi]") {
+  int loaded = -1;
+  long long launches = -1;
+  REQUIRE(idgpuGetFftRuntimeKernelStats(&loaded, &launches) == IDGPU_STATUS_SUCCESS);
+  CHECK(loaded == 0);
+  CHECK(launches == 0);
+  CHECK(idgpuGetFftRuntimeKernelStats(nullptr, nullptr) == IDGPU_STATUS_SUCCESS);
+}
+
 TEST_CASE("idgpuGetVendorLibraryPath names the library calls go to", "[cpu][capi]") {
   const std::string cufft = fake_vendor_path("IDGPU_VENDOR_CUFFT");
   const std::string cusparse = fake_vendor_path("IDGPU_VENDOR_CUSPARSE");
