@@ -55,6 +55,10 @@
 //    PyTorch's 129 lines), an axis pass takes T a power of two (128-byte rows or 256 threads)
 //    whose blocks may straddle two transforms' lines (PassShape::straddles: S = 129 gets rows
 //    of 16 lines); other passes the smallest larger divisor that fits the block.
+//  - Run-time kernels (DeviceLimits::runtime_sequences, fft/runtime_kernels.h): a mixed-radix
+//    pass whose radices no compiled fixed-sequence kernel has is sized as if one were compiled
+//    (row layout, widened single passes) and runs on that kernel compiled at run time with NVRTC;
+//    the solver plans again without them while they are not loaded.
 //  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 (a real plan's
 //    half also 2^17, 16 blocks of 512 threads) are planned as two passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
 //    intermediate through distributed shared memory. Device memory then sees one read and one

@@ -8,8 +8,9 @@
 // and 1080, the axes of 384^3 and 1080 x 1920 grids (on these 27 lengths the general kernel
 // reached 0.13-0.31 of copy bandwidth on an H200). Each entry is the planner's pass_radices of
 // the length in its comment (a CPU test, fixed radix sequences, holds them equal), largest first;
-// other mixed-radix passes run the general kernel. Plain C preprocessor text: X(radices...) per
-// sequence.
+// other mixed-radix passes run the same kernel compiled at run time for their sequence
+// (fft/runtime_kernels.h) where NVRTC is there, else the general kernel. Plain C preprocessor
+// text: X(radices...) per sequence.
 #pragma once
 
 #define IDGPU_FFT_FIXED_RADICES(X) \
