@@ -8,7 +8,8 @@
 //
 // --sweep MAX adds every length 2..MAX whose prime factors are at most 13; --real also plans the
 // R2C transforms of the lengths (their half's passes). Prints what it compiled and where. Exits 0,
-// 1 where a compile failed, 2 on a bad command line, 77 with no GPU and no --arch.
+// 1 where a compile failed, 2 on a bad command line, 77 (nothing done) with no GPU and no --arch
+// or no NVRTC.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
   std::string why;
   if (!idgpu::fft::runtime_compiler_available(&why)) {
     std::fprintf(stderr, "idgpu-fft-cache: NVRTC is not available: %s\n", why.c_str());
-    return 1;
+    return 77;
   }
   limits.runtime_sequences = true;
   limits.convolution_powers_of_two = true;
