@@ -12,6 +12,8 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "fft/butterfly_constants.h"
+
 namespace idgpu::fft::kernels {
 
 // Compile-time index sequences, as std::integer_sequence but with no standard header: the kernels
@@ -88,20 +90,6 @@ __device__ __forceinline__ C orient(C w) {
   return w;
 }
 
-// cos and sin of 2 pi k / 16, k in [0, 8).
-__host__ __device__ constexpr double cos16(int k) {
-  switch (k) {
-    case 0: return 1.0;
-    case 1: return 0.92387953251128675613;
-    case 2: return 0.70710678118654752440;
-    case 3: return 0.38268343236508977173;
-    case 4: return 0.0;
-    case 5: return -0.38268343236508977173;
-    case 6: return -0.70710678118654752440;
-    default: return -0.92387953251128675613;
-  }
-}
-__host__ __device__ constexpr double sin16(int k) { return cos16(k < 4 ? 4 - k : k - 4); }
 
 // v w_16^k for the direction (forward: exp(-2 pi i k / 16)), k in [0, 8): the trivial k = 0 and
 // k = 4 (a quarter turn) without multiplications, k = 2 and 6 with one scale.
@@ -159,61 +147,6 @@ template <int R, bool Inverse, class C>
 __device__ __forceinline__ void dft_pow2(C* x) {
   dif_level<R, R, Inverse>(x);
   permute_bit_reversed<R>(x, MakeIntSequence<R>());
-}
-
-// cos and sin of 2 pi m / r for the odd radices (3, 5, 7, 9, 11, 13), m in [0, (r - 1) / 2].
-__host__ __device__ constexpr double cos_odd(int r, int m) {
-  if (m == 0) return 1.0;  // p t = 0 mod r, possible for r = 9
-  switch (r * 100 + m) {
-    case 301: return -0.4999999999999998;
-    case 501: return 0.30901699437494745;
-    case 502: return -0.8090169943749473;
-    case 701: return 0.6234898018587336;
-    case 702: return -0.22252093395631434;
-    case 703: return -0.900968867902419;
-    case 1101: return 0.8412535328311812;
-    case 1102: return 0.41541501300188644;
-    case 1103: return -0.142314838273285;
-    case 1104: return -0.654860733945285;
-    case 1105: return -0.9594929736144974;
-    case 1301: return 0.8854560256532099;
-    case 1302: return 0.5680647467311559;
-    case 1303: return 0.120536680255323;
-    case 1304: return -0.35460488704253545;
-    case 1305: return -0.7485107481711012;
-    case 1306: return -0.970941817426052;
-    case 901: return 0.766044443118978;
-    case 902: return 0.17364817766693041;
-    case 903: return -0.4999999999999998;
-    case 904: return -0.9396926207859083;
-    default: return 0.0;
-  }
-}
-__host__ __device__ constexpr double sin_odd(int r, int m) {
-  switch (r * 100 + m) {
-    case 301: return 0.8660254037844387;
-    case 501: return 0.9510565162951535;
-    case 502: return 0.5877852522924732;
-    case 701: return 0.7818314824680298;
-    case 702: return 0.9749279121818236;
-    case 703: return 0.43388373911755823;
-    case 1101: return 0.5406408174555976;
-    case 1102: return 0.9096319953545183;
-    case 1103: return 0.9898214418809328;
-    case 1104: return 0.7557495743542583;
-    case 1105: return 0.28173255684142967;
-    case 1301: return 0.4647231720437685;
-    case 1302: return 0.8229838658936564;
-    case 1303: return 0.992708874098054;
-    case 1304: return 0.9350162426854148;
-    case 1305: return 0.6631226582407952;
-    case 1306: return 0.23931566428755768;
-    case 901: return 0.6427876096865393;
-    case 902: return 0.984807753012208;
-    case 903: return 0.8660254037844387;
-    case 904: return 0.3420201433256689;
-    default: return 0.0;
-  }
 }
 
 // Radix-R DFT for odd R (3, 5, 7, 9, 11, 13): with u_t = x_t + x_{R-t}, v_t = x_t - x_{R-t} and
