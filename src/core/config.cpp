@@ -170,6 +170,14 @@ bool parse_cache_dir(const char* value, Config* config) {
   return true;
 }
 
+bool parse_fft_thread_transforms(const char* value, Config* config) {
+  long long threads = 0;
+  if (!parse_integer(value, 0, 256, &threads)) return false;
+  if (threads > 1 && (threads < 32 || (threads & (threads - 1)) != 0)) return false;
+  config->fft_thread_transforms = static_cast<int>(threads);
+  return true;
+}
+
 bool parse_fft_column_lines(const char* value, Config* config) {
   long long lines = 0;
   if (!parse_integer(value, 0, 1024, &lines)) return false;

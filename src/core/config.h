@@ -52,6 +52,7 @@ struct Config {
   bool fft_cluster_columns = true;        // IDGPU_FFT_CLUSTER_COLUMNS=0: column passes run as their own kernels
   bool fft_pair_real_rows = false;        // IDGPU_FFT_PAIR_REAL_ROWS=1: odd real Bluestein passes take two rows
                                           // a convolution (DeviceLimits::pair_odd_real_rows)
+  int fft_thread_transforms = 1;          // IDGPU_FFT_THREAD_TRANSFORMS: 0 off, 1 the planner's block, else its threads
   int fft_column_lines = 0;               // IDGPU_FFT_COLUMN_LINES: lines a block of a pass over lines
                                           // (0: the planner's choice)
   RuntimeKernels fft_runtime_kernels = RuntimeKernels::kAsync;  // IDGPU_FFT_RUNTIME_KERNELS=off|async|wait

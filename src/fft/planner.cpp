@@ -182,6 +182,19 @@ bool runtime_eligible(const FftPass& pass, std::size_t element_bytes) {
   return !powers_of_two && compiled_sequence(pass.radices) == nullptr;
 }
 
+// A pass the thread layout may take (DeviceLimits::thread_transforms): a single mixed-radix pass
+// without a real step or convolution, short enough for a thread's registers; its kernel is always
+// compiled at run time (a compiled sequence's kernel has the row or padded layout).
+bool thread_eligible(const FftPass& pass, std::size_t element_bytes) {
+  if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return false;
+  if (pass.real_step != RealStep::kNone || pass.sub_transforms != 1 || pass.span_before != 1) return false;
+  if ((element_bytes != 8 && element_bytes != 16) || pass.size * static_cast<long long>(element_bytes) > kThreadTransformBytes) {
+    return false;
+  }
+  if (pass.radices.empty() || static_cast<int>(pass.radices.size()) > kMaxStages) return false;
+  return !std::all_of(pass.radices.begin(), pass.radices.end(), [](int r) { return (r & (r - 1)) == 0; });
+}
+
 }  // namespace
 
 long long fixed_sequence_buffer(const FftPass& pass, std::size_t element_bytes) {
@@ -208,6 +221,7 @@ bool fixed_sequence_rows(const FftPass& pass, std::size_t element_bytes) {
 }
 
 void relayout_fixed_pass(FftPass* pass, std::size_t element_bytes, std::size_t shared_bytes) {
+  if (thread_layout(pass->smem_shift)) throw std::logic_error("a thread-layout pass has no other layout");
   const bool rows = fixed_sequence_rows(*pass, element_bytes);
   if (rows == (pass->smem_shift == kUnpaddedShift)) return;
   const int shift = rows ? kUnpaddedShift : smem_shift(element_bytes);
@@ -388,9 +402,40 @@ long long gcd(long long a, long long b) {
 // Sizes a pass whose size, radices, span, sub-transforms and threads are set, over `transforms`
 // transforms: transforms per block, the shared-memory layout, the grid and the inter-pass
 // twiddles' split (see the sizing rules in fft/planner.h).
+// The thread layout (fft/stockham_index.h) of a single run-time pass over `transforms`
+// transforms: one a thread, the block's T = thread_transforms threads (1: 256 where their buffer
+// fits 32 KB, else 128), fewer where the batch would leave SMs idle.
+void size_thread_pass(FftPass* pass, long long transforms, std::size_t element, const DeviceLimits& limits,
+                      long long max_threads) {
+  const int stride = thread_transform_stride(static_cast<int>(pass->size));
+  const auto bytes_for = [&](long long per_block) {
+    return static_cast<std::size_t>(stride) * element * static_cast<std::size_t>(per_block);
+  };
+  long long per_block = limits.thread_transforms > 1 ? limits.thread_transforms
+                        : bytes_for(kThreadTransformThreads) <= 32 * 1024 ? kThreadTransformThreads
+                                                                           : kThreadTransformThreads / 2;
+  per_block = std::max(1LL, std::min({per_block, transforms, max_threads, static_cast<long long>(kThreadTransformThreads)}));
+  while (per_block > 1 && bytes_for(per_block) > limits.shared_bytes_per_block / 2) per_block /= 2;
+  while (per_block > 32 && (transforms + per_block - 1) / per_block < limits.multiprocessors) per_block /= 2;
+  pass->threads_per_transform = 1;
+  pass->widened_limit = 0;
+  pass->straddles = false;
+  pass->smem_shift = kThreadShift;
+  pass->smem_stride = stride;
+  pass->transforms_per_block = static_cast<int>(per_block);
+  pass->shared_bytes = bytes_for(per_block);
+  pass->blocks = (transforms + per_block - 1) / per_block;
+  pass->twiddle_lo_bits = 0;
+}
+
 void size_pass(FftPass* planned, long long transforms, std::size_t element, const DeviceLimits& limits,
                long long max_threads) {
   FftPass& pass = *planned;
+  if (limits.runtime_sequences && limits.thread_transforms > 0 && thread_eligible(pass, element)) {
+    pass.runtime_kernel = true;
+    size_thread_pass(&pass, transforms, element, limits, max_threads);
+    return;
+  }
   pass.runtime_kernel = limits.runtime_sequences && runtime_eligible(pass, element);
   // A single pass of a fixed sequence too long for the block at butterflies_per_thread(r): its
   // stages widen (FftPass::widened_limit).
@@ -1215,9 +1260,11 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   const long long rows = one_pass_axes(rank - 1, dims, precision, limits, &result.reason);
   if (rows == 0) return result;
   // The real pass: every row of every transform, one complex transform of n / 2 points each
-  // with the real step (odd n: of n points). One extra column a row on the complex side: the
-  // planner's batch must allow the rows' n / 2 + 1 slots in the kernels' 32-bit offsets.
+  // with the real step (odd n: of n points), in a layout with a real step (not a thread's). One
+  // extra column a row on the complex side: the planner's batch must allow the rows' n / 2 + 1
+  // slots in the kernels' 32-bit offsets.
   const long long points = odd ? n : half;
+  limits.thread_transforms = 0;
   FftPlanResult complex;
   if (is_smooth(points)) {
     complex = plan_c2c_1d(points, rows * batch, precision, limits);

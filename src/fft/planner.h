@@ -58,7 +58,10 @@
 //  - Run-time kernels (DeviceLimits::runtime_sequences, fft/runtime_kernels.h): a mixed-radix
 //    pass whose radices no compiled fixed-sequence kernel has is sized as if one were compiled
 //    (row layout, widened single passes) and runs on that kernel compiled at run time with NVRTC;
-//    the solver plans again without them while they are not loaded.
+//    the solver plans again without them while they are not loaded. A 1D plan's single
+//    mixed-radix pass of at most 64 (fp32) / 32 (fp64) points takes one transform a thread
+//    instead, on a run-time kernel even where a compiled sequence has its radices
+//    (DeviceLimits::thread_transforms, the thread layout of fft/stockham_index.h).
 //  - Cluster plans (sm_90 on; fft/stockham_index.h): powers of two 2^14..2^16 (a real plan's
 //    half also 2^17, 16 blocks of 512 threads) are planned as two passes NA x NB that one kernel runs, a thread-block cluster per transform exchanging the
 //    intermediate through distributed shared memory. Device memory then sees one read and one
@@ -165,6 +168,11 @@ struct DeviceLimits {
   // FftPass::runtime_kernel): the row-padded layout, and a single pass too long for the block
   // widens its stages, as a compiled sequence's. Off: such passes run the general kernel.
   bool runtime_sequences = false;
+  // With runtime_sequences, a single mixed-radix pass (a 1D C2C / Z2Z plan's, no real step)
+  // short enough for one thread's registers (kThreadTransformBytes) takes the thread layout
+  // (fft/stockham_index.h): one transform a thread, `thread_transforms` threads a block, or the
+  // planner's choice where it is 1 (IDGPU_FFT_THREAD_TRANSFORMS); 0: the row layout.
+  int thread_transforms = 0;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.

@@ -42,6 +42,24 @@ constexpr EmbeddedSource kSources[] = {
 constexpr const char* kProgram = "#include \"fft/kernels/stockham_pass.cuh\"\n";
 constexpr const char* kNamespace = "idgpu::fft::kernels::pass_kernel::";
 
+// The pass kernel's Stages of a layout, and the layout in a cache file's name.
+const char* stages_name(RuntimeLayout layout) {
+  switch (layout) {
+    case RuntimeLayout::kRows: return "FixedStages";
+    case RuntimeLayout::kPadded: return "PaddedFixedStages";
+    case RuntimeLayout::kThread: return "ThreadStages";
+  }
+  return "";
+}
+const char* layout_label(RuntimeLayout layout) {
+  switch (layout) {
+    case RuntimeLayout::kRows: return "rows";
+    case RuntimeLayout::kPadded: return "padded";
+    case RuntimeLayout::kThread: return "thread";
+  }
+  return "";
+}
+
 // libnvrtc, loaded once with dlopen: the library works without it.
 struct Nvrtc {
   decltype(&nvrtcVersion) version = nullptr;
@@ -243,7 +261,7 @@ class Registry {
     if (cudaGetDevice(&device) != cudaSuccess) return false;
     RuntimeSequence sequence;
     sequence.element_bytes = element_bytes;
-    sequence.rows = pass.shape.shift == kUnpaddedShift;
+    sequence.layout = runtime_layout(pass.shape.shift);
     sequence.radices.assign(pass.radices, pass.radices + pass.stages);
     Entry* entry = nullptr;
     {
@@ -277,9 +295,18 @@ class Registry {
     const int stages = static_cast<int>(sequence.radices.size());
     int size = 1;
     for (int radix : sequence.radices) size *= radix;
-    const int shift = sequence.rows ? kUnpaddedShift : smem_padding_shift(sequence.element_bytes);
-    const int buffer = sequence.rows ? fixed_sequence_extent(sequence.radices.data(), stages, sequence.element_bytes)
-                                     : size + ((size - 1) >> shift) + 1;
+    if (sequence.layout == RuntimeLayout::kThread) {
+      // One transform a thread, of a single pass contiguous on both sides, no real step
+      // (ThreadStages), in a block within the kernel's launch bound.
+      return pass.shape.size == size && thread_layout(pass.shape.shift) &&
+             pass.shape.smem_stride >= thread_transform_stride(size) && pass.threads_per_transform == 1 &&
+             pass.shape.per_block >= 1 && pass.shape.per_block <= kThreadTransformThreads && pass.shape.sub == 1 &&
+             pass.shape.span == 1 && pass.real_step == 0 && pass.convolution == 0 && pass.bluestein == 0;
+    }
+    const bool rows = sequence.layout == RuntimeLayout::kRows;
+    const int shift = rows ? kUnpaddedShift : smem_padding_shift(sequence.element_bytes);
+    const int buffer = rows ? fixed_sequence_extent(sequence.radices.data(), stages, sequence.element_bytes)
+                            : size + ((size - 1) >> shift) + 1;
     if (pass.shape.size != size || pass.shape.shift != shift || pass.shape.smem_stride < buffer) return false;
     const int max_threads = sequence.element_bytes >= 16 ? 512 : 1024;
     const int threads = sequence_threads(sequence.radices.data(), stages, max_threads);
@@ -406,20 +433,26 @@ void registry_after_fork() { registry().forget_worker_after_fork(); }
 
 }  // namespace
 
+RuntimeLayout runtime_layout(int smem_shift) {
+  return smem_shift == kUnpaddedShift ? RuntimeLayout::kRows
+         : thread_layout(smem_shift)  ? RuntimeLayout::kThread
+                                      : RuntimeLayout::kPadded;
+}
+
 bool RuntimeSequence::operator<(const RuntimeSequence& other) const {
   if (element_bytes != other.element_bytes) return element_bytes < other.element_bytes;
-  if (rows != other.rows) return rows < other.rows;
+  if (layout != other.layout) return layout < other.layout;
   return radices < other.radices;
 }
 
 bool RuntimeSequence::operator==(const RuntimeSequence& other) const {
-  return element_bytes == other.element_bytes && rows == other.rows && radices == other.radices;
+  return element_bytes == other.element_bytes && layout == other.layout && radices == other.radices;
 }
 
 RuntimeSequence runtime_sequence(const FftPass& pass, std::size_t element_bytes) {
   RuntimeSequence sequence;
   sequence.element_bytes = static_cast<int>(element_bytes);
-  sequence.rows = pass.smem_shift == kUnpaddedShift;
+  sequence.layout = runtime_layout(pass.smem_shift);
   sequence.radices = pass.radices;
   return sequence;
 }
@@ -427,7 +460,7 @@ RuntimeSequence runtime_sequence(const FftPass& pass, std::size_t element_bytes)
 std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse) {
   std::string name = std::string(kNamespace) + "stockham_pass<" +
                      (sequence.element_bytes >= 16 ? "double" : "float") + ", " + (inverse ? "true" : "false") +
-                     ", " + kNamespace + (sequence.rows ? "FixedStages<" : "PaddedFixedStages<");
+                     ", " + kNamespace + stages_name(sequence.layout) + "<";
   for (std::size_t i = 0; i < sequence.radices.size(); ++i) {
     name += (i > 0 ? ", " : "") + std::to_string(sequence.radices[i]);
   }
@@ -435,7 +468,7 @@ std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse) {
 }
 
 std::string runtime_sequence_label(const RuntimeSequence& sequence) {
-  std::string label = std::string(sequence.element_bytes >= 16 ? "f64" : "f32") + (sequence.rows ? "-rows-" : "-padded-");
+  std::string label = std::string(sequence.element_bytes >= 16 ? "f64" : "f32") + "-" + layout_label(sequence.layout) + "-";
   for (std::size_t i = 0; i < sequence.radices.size(); ++i) {
     label += (i > 0 ? "x" : "") + std::to_string(sequence.radices[i]);
   }

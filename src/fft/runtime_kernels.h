@@ -27,11 +27,17 @@
 
 namespace idgpu::fft {
 
-// One run-time kernel pair (forward and inverse): the pass kernel's Stages for `radices`, with the
-// row-padded exchanges (rows, FixedStages) or the padded layout (PaddedFixedStages).
+// The shared-memory layout of a run-time kernel's pass, as its shift marks it: the row-padded
+// exchanges (kUnpaddedShift, FixedStages), the padded layout (PaddedFixedStages) or one transform a
+// thread (kThreadShift, ThreadStages).
+enum class RuntimeLayout { kRows, kPadded, kThread };
+RuntimeLayout runtime_layout(int smem_shift);
+
+// One run-time kernel pair (forward and inverse): the pass kernel's Stages for `radices` in
+// `layout`.
 struct RuntimeSequence {
   int element_bytes = 0;  // 8 (fp32) or 16 (fp64)
-  bool rows = true;
+  RuntimeLayout layout = RuntimeLayout::kRows;
   std::vector<int> radices;
 
   bool operator<(const RuntimeSequence& other) const;
@@ -43,7 +49,7 @@ RuntimeSequence runtime_sequence(const FftPass& pass, std::size_t element_bytes)
 // The kernel's C++ name (an NVRTC name expression), e.g.
 // idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, ...::FixedStages<13, 11, 3>>.
 std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse);
-// "f32-rows-13x11x3": the sequence in a file name.
+// "f32-rows-13x11x3" (or -padded-, -thread-): the sequence in a file name.
 std::string runtime_sequence_label(const RuntimeSequence& sequence);
 
 // Whether libnvrtc could be loaded (once; the reason in *why otherwise, when given).

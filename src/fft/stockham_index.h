@@ -35,6 +35,20 @@ IDGPU_HD constexpr int smem_padding_shift(int element_bytes) { return element_by
 // A shift past every index a shared buffer holds (they stay below 2^30): e >> kUnpaddedShift is 0,
 // a buffer without padding; kernels that compile the shift in drop the padding's arithmetic.
 inline constexpr int kUnpaddedShift = 30;
+// One transform a thread (the thread layout): a single mixed-radix pass (on a kernel compiled at
+// run time, FftPass::runtime_kernel) short enough that a thread holds its N elements in registers
+// (N x element bytes <= kThreadTransformBytes: fp32 N <= 64, fp64 N <= 32) runs all of its stages
+// there, with no exchange and no barrier between stages (kernels/stockham_pass.cuh's
+// ThreadStages). The block's T transforms (one a thread, at most kThreadTransformThreads) are
+// staged through shared memory on both sides, every load in flight before the first store, element
+// e of transform tr at tr * thread_transform_stride(N) + e: an odd stride, so that the 8- or
+// 16-byte accesses of a phase's lanes, one transform each, fall on distinct banks. The layout is
+// marked by its shift, which pads nothing (e >> kThreadShift is 0, as with kUnpaddedShift).
+inline constexpr int kThreadShift = 31;
+inline constexpr int kThreadTransformBytes = 512;
+inline constexpr int kThreadTransformThreads = 256;
+IDGPU_HD constexpr int thread_transform_stride(int size) { return size | 1; }
+IDGPU_HD constexpr bool thread_layout(int shift) { return shift == kThreadShift; }
 // Butterflies a thread takes in a stage of radix r: as many as fill its 16 elements, except one
 // for the large odd radices, whose direct DFTs need the rest of the registers.
 IDGPU_HD constexpr int butterflies_per_thread(int radix) { return radix >= 7 && radix % 2 == 1 ? 1 : kMaxElementsPerThread / radix; }

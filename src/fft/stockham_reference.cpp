@@ -39,10 +39,12 @@ void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign
   for (std::size_t s = 0; s < pass.radices.size(); ++s) {
     const int radix = pass.radices[s];
     const int butterflies = shape.size / radix;
-    // As the kernels split the stage: butterflies_per_thread(r) a thread, or a widened pass's
-    // (FftPass::widened_limit); threads that leave butterflies out are a planner error.
-    const int per_thread =
-        pass.widened_limit > 0 ? stage_butterflies_per_thread(radix, butterflies, threads) : butterflies_per_thread(radix);
+    // As the kernels split the stage: butterflies_per_thread(r) a thread, a widened pass's
+    // (FftPass::widened_limit), or all of them (the thread layout, one thread a transform);
+    // threads that leave butterflies out are a planner error.
+    const int per_thread = thread_layout(pass.smem_shift) ? butterflies
+                           : pass.widened_limit > 0   ? stage_butterflies_per_thread(radix, butterflies, threads)
+                                                      : butterflies_per_thread(radix);
     if (pass.widened_limit > 0 &&
         sequence_threads(pass.radices.data(), static_cast<int>(pass.radices.size()), pass.widened_limit) != threads) {
       throw std::logic_error("a widened pass's threads are not its fixed sequence's");

@@ -267,6 +267,19 @@ constexpr long long kH200RuntimeF64[] = {105,  135,  165,  189,  224,  231,  275
                                          1144, 1248, 1287, 1344, 1408, 1430, 1485, 1540, 1650, 1664, 1716, 1950,
                                          2079, 2080, 2430, 2673, 2772, 2816, 2860, 2970, 3000, 3072, 3250, 3328};
 
+// One transform a thread (the thread layout, fft/stockham_index.h; DeviceLimits::thread_transforms):
+// the mixed-radix lengths up to 64 (fp32) / 32 (fp64), all stages in a thread's registers, on
+// run-time kernels. H200, idgpu-bench under IDGPU_POLICY=native, forward out of place, medians of
+// 10, every such length (docs/data/h200-thread-transforms.csv): A at 2^27 / 2^26 points a call (the
+// lengths to 32 / 16, blocks of 256 / 128, 64 transforms), B at 2^26 / 2^25 in three processes
+// (thread layout, row layout, thread layout again; within 3% of each other). The row layout's
+// kernels they replace ran at 0.35-0.91 of copy bandwidth (geomean 0.61x fp32, 0.47x fp64); the
+// thread layout at 0.82-1.01 (1.10x fp32, 1.04x fp64), the vendor at 0.50-1.00. Where the vendor
+// moves a length at 0.98-1.00 of copy (6, 7, 10-14, 33, 39, 40, 52, 56 and fp64 5-7, 10-14, 22,
+// 26, 30) it ties or wins (0.89-1.00x), and keeps it. Listed: at least 5% faster in both B runs.
+constexpr long long kH200ThreadF32[] = {3, 5, 9, 15, 18, 20, 21, 24, 25, 26, 27, 28, 35, 42, 44, 45, 49, 50, 55};
+constexpr long long kH200ThreadF64[] = {3, 9, 15, 18, 21, 24, 27};
+
 struct ListedRow {
   MeasuredClasses measured_on;
   Precision precision;
@@ -284,6 +297,10 @@ constexpr ListedRow kListedRows[] = {
      "H200: fp32 C2C 13-smooth lengths on run-time compiled kernels, 1.05-1.43x"},
     {kH200, Precision::kDouble, kH200RuntimeF64, std::size(kH200RuntimeF64), (1LL << 25) - 8192,
      "H200: fp64 Z2Z 13-smooth lengths on run-time compiled kernels, 1.05-3.44x"},
+    {kH200, Precision::kSingle, kH200ThreadF32, std::size(kH200ThreadF32), (1LL << 26) - 8192,
+     "H200: fp32 C2C lengths up to 64, one transform a thread, 1.05-1.97x"},
+    {kH200, Precision::kDouble, kH200ThreadF64, std::size(kH200ThreadF64), (1LL << 25) - 8192,
+     "H200: fp64 Z2Z lengths up to 32, one transform a thread, 1.11-1.31x"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for

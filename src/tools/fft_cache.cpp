@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/config.h"
 #include "core/device.h"
 #include "fft/planner.h"
 #include "fft/runtime_kernels.h"
@@ -105,7 +106,13 @@ int main(int argc, char** argv) {
   for (long long n : lengths) {
     for (const idgpu::fft::Precision precision : {idgpu::fft::Precision::kSingle, idgpu::fft::Precision::kDouble}) {
       if (precision == idgpu::fft::Precision::kSingle ? !single : !dbl) continue;
-      add(idgpu::fft::plan_c2c_any(n, 1, precision, limits));
+      // Both layouts of a short length (the thread layout's, and the rows' that the other
+      // plans of that length and IDGPU_FFT_THREAD_TRANSFORMS=0 take).
+      for (const int thread_transforms : {idgpu::config().fft_thread_transforms, 0}) {
+        limits.thread_transforms = thread_transforms;
+        add(idgpu::fft::plan_c2c_any(n, 1, precision, limits));
+      }
+      limits.thread_transforms = 0;
       if (real) add(idgpu::fft::plan_real_1d(idgpu::fft::Kind::kR2C, n, 1, precision, limits));
     }
   }

@@ -421,6 +421,19 @@ TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed]
     run_case<cufftDoubleComplex>(n, 3, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
     run_case<cufftDoubleComplex>(n, std::max(1LL, (1LL << 21) / n), CUFFT_FORWARD, true, Maker::kMakeMany64, ++seed);
   }
+  // One transform a thread (the thread layout, fft/stockham_index.h): every length with factors up
+  // to 13 that is not a power of two, fp32 to 64 points, fp64 to 32: one transform, an odd batch
+  // (a short last block), millions of transforms; in and out of place.
+  for (long long n = 3; n <= 64; ++n) {
+    if (!idgpu::fft::smooth13(n) || (n & (n - 1)) == 0) continue;
+    run_case<cufftComplex>(n, 1, CUFFT_INVERSE, false, Maker::kPlan1d, ++seed);
+    run_case<cufftComplex>(n, 1001, CUFFT_FORWARD, true, Maker::kPlanMany, ++seed);
+    run_case<cufftComplex>(n, (1LL << 23) / n, n % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, n % 3 == 0,
+                           Maker::kMakeMany64, ++seed);
+    if (n > 32) continue;
+    run_case<cufftDoubleComplex>(n, 999, CUFFT_INVERSE, false, Maker::kOwnWorkArea, ++seed);
+    run_case<cufftDoubleComplex>(n, (1LL << 22) / n, CUFFT_FORWARD, n % 2 == 0, Maker::kMakeMany64, ++seed);
+  }
   // With IDGPU_FFT_RUNTIME_KERNELS=wait (gpu.fft.runtime) every plan above waited for its kernels:
   // they must have run, not the general kernel in their place.
   const char* mode = std::getenv("IDGPU_FFT_RUNTIME_KERNELS");

@@ -34,9 +34,9 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
   const bool fixed = !powers_of_two && (sizeof(Real) == 4 ? launch_fixed_pass_f32(pass, Inverse, stream, &status)
                                                           : launch_fixed_pass_f64(pass, Inverse, stream, &status));
   if (fixed) return status;
-  // The row layout on a pass no compiled kernel took: planned for a run-time kernel
+  // The row or thread layout on a pass no compiled kernel took: planned for a run-time kernel
   // (FftPass::runtime_kernel); the general passes keep the padded layout and never look.
-  if (!powers_of_two && pass.shape.shift == kUnpaddedShift &&
+  if (!powers_of_two && (pass.shape.shift == kUnpaddedShift || thread_layout(pass.shape.shift)) &&
       launch_runtime_pass(pass, static_cast<int>(2 * sizeof(Real)), Inverse, stream, &status)) {
     return status;
   }

@@ -355,6 +355,111 @@ __device__ __forceinline__ void run_stages(PaddedFixedStages<R...>, const PassLa
                                             MakeIntSequence<static_cast<int>(sizeof...(R))>());
 }
 
+// ThreadStages<R...>: the thread layout (thread_layout in fft/stockham_index.h), each thread one
+// whole transform of the sequence R... in registers. A stage's butterflies and their inputs'
+// and outputs' places are compile-time constants once unrolled, so that the exchange between
+// stages is a renaming of registers; the stage twiddles are the stage-major table's (as
+// FixedStages'), each load the same address across the warp.
+template <int... R>
+struct ThreadStages {};
+
+template <class Stages>
+constexpr bool kThreadStages = false;
+template <int... R>
+constexpr bool kThreadStages<ThreadStages<R...>> = true;
+
+// One stage of radix R and span `Span` over a thread's N elements v (natural order in, the
+// Stockham order of the next stage out, as `stage` writes its shared buffer).
+template <bool Inverse, int N, int Span, int R, class C>
+__device__ __forceinline__ void register_stage(C (&v)[N], const C* __restrict__ table) {
+  constexpr int kButterflies = N / R;
+  C next[N];
+#pragma unroll
+  for (int b = 0; b < kButterflies; ++b) {
+    const int j = b % Span;
+    C x[R];
+#pragma unroll
+    for (int t = 0; t < R; ++t) {
+      x[t] = v[b + t * kButterflies];
+      if (t > 0 && j > 0) x[t] = cmul(x[t], orient<Inverse>(__ldg(&table[(t - 1) * Span + j])));
+    }
+    dft<R, Inverse>(x);
+    const int base = j + Span * R * (b / Span);
+#pragma unroll
+    for (int p = 0; p < R; ++p) next[base + p * Span] = x[p];
+  }
+#pragma unroll
+  for (int e = 0; e < N; ++e) v[e] = next[e];
+}
+
+template <bool Inverse, class C, int... R, int... St>
+__device__ __forceinline__ void run_register_stages(C (&v)[FixedConstants<R...>::kSize], const C* __restrict__ table,
+                                                    IntSequence<St...>) {
+  using K = FixedConstants<R...>;
+  (register_stage<Inverse, K::kSize, K::span(St), K::kRadices[St]>(v, table + K::twiddle_offset(St)), ...);
+}
+
+// The body of a ThreadStages block: T = per_block transforms (one a thread, blockDim.x = T) of a
+// single pass, contiguous on both sides (in_dist, out_dist apart), staged through shared memory
+// with every load in flight before the first store (the full blocks), as the power-of-two staged
+// kernel (stockham_pow2.cuh's kStaged). In place, the block reads all of its elements before its
+// first barrier and writes after its second.
+template <bool Inverse, class C, int... R>
+__device__ __forceinline__ void thread_transforms(ThreadStages<R...>, const PassLaunch& p, C* sm) {
+  using K = FixedConstants<R...>;
+  constexpr int kN = K::kSize;
+  constexpr int kStride = thread_transform_stride(kN);
+  const PassShape& s = p.shape;
+  const int threads = s.per_block;
+  const int thread = static_cast<int>(threadIdx.x);
+  const long long g0 = static_cast<long long>(blockIdx.x) * threads;
+  const int valid = static_cast<int>(min(static_cast<long long>(threads), p.total - g0));
+  const int in_dist = static_cast<int>(input_distance(s));
+  const int out_dist = static_cast<int>(output_distance(s));
+  const C* in = static_cast<const C*>(p.input) + g0 * input_distance(s);
+  C* out = static_cast<C*>(p.output) + g0 * output_distance(s);
+  const auto slot = [](int q) { return (q / kN) * kStride + q % kN; };
+  C v[kN];
+  if (valid == threads) {
+#pragma unroll
+    for (int k = 0; k < kN; ++k) {
+      const int q = thread + k * threads;
+      v[k] = in[(q / kN) * in_dist + q % kN];
+    }
+#pragma unroll
+    for (int k = 0; k < kN; ++k) sm[slot(thread + k * threads)] = v[k];
+  } else {
+    for (int q = thread; q < valid * kN; q += threads) sm[slot(q)] = in[(q / kN) * in_dist + q % kN];
+  }
+  __syncthreads();
+  if (thread < valid) {
+    C* mine = sm + thread * kStride;
+#pragma unroll
+    for (int e = 0; e < kN; ++e) v[e] = mine[e];
+    run_register_stages<Inverse, C, R...>(v, static_cast<const C*>(p.stage_twiddles),
+                                          MakeIntSequence<K::kStages>());
+#pragma unroll
+    for (int e = 0; e < kN; ++e) mine[e] = v[e];
+  }
+  __syncthreads();
+  if (valid == threads) {
+#pragma unroll
+    for (int k = 0; k < kN; ++k) v[k] = sm[slot(thread + k * threads)];
+#pragma unroll
+    for (int k = 0; k < kN; ++k) {
+      const int q = thread + k * threads;
+      out[(q / kN) * out_dist + q % kN] = v[k];
+    }
+  } else {
+    for (int q = thread; q < valid * kN; q += threads) out[(q / kN) * out_dist + q % kN] = sm[slot(q)];
+  }
+}
+
+// The block's thread limit, the kernel's launch bound: a ThreadStages block takes at most
+// kThreadTransformThreads threads, so that a thread may hold its transform in up to 255 registers.
+template <class Real, class Stages>
+constexpr int kPassThreads = kThreadStages<Stages> ? kThreadTransformThreads : kMaxThreads<Real>;
+
 template <class Stages>
 constexpr bool kDirectCapable = false;
 template <int... R>
@@ -362,13 +467,11 @@ constexpr bool kDirectCapable<FixedStages<R...>> = true;
 template <int... R>
 constexpr bool kDirectCapable<PaddedFixedStages<R...>> = true;
 
-// The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages, PaddedFixedStages) runs
-// its Stockham stages.
-template <class Real, bool Inverse, class Stages>
-__global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLaunch p) {
-  using C = typename ComplexOf<Real>::type;
-  extern __shared__ __align__(16) unsigned char shared_raw[];
-  C* sm = reinterpret_cast<C*>(shared_raw);
+// The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages, PaddedFixedStages,
+// ThreadStages) runs its Stockham stages.
+// A block of the staged passes (every Stages but ThreadStages): stage in, the stages, stage out.
+template <class Real, bool Inverse, class Stages, class C>
+__device__ __forceinline__ void staged_pass(const PassLaunch& p, C* sm) {
   const PassShape& s = p.shape;
   const long long g0 = static_cast<long long>(blockIdx.x) * s.per_block;
   const int valid = static_cast<int>(min(static_cast<long long>(s.per_block), p.total - g0));
@@ -555,6 +658,18 @@ __global__ void __launch_bounds__(kMaxThreads<Real>) stockham_pass(const PassLau
     int tr0 = 0, e0 = 0;
     staging_slot(s, out_contiguous, q, &tr0, &e0);
     if (tr0 < valid) out[output_step(s, tr0, e0) + output_jump(frame, tr0)] = sm[smem_index(s, tr0, e0)];
+  }
+}
+
+template <class Real, bool Inverse, class Stages>
+__global__ void __launch_bounds__(kPassThreads<Real, Stages>) stockham_pass(const PassLaunch p) {
+  using C = typename ComplexOf<Real>::type;
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  C* sm = reinterpret_cast<C*>(shared_raw);
+  if constexpr (kThreadStages<Stages>) {
+    thread_transforms<Inverse>(Stages{}, p, sm);
+  } else {
+    staged_pass<Real, Inverse, Stages>(p, sm);
   }
 }
 

@@ -24,6 +24,7 @@ using idgpu::fft::FftPlan;
 using idgpu::fft::FftPlanResult;
 using idgpu::fft::Precision;
 using idgpu::fft::RuntimeBinary;
+using idgpu::fft::RuntimeLayout;
 using idgpu::fft::RuntimeSequence;
 
 DeviceLimits limits_with(bool runtime) {
@@ -95,6 +96,123 @@ TEST_CASE("runtime kernels: the planner marks exactly the mixed passes no compil
   CHECK(marked > 500);
 }
 
+TEST_CASE("runtime kernels: short single passes take one transform a thread", "[cpu][fft][runtime]") {
+  int threaded = 0;
+  for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+    const long long element = static_cast<long long>(idgpu::fft::complex_element_bytes(precision));
+    for (long long n = 2; n <= 64; ++n) {
+      if (!idgpu::fft::smooth13(n)) continue;
+      for (const long long batch : {1LL << 22, 1000LL, 1LL}) {
+        CAPTURE(n, batch, static_cast<int>(precision));
+        DeviceLimits limits = limits_with(true);
+        limits.thread_transforms = 1;
+        const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, batch, precision, limits);
+        REQUIRE(planned.plan.has_value());
+        REQUIRE(planned.plan->passes.size() == 1);
+        const idgpu::fft::FftPass& pass = planned.plan->passes[0];
+        const bool thread = idgpu::fft::thread_layout(pass.smem_shift);
+        // Exactly the mixed-radix passes whose n elements fit 512 bytes of a thread's registers
+        // (compiled sequences too: 60), on run-time kernels.
+        const bool power_of_two = (n & (n - 1)) == 0;
+        CHECK(idgpu::fft::kThreadTransformBytes == 512);
+        CHECK(thread == (!power_of_two && n * element <= 512));
+        if (thread) CHECK(pass.runtime_kernel);
+        if (!thread) continue;
+        ++threaded;
+        CHECK(pass.threads_per_transform == 1);
+        CHECK(pass.widened_limit == 0);
+        CHECK(pass.smem_stride == (n | 1));
+        CHECK(pass.smem_stride % 2 == 1);
+        CHECK(pass.transforms_per_block >= 1);
+        CHECK(pass.transforms_per_block <= idgpu::fft::kThreadTransformThreads);
+        CHECK(pass.shared_bytes ==
+              static_cast<std::size_t>(pass.smem_stride * element * pass.transforms_per_block));
+        CHECK(pass.blocks * pass.transforms_per_block >= batch);
+        CHECK((pass.blocks - 1) * pass.transforms_per_block < batch);
+        if (batch == (1LL << 22)) {
+          // 256 transforms a block where their buffer fits 32 KB, else 128.
+          CHECK(pass.transforms_per_block == ((n | 1) * element * 256 <= 32 * 1024 ? 256 : 128));
+        } else if (batch == 1000) {
+          // Fewer a block, so that the call reaches the SMs.
+          CHECK((pass.blocks >= limits.multiprocessors || pass.transforms_per_block == 32));
+        }
+        const RuntimeSequence sequence = idgpu::fft::runtime_sequence(pass, static_cast<std::size_t>(element));
+        CHECK(sequence.layout == RuntimeLayout::kThread);
+        // IDGPU_FFT_THREAD_TRANSFORMS = 64: 64 a block; 0: the row layout.
+        limits.thread_transforms = 64;
+        const FftPlanResult sixty_four = idgpu::fft::plan_c2c_any(n, 1LL << 22, precision, limits);
+        REQUIRE(sixty_four.plan.has_value());
+        CHECK(sixty_four.plan->passes[0].transforms_per_block == 64);
+        limits.thread_transforms = 0;
+        const FftPlanResult rows = idgpu::fft::plan_c2c_any(n, batch, precision, limits);
+        REQUIRE(rows.plan.has_value());
+        CHECK_FALSE(idgpu::fft::thread_layout(rows.plan->passes[0].smem_shift));
+        // A run-time pass takes the row layout; a compiled sequence's (60) its kernel's.
+        if (rows.plan->passes[0].runtime_kernel) {
+          CHECK(idgpu::fft::runtime_sequence(rows.plan->passes[0], static_cast<std::size_t>(element)).layout ==
+                RuntimeLayout::kRows);
+        }
+      }
+    }
+  }
+  // fp32: the 38 non-powers of two 3..63 with factors up to 13; fp64: the 21 from 3 to 30; three
+  // batches each.
+  CHECK(threaded == 3 * (38 + 21));
+  // Not without run-time kernels, and not a real plan's pass (its real step needs the block).
+  DeviceLimits limits = limits_with(false);
+  limits.thread_transforms = 1;
+  const FftPlanResult without = idgpu::fft::plan_c2c_any(12, 1000, Precision::kSingle, limits);
+  REQUIRE(without.plan.has_value());
+  CHECK_FALSE(idgpu::fft::thread_layout(without.plan->passes[0].smem_shift));
+  limits.runtime_sequences = true;
+  for (const long long n : {24LL, 30LL, 15LL, 21LL}) {
+    CAPTURE(n);
+    for (const idgpu::fft::Kind kind : {idgpu::fft::Kind::kR2C, idgpu::fft::Kind::kC2R}) {
+      const FftPlanResult real = idgpu::fft::plan_real_1d(kind, n, 1000, Precision::kSingle, limits);
+      REQUIRE(real.plan.has_value());
+      for (const auto& pass : real.plan->passes) CHECK_FALSE(idgpu::fft::thread_layout(pass.smem_shift));
+    }
+  }
+}
+
+TEST_CASE("runtime kernels: thread-layout plans compute the DFT on the host executor", "[cpu][fft][runtime]") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  int checked = 0;
+  for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+    for (long long n = 3; n <= 64; ++n) {
+      if (!idgpu::fft::smooth13(n) || (n & (n - 1)) == 0) continue;
+      for (const int sign : {-1, 1}) {
+        CAPTURE(n, sign, static_cast<int>(precision));
+        DeviceLimits limits = limits_with(true);
+        limits.thread_transforms = 1;
+        const long long batch = 3;
+        const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, batch, precision, limits);
+        REQUIRE(planned.plan.has_value());
+        if (!idgpu::fft::thread_layout(planned.plan->passes[0].smem_shift)) continue;  // fp64 past 32
+        const std::size_t total = static_cast<std::size_t>(n * batch);
+        std::vector<std::complex<double>> in(total), out(total, {NAN, NAN});
+        for (auto& x : in) x = {value(rng), value(rng)};
+        idgpu::fft::reference::execute(*planned.plan, sign, in.data(), out.data());
+        double worst = 0.0;
+        for (long long b = 0; b < batch; ++b) {
+          for (long long k = 0; k < n; ++k) {
+            std::complex<double> sum = 0.0;
+            for (long long t = 0; t < n; ++t) {
+              const double angle = sign * 2.0 * M_PI * static_cast<double>((k * t) % n) / static_cast<double>(n);
+              sum += in[b * n + t] * std::complex<double>(std::cos(angle), std::sin(angle));
+            }
+            worst = std::max(worst, std::abs(out[b * n + k] - sum));
+          }
+        }
+        CHECK(worst < 1e-12);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 2 * (38 + 21));
+}
+
 TEST_CASE("runtime kernels: a single pass too long for the fp64 block widens instead of splitting",
           "[cpu][fft][runtime]") {
   // 3773 = 11 7 7 7: 539 radix-7 butterflies a stage, above fp64's 512 threads.
@@ -141,19 +259,35 @@ TEST_CASE("runtime kernels: run-time plans compute the DFT on the host executor"
 TEST_CASE("runtime kernels: names, labels and the cache files", "[cpu][fft][runtime]") {
   RuntimeSequence sequence;
   sequence.element_bytes = 8;
-  sequence.rows = true;
+  sequence.layout = RuntimeLayout::kRows;
   sequence.radices = {13, 11, 7};
   CHECK(idgpu::fft::runtime_kernel_name(sequence, false) ==
         "idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, "
         "idgpu::fft::kernels::pass_kernel::FixedStages<13, 11, 7>>");
   RuntimeSequence padded = sequence;
   padded.element_bytes = 16;
-  padded.rows = false;
+  padded.layout = RuntimeLayout::kPadded;
   CHECK(idgpu::fft::runtime_kernel_name(padded, true) ==
         "idgpu::fft::kernels::pass_kernel::stockham_pass<double, true, "
         "idgpu::fft::kernels::pass_kernel::PaddedFixedStages<13, 11, 7>>");
   CHECK(idgpu::fft::runtime_sequence_label(sequence) == "f32-rows-13x11x7");
   CHECK(idgpu::fft::runtime_sequence_label(padded) == "f64-padded-13x11x7");
+  RuntimeSequence thread;
+  thread.element_bytes = 8;
+  thread.layout = RuntimeLayout::kThread;
+  thread.radices = {5, 3, 2};
+  CHECK(idgpu::fft::runtime_kernel_name(thread, false) ==
+        "idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, "
+        "idgpu::fft::kernels::pass_kernel::ThreadStages<5, 3, 2>>");
+  CHECK(idgpu::fft::runtime_sequence_label(thread) == "f32-thread-5x3x2");
+  RuntimeSequence thread_rows = thread;
+  thread_rows.layout = RuntimeLayout::kRows;
+  CHECK(thread_rows < thread);
+  CHECK_FALSE(thread_rows == thread);
+  CHECK(idgpu::fft::runtime_cache_file("/c", thread, 90) != idgpu::fft::runtime_cache_file("/c", thread_rows, 90));
+  CHECK(idgpu::fft::runtime_layout(idgpu::fft::kThreadShift) == RuntimeLayout::kThread);
+  CHECK(idgpu::fft::runtime_layout(idgpu::fft::kUnpaddedShift) == RuntimeLayout::kRows);
+  CHECK(idgpu::fft::runtime_layout(idgpu::fft::smem_padding_shift(8)) == RuntimeLayout::kPadded);
 
   const std::string file90 = idgpu::fft::runtime_cache_file("/c", sequence, 90);
   CHECK(file90.rfind("/c/fft-", 0) == 0);
@@ -193,12 +327,15 @@ TEST_CASE("runtime kernels: NVRTC compiles a sequence's kernels from the embedde
     return;
   }
   CHECK(idgpu::fft::runtime_compiler_version() >= 12000);
-  for (const bool rows : {true, false}) {
+  for (const RuntimeLayout layout : {RuntimeLayout::kRows, RuntimeLayout::kPadded, RuntimeLayout::kThread}) {
     for (const int bytes : {8, 16}) {
       RuntimeSequence sequence;
       sequence.element_bytes = bytes;
-      sequence.rows = rows;
-      sequence.radices = {13, 11, 7};
+      sequence.layout = layout;
+      // The thread layout's sequences are short (a thread's registers): 5 3 2 and 4 3.
+      sequence.radices = layout != RuntimeLayout::kThread ? std::vector<int>{13, 11, 7}
+                         : bytes == 8                     ? std::vector<int>{5, 3, 2}
+                                                          : std::vector<int>{4, 3};
       CAPTURE(idgpu::fft::runtime_sequence_label(sequence));
       std::string error;
       const RuntimeBinary binary = idgpu::fft::compile_runtime_sequence(sequence, 90, &error);
