@@ -9,7 +9,8 @@
 #                                      not required)
 #   (c) <idgpu-run> python ...         libidgpu + the SONAME stand-ins: every client must reach it
 #   (d) IDGPU_POLICY=native <idgpu-run> as (c), with every call that has a native path run natively
-#                                      (outputs within 1e-4 relative L2 of (a))
+#                                      (outputs within 1e-4 relative L2 of (a)), on the kernels
+#                                      compiled at run time where a plan has such passes
 #
 # with IDGPU_REPORT=1 in (b) and (c), and checks: outputs (.npy) of (b) and (c) equal those of (a)
 # byte for byte, and the dispatch report on stderr lists the calls the client expects
@@ -112,9 +113,11 @@ rc=$?
 if [ $rc -ne 0 ]; then show_tail "$work/c.out"; show_tail "$work/c.err"; fail "(c) idgpu-run run failed (exit $rc)"; fi
 
 # (d) the launcher with IDGPU_POLICY=native: every call idgpu has a native path for runs it, so
-# the native kernels meet the client's real call sequence (results within rounding of (a)).
-step "(d) IDGPU_POLICY=native $launcher"
-run d IDGPU_REPORT=1 IDGPU_POLICY=native -- "$launcher"
+# the native kernels meet the client's real call sequence (results within rounding of (a)); the
+# kernels compiled at run time too (IDGPU_FFT_RUNTIME_KERNELS=wait: each plan waits for its own,
+# where the default would serve the first plans on the general kernel while they compile).
+step "(d) IDGPU_POLICY=native IDGPU_FFT_RUNTIME_KERNELS=wait $launcher"
+run d IDGPU_REPORT=1 IDGPU_POLICY=native IDGPU_FFT_RUNTIME_KERNELS=wait -- "$launcher"
 rc=$?
 if [ $rc -ne 0 ]; then show_tail "$work/d.out"; show_tail "$work/d.err"; fail "(d) native run failed (exit $rc)"; fi
 

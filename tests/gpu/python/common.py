@@ -128,6 +128,10 @@ def fft_cases(client):
             (f"fft_{dtype}_4x100", "fft", client.random(f"fft_{dtype}", (4, 100), dtype), {}),
             (f"ifft_{dtype}_4x128", "ifft", client.random(f"ifft_{dtype}", (4, 128), dtype), {}),
             (f"fft_{dtype}_2x97", "fft", client.random(f"fft97_{dtype}", (2, 97), dtype), {}),
+            # Short lengths, one transform a thread under IDGPU_POLICY=native (fft/stockham_index.h's
+            # thread layout): a batch with a short last block, and 60, a compiled sequence's length.
+            (f"fft_{dtype}_1000x24", "fft", client.random(f"fft24_{dtype}", (1000, 24), dtype), {}),
+            (f"ifft_{dtype}_7x60", "ifft", client.random(f"ifft60_{dtype}", (7, 60), dtype), {}),
             (f"fft2_{dtype}_3x24x30", "fft2", client.random(f"fft2_{dtype}", (3, 24, 30), dtype), {}),
             (f"fftn_{dtype}_8x12x10", "fftn", client.random(f"fftn_{dtype}", (8, 12, 10), dtype), {}),
             (f"fftn3_{dtype}_2x8x12x10", "fftn3", client.random(f"fftn3_{dtype}", (2, 8, 12, 10), dtype), {}),
