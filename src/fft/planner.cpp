@@ -188,9 +188,8 @@ bool runtime_eligible(const FftPass& pass, std::size_t element_bytes) {
 bool thread_eligible(const FftPass& pass, std::size_t element_bytes) {
   if (pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone || pass.cluster) return false;
   if (pass.real_step != RealStep::kNone || pass.sub_transforms != 1 || pass.span_before != 1) return false;
-  if ((element_bytes != 8 && element_bytes != 16) || pass.size * static_cast<long long>(element_bytes) > kThreadTransformBytes) {
-    return false;
-  }
+  if (element_bytes != 8 && element_bytes != 16) return false;
+  if (pass.size * static_cast<long long>(element_bytes) > kThreadTransformBytes) return false;
   if (pass.radices.empty() || static_cast<int>(pass.radices.size()) > kMaxStages) return false;
   return !std::all_of(pass.radices.begin(), pass.radices.end(), [](int r) { return (r & (r - 1)) == 0; });
 }
@@ -414,7 +413,8 @@ void size_thread_pass(FftPass* pass, long long transforms, std::size_t element, 
   long long per_block = limits.thread_transforms > 1 ? limits.thread_transforms
                         : bytes_for(kThreadTransformThreads) <= 32 * 1024 ? kThreadTransformThreads
                                                                            : kThreadTransformThreads / 2;
-  per_block = std::max(1LL, std::min({per_block, transforms, max_threads, static_cast<long long>(kThreadTransformThreads)}));
+  per_block = std::max(1LL, std::min({per_block, transforms, max_threads,
+                                      static_cast<long long>(kThreadTransformThreads)}));
   while (per_block > 1 && bytes_for(per_block) > limits.shared_bytes_per_block / 2) per_block /= 2;
   while (per_block > 32 && (transforms + per_block - 1) / per_block < limits.multiprocessors) per_block /= 2;
   pass->threads_per_transform = 1;

@@ -43,21 +43,17 @@ constexpr const char* kProgram = "#include \"fft/kernels/stockham_pass.cuh\"\n";
 constexpr const char* kNamespace = "idgpu::fft::kernels::pass_kernel::";
 
 // The pass kernel's Stages of a layout, and the layout in a cache file's name.
-const char* stages_name(RuntimeLayout layout) {
+struct LayoutNames {
+  const char* stages;
+  const char* label;
+};
+LayoutNames layout_names(RuntimeLayout layout) {
   switch (layout) {
-    case RuntimeLayout::kRows: return "FixedStages";
-    case RuntimeLayout::kPadded: return "PaddedFixedStages";
-    case RuntimeLayout::kThread: return "ThreadStages";
+    case RuntimeLayout::kRows: return {"FixedStages", "rows"};
+    case RuntimeLayout::kPadded: return {"PaddedFixedStages", "padded"};
+    case RuntimeLayout::kThread: return {"ThreadStages", "thread"};
   }
-  return "";
-}
-const char* layout_label(RuntimeLayout layout) {
-  switch (layout) {
-    case RuntimeLayout::kRows: return "rows";
-    case RuntimeLayout::kPadded: return "padded";
-    case RuntimeLayout::kThread: return "thread";
-  }
-  return "";
+  return {"", ""};
 }
 
 // libnvrtc, loaded once with dlopen: the library works without it.
@@ -460,7 +456,7 @@ RuntimeSequence runtime_sequence(const FftPass& pass, std::size_t element_bytes)
 std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse) {
   std::string name = std::string(kNamespace) + "stockham_pass<" +
                      (sequence.element_bytes >= 16 ? "double" : "float") + ", " + (inverse ? "true" : "false") +
-                     ", " + kNamespace + stages_name(sequence.layout) + "<";
+                     ", " + kNamespace + layout_names(sequence.layout).stages + "<";
   for (std::size_t i = 0; i < sequence.radices.size(); ++i) {
     name += (i > 0 ? ", " : "") + std::to_string(sequence.radices[i]);
   }
@@ -468,7 +464,8 @@ std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse) {
 }
 
 std::string runtime_sequence_label(const RuntimeSequence& sequence) {
-  std::string label = std::string(sequence.element_bytes >= 16 ? "f64" : "f32") + "-" + layout_label(sequence.layout) + "-";
+  std::string label =
+      std::string(sequence.element_bytes >= 16 ? "f64" : "f32") + "-" + layout_names(sequence.layout).label + "-";
   for (std::size_t i = 0; i < sequence.radices.size(); ++i) {
     label += (i > 0 ? "x" : "") + std::to_string(sequence.radices[i]);
   }
