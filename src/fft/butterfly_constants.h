@@ -1,7 +1,7 @@
 // The constant cosines and sines of the radix-R DFTs the FFT kernels run in registers
 // (kernels/butterfly.cuh), each the double nearest the exact value (a CPU test checks them against
 // long double), so that fp64 butterflies round no worse than the vendor's: the table computed
-// with double cos() and sin() was 1-2 ulps off for 23 of its 42 entries (cos 2 pi / 3 as
+// with double cos() and sin() was 1-5 ulps off for 23 of its 42 entries (cos 2 pi / 3 as
 // -0.4999999999999998), which left fp64 n = 3 with 2.5x the vendor's round-trip error.
 // Host and device code (and the kernels compiled at run time) include it.
 #pragma once

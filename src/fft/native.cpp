@@ -843,6 +843,17 @@ class StockhamSolver final : public Solver {
     limits.runtime_sequences = runtime_kernels_enabled(arch);
     limits.thread_transforms = config().fft_thread_transforms;
     FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
+    if (planned.plan && current != Policy::kNative && !measure) {
+      // Under auto, the short lengths' rows (measured one transform a thread) never run the row
+      // layout that IDGPU_FFT_THREAD_TRANSFORMS=0 leaves them (checked before any kernel is queued).
+      const std::vector<FftPass>& passes = planned.plan->passes;
+      if (passes.size() == 1 && passes[0].runtime_kernel && !thread_layout(passes[0].smem_shift) &&
+          passes[0].size * static_cast<long long>(planned.plan->element_bytes) <= kThreadTransformBytes) {
+        *reason = "native FFT: a short mixed-radix length without one transform a thread "
+                  "(IDGPU_FFT_THREAD_TRANSFORMS=0); the vendor serves it";
+        return nullptr;
+      }
+    }
     if (planned.plan && !runtime_kernels_ready(*planned.plan, arch)) {
       // The tuning table's rows were measured on the run-time kernels: until they are loaded the
       // vendor serves such a plan, or, under IDGPU_POLICY=native, the general kernel.
@@ -862,15 +873,6 @@ class StockhamSolver final : public Solver {
                     "NVRTC missing); the vendor serves it";
           return nullptr;
         }
-      }
-      // Nor, for the short lengths' rows (measured one transform a thread), the row layout that
-      // IDGPU_FFT_THREAD_TRANSFORMS=0 leaves them.
-      const std::vector<FftPass>& passes = planned.plan->passes;
-      if (passes.size() == 1 && passes[0].runtime_kernel && !thread_layout(passes[0].smem_shift) &&
-          passes[0].size * static_cast<long long>(planned.plan->element_bytes) <= kThreadTransformBytes) {
-        *reason = "native FFT: a short mixed-radix length without one transform a thread "
-                  "(IDGPU_FFT_THREAD_TRANSFORMS=0); the vendor serves it";
-        return nullptr;
       }
     }
     static thread_local std::string why;

@@ -175,6 +175,9 @@ TEST_CASE("runtime kernels: short single passes take one transform a thread", "[
   }
 }
 
+// The host executor runs the planned pass's stages as the staged kernels split them (all
+// butterflies to the one thread of the thread layout): this checks the plan's radices, layout and
+// sizing, not ThreadStages' register code, which the GPU tests check against the vendor.
 TEST_CASE("runtime kernels: thread-layout plans compute the DFT on the host executor", "[cpu][fft][runtime]") {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
