@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fft/planner.h"
@@ -260,31 +261,27 @@ TEST_CASE("runtime kernels: run-time plans compute the DFT on the host executor"
 }
 
 TEST_CASE("runtime kernels: names, labels and the cache files", "[cpu][fft][runtime]") {
-  RuntimeSequence sequence;
-  sequence.element_bytes = 8;
-  sequence.layout = RuntimeLayout::kRows;
-  sequence.radices = {13, 11, 7};
+  const auto make = [](int bytes, RuntimeLayout layout, std::vector<int> radices) {
+    RuntimeSequence sequence;
+    sequence.element_bytes = bytes;
+    sequence.layout = layout;
+    sequence.radices = std::move(radices);
+    return sequence;
+  };
+  const std::string kernels = "idgpu::fft::kernels::pass_kernel::";
+  const RuntimeSequence sequence = make(8, RuntimeLayout::kRows, {13, 11, 7});
+  const RuntimeSequence padded = make(16, RuntimeLayout::kPadded, {13, 11, 7});
+  const RuntimeSequence thread = make(8, RuntimeLayout::kThread, {5, 3, 2});
   CHECK(idgpu::fft::runtime_kernel_name(sequence, false) ==
-        "idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, "
-        "idgpu::fft::kernels::pass_kernel::FixedStages<13, 11, 7>>");
-  RuntimeSequence padded = sequence;
-  padded.element_bytes = 16;
-  padded.layout = RuntimeLayout::kPadded;
+        kernels + "stockham_pass<float, false, " + kernels + "FixedStages<13, 11, 7>>");
   CHECK(idgpu::fft::runtime_kernel_name(padded, true) ==
-        "idgpu::fft::kernels::pass_kernel::stockham_pass<double, true, "
-        "idgpu::fft::kernels::pass_kernel::PaddedFixedStages<13, 11, 7>>");
+        kernels + "stockham_pass<double, true, " + kernels + "PaddedFixedStages<13, 11, 7>>");
+  CHECK(idgpu::fft::runtime_kernel_name(thread, false) ==
+        kernels + "stockham_pass<float, false, " + kernels + "ThreadStages<5, 3, 2>>");
   CHECK(idgpu::fft::runtime_sequence_label(sequence) == "f32-rows-13x11x7");
   CHECK(idgpu::fft::runtime_sequence_label(padded) == "f64-padded-13x11x7");
-  RuntimeSequence thread;
-  thread.element_bytes = 8;
-  thread.layout = RuntimeLayout::kThread;
-  thread.radices = {5, 3, 2};
-  CHECK(idgpu::fft::runtime_kernel_name(thread, false) ==
-        "idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, "
-        "idgpu::fft::kernels::pass_kernel::ThreadStages<5, 3, 2>>");
   CHECK(idgpu::fft::runtime_sequence_label(thread) == "f32-thread-5x3x2");
-  RuntimeSequence thread_rows = thread;
-  thread_rows.layout = RuntimeLayout::kRows;
+  const RuntimeSequence thread_rows = make(8, RuntimeLayout::kRows, {5, 3, 2});
   CHECK(thread_rows < thread);
   CHECK_FALSE(thread_rows == thread);
   CHECK(idgpu::fft::runtime_cache_file("/c", thread, 90) != idgpu::fft::runtime_cache_file("/c", thread_rows, 90));
