@@ -19,29 +19,6 @@ namespace {
 using Complex = std::complex<double>;
 using ComplexL = std::complex<long double>;
 
-// twiddle (fft/twiddle.h) in long double: the same exact reduction to a quarter turn, then
-// cos/sin of an angle in [0, pi/2) in long double. For the plan-time spectra, formed in long
-// double and rounded to double once.
-// Where std::numeric_limits<long double>::digits <= 53 (MSVC) this gains nothing: it equals double.
-ComplexL twiddle_long(long long e, long long d, int sign) {
-  constexpr long double kHalfPi = 1.57079632679489661923132169163975144L;
-  e %= d;
-  if (e < 0) e += d;
-  const long long quarter = (4 * e) / d;
-  const long long r = 4 * e - quarter * d;
-  const long double angle = kHalfPi * static_cast<long double>(r) / static_cast<long double>(d);
-  const long double c = r == 0 ? 1.0L : std::cos(angle);
-  const long double s = r == 0 ? 0.0L : std::sin(angle);
-  ComplexL w;
-  switch (quarter) {
-    case 0: w = {c, s}; break;
-    case 1: w = {-s, c}; break;
-    case 2: w = {-c, -s}; break;
-    default: w = {s, -c}; break;
-  }
-  return sign < 0 ? std::conj(w) : w;
-}
-
 // w_d^e = exp(-2 pi i e / d) in the real type of the FFT.
 template <typename Real>
 std::complex<Real> root(long long e, long long d) {
@@ -337,7 +314,9 @@ StepTables step_tables(const FftPass& pass, TableAccuracy accuracy, bool multi_p
   std::vector<Complex>& table = tables.values;
   const bool steps = pass.bluestein == BluesteinStep::kNone || multi_pass_steps;
   table.assign(steps ? layout.total : layout.chirp, Complex(0.0, 0.0));
-  write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table);
+  // fp64 plans (kExtended) take the nearest doubles (twiddle_nearest).
+  const bool nearest = accuracy == TableAccuracy::kExtended;
+  write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table, nearest);
   if (!steps) return tables;
   if (layout.chirp_count > 0) {
     const std::vector<Complex> chirp = chirp_table(static_cast<long long>(layout.chirp_count));
@@ -354,7 +333,8 @@ StepTables step_tables(const FftPass& pass, TableAccuracy accuracy, bool multi_p
   }
   std::copy(spectrum.begin(), spectrum.end(), table.begin() + static_cast<std::ptrdiff_t>(layout.spectrum));
   for (std::size_t k = 0; k < layout.real_count; ++k) {
-    table[layout.real + k] = twiddle(static_cast<long long>(k), 2 * pass.size, -1);
+    const long long e = static_cast<long long>(k);
+    table[layout.real + k] = nearest ? twiddle_nearest(e, 2 * pass.size, -1) : twiddle(e, 2 * pass.size, -1);
   }
   return tables;
 }

@@ -404,7 +404,7 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
       }
       table = std::move(steps.values);
     } else {
-      table = pass_twiddles(pass, interpass);
+      table = pass_twiddles(pass, interpass, plan.precision == Precision::kDouble);
       layouts.push_back(twiddle_layout(pass, interpass));
       device_formed.push_back(false);
       chirps.push_back({0, 0});
@@ -418,9 +418,10 @@ void* upload_tables(const FftPlan& plan, std::vector<kernels::PassLaunch>* launc
       while ((1LL << bits) < pass.size) ++bits;
       const long long size_a = 1LL << (pass.cluster->contiguous_out ? cluster_first_bits_a(bits) : cluster_bits_a(bits));
       cluster_stages.back().first = host.size();
-      append(pass_twiddles(cluster_stage_pass(size_a), false));
+      const bool nearest = plan.precision == Precision::kDouble;
+      append(pass_twiddles(cluster_stage_pass(size_a), false, nearest));
       cluster_stages.back().second = host.size();
-      append(pass_twiddles(cluster_stage_pass(pass.size / size_a), false));
+      append(pass_twiddles(cluster_stage_pass(pass.size / size_a), false, nearest));
     }
   }
   std::size_t zeroed_at = 0;

@@ -28,6 +28,37 @@ std::complex<double> twiddle(long long e, long long d, int sign) {
   return sign < 0 ? std::conj(w) : w;
 }
 
+std::complex<long double> twiddle_long(long long e, long long d, int sign) {
+  constexpr long double kHalfPiLong = 1.57079632679489661923132169163975144L;
+  e %= d;
+  if (e < 0) e += d;
+  const long long quarter = (4 * e) / d;
+  const long long r = 4 * e - quarter * d;
+  // The angle (pi / 2) r / d in [0, pi / 2), taken from its nearer end: beyond pi / 4 as the
+  // complement (pi / 2) (d - r) / d, so that sin and cos only see angles up to pi / 4 and a value
+  // near zero keeps its relative accuracy.
+  const bool upper = 2 * r > d;
+  const long double numerator = static_cast<long double>(upper ? d - r : r);
+  const long double angle = kHalfPiLong * numerator / static_cast<long double>(d);
+  const long double cos_angle = r == 0 ? 1.0L : std::cos(angle);
+  const long double sin_angle = r == 0 ? 0.0L : std::sin(angle);
+  const long double c = upper ? sin_angle : cos_angle;
+  const long double s = upper ? cos_angle : sin_angle;
+  std::complex<long double> w;
+  switch (quarter) {
+    case 0: w = {c, s}; break;
+    case 1: w = {-s, c}; break;
+    case 2: w = {-c, -s}; break;
+    default: w = {s, -c}; break;
+  }
+  return sign < 0 ? std::conj(w) : w;
+}
+
+std::complex<double> twiddle_nearest(long long e, long long d, int sign) {
+  const std::complex<long double> w = twiddle_long(e, d, sign);
+  return {static_cast<double>(w.real()), static_cast<double>(w.imag())};
+}
+
 TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
   TwiddleLayout layout;
   layout.stage = 0;
@@ -51,40 +82,42 @@ TwiddleLayout twiddle_layout(const FftPass& pass, bool interpass) {
 }
 
 void write_pass_twiddles(const FftPass& pass, std::size_t stage, std::size_t lo, std::size_t lo_count, std::size_t hi,
-                         std::size_t hi_count, std::vector<std::complex<double>>* table) {
+                         std::size_t hi_count, std::vector<std::complex<double>>* table, bool nearest) {
+  const auto w = nearest ? twiddle_nearest : twiddle;
   int offset = 0;
   int span = 1;
   for (int radix : pass.radices) {
     for (int t = 1; t < radix; ++t) {
       for (int j = 0; j < span; ++j) {
         (*table)[stage + static_cast<std::size_t>(stage_twiddle_index(offset, span, t, j))] =
-            twiddle(static_cast<long long>(t) * j, static_cast<long long>(span) * radix, -1);
+            w(static_cast<long long>(t) * j, static_cast<long long>(span) * radix, -1);
       }
     }
     offset = next_stage_twiddle_offset(offset, span, radix);
     span *= radix;
   }
   const long long m = pass.span_before * pass.size;
-  for (std::size_t x = 0; x < lo_count; ++x) (*table)[lo + x] = twiddle(static_cast<long long>(x), m, -1);
+  for (std::size_t x = 0; x < lo_count; ++x) (*table)[lo + x] = w(static_cast<long long>(x), m, -1);
   for (std::size_t x = 0; x < hi_count; ++x) {
-    (*table)[hi + x] = twiddle(static_cast<long long>(x) << pass.twiddle_lo_bits, m, -1);
+    (*table)[hi + x] = w(static_cast<long long>(x) << pass.twiddle_lo_bits, m, -1);
   }
 }
 
-std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass) {
+std::vector<std::complex<double>> pass_twiddles(const FftPass& pass, bool interpass, bool nearest) {
+  const auto w = nearest ? twiddle_nearest : twiddle;
   const TwiddleLayout layout = twiddle_layout(pass, interpass);
   std::vector<std::complex<double>> table(layout.total);
-  write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table);
+  write_pass_twiddles(pass, layout.stage, layout.lo, layout.lo_count, layout.hi, layout.hi_count, &table, nearest);
   if (paired_real_step(pass.real_step)) {
     const std::size_t lo = std::size_t{1} << pass.real_lo_bits;
     for (std::size_t k = 0; k < layout.real_count; ++k) {
       const long long e = k < lo ? static_cast<long long>(k) : static_cast<long long>(k - lo) << pass.real_lo_bits;
-      table[layout.real + k] = twiddle(e, 2 * pass.transform_n, -1);
+      table[layout.real + k] = w(e, 2 * pass.transform_n, -1);
     }
     return table;
   }
   for (std::size_t k = 0; k < layout.real_count; ++k) {
-    table[layout.real + k] = twiddle(static_cast<long long>(k), 2 * pass.size, -1);
+    table[layout.real + k] = w(static_cast<long long>(k), 2 * pass.size, -1);
   }
   return table;
 }

@@ -181,7 +181,7 @@ bool OocSolver::make_out_of_core(long long device_bytes, ooc::Executor::Status* 
         pass.radices.push_back(1 << fft::pow2_stage_bits(layout.log_outer, stage));
       }
       std::vector<double> flat;
-      for (const std::complex<double>& value : fft::pass_twiddles(pass, false)) {
+      for (const std::complex<double>& value : fft::pass_twiddles(pass, false, p.fp64)) {
         flat.push_back(value.real());
         flat.push_back(value.imag());
       }

@@ -81,7 +81,7 @@ Solver::Solver(const Problem& problem, std::string* error) : problem_(problem), 
       for (int stage = 0; stage < fft::pow2_stages(layout_.log_outer); ++stage) {
         pass.radices.push_back(1 << fft::pow2_stage_bits(layout_.log_outer, stage));
       }
-      stage_twiddles_ = upload(complex_bytes(fft::pass_twiddles(pass, false), fp64));
+      stage_twiddles_ = upload(complex_bytes(fft::pass_twiddles(pass, false, fp64), fp64));
       const ColumnBlock block = column_block(layout_.log_outer, fp64);
       per_block_ = block.per_block;
       smem_stride_ = block.stride;

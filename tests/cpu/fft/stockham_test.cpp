@@ -308,6 +308,64 @@ TEST_CASE("twiddles are exact at quarter turns and accurate elsewhere", "[fft][p
   }
 }
 
+// The fp64 plans' tables (twiddle_nearest): the double nearest each w_d^e, checked against another
+// long double evaluation (the nearest quarter turn k and a signed remainder, w = i^-k (cos a - i sin
+// a), |a| <= pi / 4): the two may round apart only where the value is within long double's error
+// of a halfway point, so at most 1 ulp and rarely. The double evaluation (twiddle, the fp32 plans')
+// is not the nearest for most entries.
+TEST_CASE("twiddle_nearest: the nearest double to every twiddle", "[fft][planner][cpu]") {
+  const long double half_pi = 1.57079632679489661923132169163975144L;
+  const auto ulp = [](double x) { return std::nextafter(std::fabs(x), 2.0) - std::fabs(x); };
+  long long entries = 0, apart = 0, double_apart = 0, double_far = 0;
+  for (long long d : {3LL, 7LL, 60LL, 1000LL, 3773LL, 4096LL, 65536LL, 1LL << 24}) {
+    const long long step = d > 100000 ? 97 : 1;
+    for (long long e = 0; e < d; e += step) {
+      const long long k = (8 * e + d) / (2 * d);  // the nearest quarter turn, 0..4
+      const long long r = 4 * e - k * d;          // |r| <= d / 2
+      const long double a = half_pi * static_cast<long double>(r) / static_cast<long double>(d);
+      const std::complex<long double> turn[4] = {{1, 0}, {0, -1}, {-1, 0}, {0, 1}};  // i^-k
+      const std::complex<long double> exact = turn[k % 4] * std::complex<long double>(std::cos(a), -std::sin(a));
+      const double c = static_cast<double>(exact.real()), s = static_cast<double>(exact.imag());
+      const Complex w = fft::twiddle_nearest(e, d, -1);
+      CAPTURE(d, e);
+      REQUIRE(std::fabs(w.real() - c) <= ulp(c));
+      REQUIRE(std::fabs(w.imag() - s) <= ulp(s));
+      apart += (w.real() != c || w.imag() != s) ? 1 : 0;
+      const Complex v = fft::twiddle(e, d, -1);
+      double_apart += (v.real() != c || v.imag() != s) ? 1 : 0;
+      double_far += (std::fabs(v.real() - c) > 1.5 * ulp(c) || std::fabs(v.imag() - s) > 1.5 * ulp(s)) ? 1 : 0;
+      ++entries;
+    }
+    CHECK(fft::twiddle_nearest(d, d, +1) == Complex(1, 0));
+    CHECK(fft::twiddle_nearest(-1, d, +1) == std::conj(fft::twiddle_nearest(1, d, +1)));
+  }
+  CAPTURE(entries, apart, double_apart, double_far);
+  CHECK(apart * 1000 < entries);        // halfway cases only
+  CHECK(double_apart * 4 > entries);    // what the fp64 tables took before
+  CHECK(double_far * 10 > entries);
+  CHECK(fft::twiddle_nearest(1, 3, -1).real() == -0.5);
+  // The tables: fp64's nearest, fp32's the double evaluation.
+  fft::FftPass pass;
+  pass.size = 60;
+  pass.radices = {5, 4, 3};
+  pass.span_before = 7;
+  pass.sub_transforms = 1;
+  pass.twiddle_lo_bits = 5;
+  const std::vector<Complex> fast = fft::pass_twiddles(pass, true, false);
+  const std::vector<Complex> exact = fft::pass_twiddles(pass, true, true);
+  REQUIRE(fast.size() == exact.size());
+  const fft::TwiddleLayout layout = fft::twiddle_layout(pass, true);
+  REQUIRE(layout.lo_count > 0);
+  CHECK(exact[layout.lo + 1] == fft::twiddle_nearest(1, 7 * 60, -1));
+  CHECK(fast[layout.lo + 1] == fft::twiddle(1, 7 * 60, -1));
+  int differ = 0;
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    CHECK(std::abs(fast[i] - exact[i]) < 1e-15);
+    differ += fast[i] != exact[i] ? 1 : 0;
+  }
+  CHECK(differ > 0);
+}
+
 TEST_CASE("planner: powers of two up to 2^27 under H100 limits", "[fft][planner][cpu]") {
   const fft::DeviceLimits h100 = fft::DeviceLimits::h100();
   // fp32: a padded buffer of 2^14 elements (139 KB) and 1024 threads fit one block, 2^15 do not:
@@ -3872,8 +3930,9 @@ TEST_CASE("planner: plan_c2c_any by length class", "[fft][planner][cpu]") {
 }
 
 TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's logarithms", "[fft][planner][cpu]") {
-  // A multi-pass Bluestein plan's passes: their twiddles are exactly pass_twiddles', then the
-  // chirp (first and last) or the spectrum (middle).
+  // A multi-pass Bluestein plan's passes: their twiddles are exactly pass_twiddles' (the nearest
+  // doubles at kExtended, an fp64 plan's accuracy), then the chirp (first and last) or the
+  // spectrum (middle).
   const fft::FftPlan plan = must_plan_any(1009, 2, fft::Precision::kSingle, small_limits(64));
   INFO(plan.to_string());
   REQUIRE(plan.passes.size() == 3);
@@ -3881,7 +3940,7 @@ TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's log
   const std::vector<Complex> spectrum = fft::bluestein_spectrum(1009, fft::bluestein_padded_length(plan));
   for (const fft::FftPass& pass : plan.passes) {
     const fft::StepTables tables = fft::step_tables(pass, fft::TableAccuracy::kExtended);
-    const std::vector<Complex> twiddles = fft::pass_twiddles(pass);
+    const std::vector<Complex> twiddles = fft::pass_twiddles(pass, true, true);
     REQUIRE(tables.values.size() == tables.layout.total);
     CHECK(fft::twiddle_layout(pass).total == tables.layout.chirp);
     CHECK(std::equal(twiddles.begin(), twiddles.end(), tables.values.begin()));
@@ -3906,11 +3965,12 @@ TEST_CASE("step tables: the Stockham layout plus chirps, spectra and Rader's log
   fft::FftPass stages = rader;  // the same tables as a Stockham pass of 16 points at the same span
   stages.size = 16;
   stages.convolution = fft::ConvolutionStep::kNone;
-  const std::vector<Complex> stage_twiddles = fft::pass_twiddles(stages);
+  // (kExtended: the nearest doubles, as an fp64 plan's.)
+  const std::vector<Complex> stage_twiddles = fft::pass_twiddles(stages, true, true);
   CHECK(std::equal(stage_twiddles.begin(), stage_twiddles.begin() + 15, tables.values.begin()));
   const long long m = rader.span_before * rader.size;
   for (std::size_t x = 0; x < tables.layout.lo_count; ++x)
-    CHECK(tables.values[tables.layout.lo + x] == fft::twiddle(static_cast<long long>(x), m, -1));
+    CHECK(tables.values[tables.layout.lo + x] == fft::twiddle_nearest(static_cast<long long>(x), m, -1));
   const std::vector<Complex> rader_spectrum = fft::rader_spectrum(17, 3);
   CHECK(tables.layout.chirp_count == 0u);
   CHECK(std::equal(rader_spectrum.begin(), rader_spectrum.end(),
