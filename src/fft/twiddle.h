@@ -1,7 +1,8 @@
 // Twiddle factors of the native FFT, computed on the host and read by the kernels from tables (in
 // the plan's precision), a kernel forming at most one product of two entries. fp64 plans take each
 // entry as the double nearest exp(-2 pi i e / d) (twiddle_nearest, in long double); fp32 plans the
-// faster double evaluation (twiddle, within about 2 ulps of double, far below float's rounding).
+// faster double evaluation (twiddle: a few ulps of double off in absolute terms, far below float's
+// rounding).
 #pragma once
 
 #include <complex>
