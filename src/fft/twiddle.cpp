@@ -7,18 +7,23 @@
 namespace idgpu::fft {
 namespace {
 constexpr double kHalfPi = 1.57079632679489661923132169163975144;
-}  // namespace
 
-std::complex<double> twiddle(long long e, long long d, int sign) {
+// e / d = (quarter + r / d) / 4 of a turn, r in [0, d): e reduced exactly first.
+struct QuarterTurn {
+  long long quarter = 0;
+  long long r = 0;
+};
+QuarterTurn quarter_turn(long long e, long long d) {
   e %= d;
   if (e < 0) e += d;
-  // e / d = (quarter + r / d) / 4 of a turn, r in [0, d).
   const long long quarter = (4 * e) / d;
-  const long long r = 4 * e - quarter * d;
-  const double angle = kHalfPi * static_cast<double>(r) / static_cast<double>(d);
-  const double c = r == 0 ? 1.0 : std::cos(angle);
-  const double s = r == 0 ? 0.0 : std::sin(angle);
-  std::complex<double> w;
+  return {quarter, 4 * e - quarter * d};
+}
+
+// exp(sign 2 pi i e / d) from the cosine and sine (c, s) of the angle within the quarter turn.
+template <class Real>
+std::complex<Real> turned(Real c, Real s, long long quarter, int sign) {
+  std::complex<Real> w;
   switch (quarter) {
     case 0: w = {c, s}; break;
     case 1: w = {-s, c}; break;
@@ -27,13 +32,19 @@ std::complex<double> twiddle(long long e, long long d, int sign) {
   }
   return sign < 0 ? std::conj(w) : w;
 }
+}  // namespace
+
+std::complex<double> twiddle(long long e, long long d, int sign) {
+  const auto [quarter, r] = quarter_turn(e, d);
+  const double angle = kHalfPi * static_cast<double>(r) / static_cast<double>(d);
+  const double c = r == 0 ? 1.0 : std::cos(angle);
+  const double s = r == 0 ? 0.0 : std::sin(angle);
+  return turned(c, s, quarter, sign);
+}
 
 std::complex<long double> twiddle_long(long long e, long long d, int sign) {
   constexpr long double kHalfPiLong = 1.57079632679489661923132169163975144L;
-  e %= d;
-  if (e < 0) e += d;
-  const long long quarter = (4 * e) / d;
-  const long long r = 4 * e - quarter * d;
+  const auto [quarter, r] = quarter_turn(e, d);
   // The angle (pi / 2) r / d in [0, pi / 2), taken from its nearer end: beyond pi / 4 as the
   // complement (pi / 2) (d - r) / d, so that sin and cos only see angles up to pi / 4 and a value
   // near zero keeps its relative accuracy.
@@ -42,16 +53,7 @@ std::complex<long double> twiddle_long(long long e, long long d, int sign) {
   const long double angle = kHalfPiLong * numerator / static_cast<long double>(d);
   const long double cos_angle = r == 0 ? 1.0L : std::cos(angle);
   const long double sin_angle = r == 0 ? 0.0L : std::sin(angle);
-  const long double c = upper ? sin_angle : cos_angle;
-  const long double s = upper ? cos_angle : sin_angle;
-  std::complex<long double> w;
-  switch (quarter) {
-    case 0: w = {c, s}; break;
-    case 1: w = {-s, c}; break;
-    case 2: w = {-c, -s}; break;
-    default: w = {s, -c}; break;
-  }
-  return sign < 0 ? std::conj(w) : w;
+  return turned(upper ? sin_angle : cos_angle, upper ? cos_angle : sin_angle, quarter, sign);
 }
 
 std::complex<double> twiddle_nearest(long long e, long long d, int sign) {
