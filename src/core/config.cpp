@@ -178,6 +178,14 @@ bool parse_fft_thread_transforms(const char* value, Config* config) {
   return true;
 }
 
+bool parse_fft_wide_elements(const char* value, Config* config) {
+  long long elements = 0;
+  if (!parse_integer(value, 0, 64, &elements)) return false;
+  if (elements > 0 && elements < 8) return false;
+  config->fft_wide_elements = static_cast<int>(elements);
+  return true;
+}
+
 bool parse_fft_column_lines(const char* value, Config* config) {
   long long lines = 0;
   if (!parse_integer(value, 0, 1024, &lines)) return false;

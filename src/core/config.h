@@ -36,6 +36,10 @@ enum class RuntimeKernels : int { kOff = 0, kAsync = 1, kWait = 2 };
 enum class FaultInject : int { kOff = 0, kLaunch = 1, kSecondLaunch = 2 };
 
 // Every field is one variable of core/config_variables.h; the defaults are an unset variable's.
+// IDGPU_FFT_WIDE_ELEMENTS' default, the setting the wide layout's tuning rows were measured at
+// (fft/tuning.cpp).
+inline constexpr int kDefaultFftWideElements = 24;
+
 struct Config {
   LogLevel log_level = LogLevel::kError;  // IDGPU_LOG=off|error|warn|info|debug|trace
   ReportMode report = ReportMode::kOff;   // IDGPU_REPORT=0|1|counts|timing|json|timing,json
@@ -53,6 +57,7 @@ struct Config {
   bool fft_pair_real_rows = false;        // IDGPU_FFT_PAIR_REAL_ROWS=1: odd real Bluestein passes take two rows
                                           // a convolution (DeviceLimits::pair_odd_real_rows)
   int fft_thread_transforms = 1;          // IDGPU_FFT_THREAD_TRANSFORMS: 0 off, 1 the planner's block, else its threads
+  int fft_wide_elements = kDefaultFftWideElements;  // IDGPU_FFT_WIDE_ELEMENTS: 0 off, else fp32 elements
   int fft_column_lines = 0;               // IDGPU_FFT_COLUMN_LINES: lines a block of a pass over lines
                                           // (0: the planner's choice)
   RuntimeKernels fft_runtime_kernels = RuntimeKernels::kAsync;  // IDGPU_FFT_RUNTIME_KERNELS=off|async|wait

@@ -22,6 +22,7 @@
   X(IDGPU_FFT_CLUSTER_COLUMNS, parse_fft_cluster_columns, "one of 0, 1", "1")                                         \
   X(IDGPU_FFT_COLUMN_LINES, parse_fft_column_lines, "an integer in 0..1024", "0 (the planner's)")                      \
   X(IDGPU_FFT_THREAD_TRANSFORMS, parse_fft_thread_transforms, "one of 0, 1, 32, 64, 128, 256", "1")                   \
+  X(IDGPU_FFT_WIDE_ELEMENTS, parse_fft_wide_elements, "0 or an integer in 8..64", "24")                                \
   X(IDGPU_FFT_PAIR_REAL_ROWS, parse_fft_pair_real_rows, "one of 0, 1", "0")                                           \
   X(IDGPU_FFT_RUNTIME_KERNELS, parse_fft_runtime_kernels, "one of off, async, wait", "async")                         \
   X(IDGPU_CACHE_DIR, parse_cache_dir, "a path", "$XDG_CACHE_HOME/idgpu or ~/.cache/idgpu")                            \

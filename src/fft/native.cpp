@@ -468,6 +468,7 @@ kernels::PassLaunch launch_for(const FftPlan& plan, const FftPass& pass) {
   launch.stages = static_cast<int>(pass.radices.size());
   for (int s = 0; s < launch.stages; ++s) launch.radices[s] = pass.radices[s];
   launch.threads_per_transform = pass.threads_per_transform;
+  launch.wide_cap = pass.wide ? pass.widened_limit : 0;
   launch.total = pass.sub_transforms * plan.pass_transforms(pass);
   launch.real_step = static_cast<int>(pass.real_step);
   launch.real_lo_bits = pass.real_lo_bits;
@@ -843,6 +844,7 @@ class StockhamSolver final : public Solver {
     // loaded (or cached); until then, as before (fft/runtime_kernels.h).
     limits.runtime_sequences = runtime_kernels_enabled(arch);
     limits.thread_transforms = config().fft_thread_transforms;
+    limits.wide_elements = config().fft_wide_elements;
     FftPlanResult planned = plan_c2c_any(n, batch, d.precision, limits);
     if (planned.plan && current != Policy::kNative && !measure) {
       // Under auto, the short lengths' rows (measured one transform a thread) never run the row

@@ -340,6 +340,43 @@ long long threads_for(long long size, const std::vector<int>& radices) {
   return threads;
 }
 
+// The cap a pass's threads are sized under in the wide layout (DeviceLimits::wide_elements; 0
+// where it does not take it): a single mixed-radix pass on a run-time kernel (no compiled
+// sequence), without a real step or convolution, whose row-layout transform takes more than half
+// the kernels' block limit in threads (fp32 512, fp64 256: at 64 / 128 registers a thread, one
+// block an SM), capped at wide_thread_cap(N, E) threads, at most kWideThreads (so at most 1.5 E
+// elements a thread on average), where that gives it fewer threads. H200, idgpu-bench natively
+// (docs/data/h200-wide-layout.csv, two processes within 1%): fp64 at E = 12, the 113 such
+// 13-smooth lengths to 4096 (103 wide, 10 with compiled kernels) 1.21x faster than in the row
+// layout (geomean; 0.51 -> 0.62 of copy bandwidth), 2673 0.82x; fp32 at E = 24, the 9 such lengths 1.22x (3640 1.68x, 3773 0.90x;
+// E = 16 1.18x, 32 1.10x). Taken by every length whose cap gave fewer threads (fp32, E = 24), it
+// lost where the row layout's blocks fit two an SM: 0.87x over the 113 lengths of 257-512
+// threads, the whole sweep 0.87x -> 0.68x the vendor; the wide blocks keep as many registers a
+// transform (80-127 a thread against 64).
+int wide_cap(const FftPass& pass, std::size_t element_bytes, int elements) {
+  if (elements <= 0 || pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone ||
+      pass.cluster) {
+    return 0;
+  }
+  if (pass.real_step != RealStep::kNone || pass.sub_transforms != 1 || pass.span_before != 1) return 0;
+  if (element_bytes != 8 && element_bytes != 16) return 0;
+  if (pass.radices.empty() || static_cast<int>(pass.radices.size()) > kMaxStages) return 0;
+  if (std::all_of(pass.radices.begin(), pass.radices.end(), [](int r) { return (r & (r - 1)) == 0; })) return 0;
+  if (compiled_sequence(pass.radices) != nullptr) return 0;
+  const long long plain = threads_for(pass.size, pass.radices);
+  if (2 * plain <= kernel_max_threads(element_bytes)) return 0;
+  if (2 * pass.size > 3LL * kWideThreads * elements) return 0;
+  const int cap = std::min(wide_thread_cap(static_cast<int>(pass.size), elements), kWideThreads);
+  const int threads = sequence_threads(pass.radices.data(), static_cast<int>(pass.radices.size()), cap);
+  return threads < plain ? cap : 0;
+}
+
+// The elements a wide pass's thread keeps (DeviceLimits::wide_elements): fp64 half of fp32's.
+int wide_elements_for(const DeviceLimits& limits, std::size_t element_bytes) {
+  if (limits.wide_elements <= 0) return 0;
+  return element_bytes >= 16 ? std::max(4, limits.wide_elements / 2) : limits.wide_elements;
+}
+
 // The threads of a single pass over `radices` with widened stages (FftPass::widened_limit) where
 // butterflies_per_thread(r) a thread would take more than `max_threads` (the device's and the
 // kernels' limit, the least of them) and a fixed-sequence kernel is compiled for the radices,
@@ -438,10 +475,18 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
   }
   pass.runtime_kernel = limits.runtime_sequences && runtime_eligible(pass, element);
   // A single pass of a fixed sequence too long for the block at butterflies_per_thread(r): its
-  // stages widen (FftPass::widened_limit).
+  // stages widen (FftPass::widened_limit). The wide layout caps the threads lower still.
   pass.widened_limit = 0;
-  if (pass.convolution == ConvolutionStep::kNone && pass.bluestein == BluesteinStep::kNone && !pass.cluster &&
-      pass.sub_transforms == 1 && pass.span_before == 1) {
+  pass.wide = false;
+  if (const int cap = limits.runtime_sequences ? wide_cap(pass, element, wide_elements_for(limits, element)) : 0;
+      cap > 0) {
+    pass.runtime_kernel = true;
+    pass.wide = true;
+    pass.threads_per_transform = sequence_threads(pass.radices.data(), static_cast<int>(pass.radices.size()), cap);
+    pass.widened_limit = cap;
+    max_threads = std::min(max_threads, static_cast<long long>(kWideThreads));
+  } else if (pass.convolution == ConvolutionStep::kNone && pass.bluestein == BluesteinStep::kNone && !pass.cluster &&
+             pass.sub_transforms == 1 && pass.span_before == 1) {
     if (const long long threads = widened_threads(pass.radices, element, max_threads, pass.runtime_kernel);
         threads > 0) {
       pass.threads_per_transform = static_cast<int>(threads);
@@ -1265,6 +1310,7 @@ FftPlanResult plan_real(Kind kind, int rank, const long long* dims, long long ba
   // slots in the kernels' 32-bit offsets.
   const long long points = odd ? n : half;
   limits.thread_transforms = 0;
+  limits.wide_elements = 0;
   FftPlanResult complex;
   if (is_smooth(points)) {
     complex = plan_c2c_1d(points, rows * batch, precision, limits);
@@ -1516,7 +1562,11 @@ std::string FftPlan::to_string() const {
         << ", " << pass.sub_transforms << " sub-transforms, " << pass.threads_per_transform << " threads x "
         << pass.transforms_per_block << " per block, " << pass.shared_bytes << " B shared, " << pass.blocks
         << " blocks";
-    if (pass.widened_limit > 0) out << ", stages widened to " << pass.widened_limit << " threads a block";
+    if (pass.wide) {
+      out << ", wide stages (threads sized under " << pass.widened_limit << ")";
+    } else if (pass.widened_limit > 0) {
+      out << ", stages widened to " << pass.widened_limit << " threads a block";
+    }
     if (!pass.twiddled) out << ", axis pass over " << plan_transforms_text(*this, pass);
     if (pass.straddles) out << ", blocks straddling two transforms' lines";
     if (pass.cluster) {

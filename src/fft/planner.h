@@ -173,6 +173,12 @@ struct DeviceLimits {
   // (fft/stockham_index.h): one transform a thread, `thread_transforms` threads a block, or the
   // planner's choice where it is 1 (IDGPU_FFT_THREAD_TRANSFORMS); 0: the row layout.
   int thread_transforms = 0;
+  // With runtime_sequences, a single mixed-radix pass (a 1D C2C / Z2Z plan's, no real step) on a
+  // run-time kernel whose row-layout transform takes more than half the block limit in threads
+  // takes the wide layout (FftPass::wide; planner.cpp's wide_cap): about N / E threads a
+  // transform, E = wide_elements in fp32 and half of it (at least 4) in fp64; 0 off
+  // (IDGPU_FFT_WIDE_ELEMENTS).
+  int wide_elements = 0;
 
   // sm_90 (H100 SXM): 227 KB of shared memory per block, 1024 threads, 255 registers per thread,
   // clusters, 132 SMs, fused plans.
@@ -266,6 +272,10 @@ struct FftPass {
   // stage_butterflies_per_thread(r, N / r, threads) butterflies a thread (fft/stockham_index.h;
   // only its fixed kernel runs it). 0: butterflies_per_thread(r) a thread in every stage.
   int widened_limit = 0;
+  // The wide layout (fft/stockham_index.h): a single pass on a run-time kernel whose threads were
+  // sized under the cap widened_limit = wide_thread_cap(N, E) (DeviceLimits::wide_elements), its
+  // blocks at most kWideThreads threads.
+  bool wide = false;
   // A mixed-radix pass planned for a fixed-sequence kernel compiled at run time
   // (DeviceLimits::runtime_sequences): its layout and threads are a compiled sequence's.
   bool runtime_kernel = false;

@@ -52,6 +52,7 @@ LayoutNames layout_names(RuntimeLayout layout) {
     case RuntimeLayout::kRows: return {"FixedStages", "rows"};
     case RuntimeLayout::kPadded: return {"PaddedFixedStages", "padded"};
     case RuntimeLayout::kThread: return {"ThreadStages", "thread"};
+    case RuntimeLayout::kWide: return {"WideStages", "wide"};
   }
   return {"", ""};
 }
@@ -257,8 +258,9 @@ class Registry {
     if (cudaGetDevice(&device) != cudaSuccess) return false;
     RuntimeSequence sequence;
     sequence.element_bytes = element_bytes;
-    sequence.layout = runtime_layout(pass.shape.shift);
+    sequence.layout = pass.wide_cap > 0 ? RuntimeLayout::kWide : runtime_layout(pass.shape.shift);
     sequence.radices.assign(pass.radices, pass.radices + pass.stages);
+    sequence.thread_cap = pass.wide_cap;
     Entry* entry = nullptr;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -299,12 +301,15 @@ class Registry {
              pass.shape.per_block >= 1 && pass.shape.per_block <= kThreadTransformThreads && pass.shape.sub == 1 &&
              pass.shape.span == 1 && pass.real_step == 0 && pass.convolution == 0 && pass.bluestein == 0;
     }
-    const bool rows = sequence.layout == RuntimeLayout::kRows;
+    const bool wide = sequence.layout == RuntimeLayout::kWide;
+    const bool rows = sequence.layout == RuntimeLayout::kRows || wide;
     const int shift = rows ? kUnpaddedShift : smem_padding_shift(sequence.element_bytes);
     const int buffer = rows ? fixed_sequence_extent(sequence.radices.data(), stages, sequence.element_bytes)
                             : size + ((size - 1) >> shift) + 1;
     if (pass.shape.size != size || pass.shape.shift != shift || pass.shape.smem_stride < buffer) return false;
-    const int max_threads = sequence.element_bytes >= 16 ? 512 : 1024;
+    // A wide pass: a block within the kernel's launch bound (WideStages, kWideThreads).
+    if (wide && static_cast<long long>(pass.threads_per_transform) * pass.shape.per_block > kWideThreads) return false;
+    const int max_threads = wide ? sequence.thread_cap : sequence.element_bytes >= 16 ? 512 : 1024;
     const int threads = sequence_threads(sequence.radices.data(), stages, max_threads);
     for (int radix : sequence.radices) {
       const long long per_thread = stage_butterflies_per_thread(radix, size / radix, threads);
@@ -438,18 +443,21 @@ RuntimeLayout runtime_layout(int smem_shift) {
 bool RuntimeSequence::operator<(const RuntimeSequence& other) const {
   if (element_bytes != other.element_bytes) return element_bytes < other.element_bytes;
   if (layout != other.layout) return layout < other.layout;
+  if (thread_cap != other.thread_cap) return thread_cap < other.thread_cap;
   return radices < other.radices;
 }
 
 bool RuntimeSequence::operator==(const RuntimeSequence& other) const {
-  return element_bytes == other.element_bytes && layout == other.layout && radices == other.radices;
+  return element_bytes == other.element_bytes && layout == other.layout && thread_cap == other.thread_cap &&
+         radices == other.radices;
 }
 
 RuntimeSequence runtime_sequence(const FftPass& pass, std::size_t element_bytes) {
   RuntimeSequence sequence;
   sequence.element_bytes = static_cast<int>(element_bytes);
-  sequence.layout = runtime_layout(pass.smem_shift);
+  sequence.layout = pass.wide ? RuntimeLayout::kWide : runtime_layout(pass.smem_shift);
   sequence.radices = pass.radices;
+  if (pass.wide) sequence.thread_cap = pass.widened_limit;
   return sequence;
 }
 
@@ -457,6 +465,7 @@ std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse) {
   std::string name = std::string(kNamespace) + "stockham_pass<" +
                      (sequence.element_bytes >= 16 ? "double" : "float") + ", " + (inverse ? "true" : "false") +
                      ", " + kNamespace + layout_names(sequence.layout).stages + "<";
+  if (sequence.layout == RuntimeLayout::kWide) name += std::to_string(sequence.thread_cap) + ", ";
   for (std::size_t i = 0; i < sequence.radices.size(); ++i) {
     name += (i > 0 ? ", " : "") + std::to_string(sequence.radices[i]);
   }
@@ -464,8 +473,9 @@ std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse) {
 }
 
 std::string runtime_sequence_label(const RuntimeSequence& sequence) {
-  std::string label =
-      std::string(sequence.element_bytes >= 16 ? "f64" : "f32") + "-" + layout_names(sequence.layout).label + "-";
+  std::string label = std::string(sequence.element_bytes >= 16 ? "f64" : "f32") + "-" +
+                      layout_names(sequence.layout).label +
+                      (sequence.layout == RuntimeLayout::kWide ? std::to_string(sequence.thread_cap) : "") + "-";
   for (std::size_t i = 0; i < sequence.radices.size(); ++i) {
     label += (i > 0 ? "x" : "") + std::to_string(sequence.radices[i]);
   }

@@ -29,8 +29,9 @@ namespace idgpu::fft {
 
 // The shared-memory layout of a run-time kernel's pass, as its shift marks it: the row-padded
 // exchanges (kUnpaddedShift, FixedStages), the padded layout (PaddedFixedStages) or one transform a
-// thread (kThreadShift, ThreadStages).
-enum class RuntimeLayout { kRows, kPadded, kThread };
+// thread (kThreadShift, ThreadStages); and the row exchanges of a wide pass (FftPass::wide,
+// WideStages), whose threads were sized under RuntimeSequence::thread_cap.
+enum class RuntimeLayout { kRows, kPadded, kThread, kWide };
 RuntimeLayout runtime_layout(int smem_shift);
 
 // One run-time kernel pair (forward and inverse): the pass kernel's Stages for `radices` in
@@ -39,6 +40,7 @@ struct RuntimeSequence {
   int element_bytes = 0;  // 8 (fp32) or 16 (fp64)
   RuntimeLayout layout = RuntimeLayout::kRows;
   std::vector<int> radices;
+  int thread_cap = 0;  // kWide: the cap its threads were sized under (FftPass::widened_limit)
 
   bool operator<(const RuntimeSequence& other) const;
   bool operator==(const RuntimeSequence& other) const;
@@ -49,7 +51,7 @@ RuntimeSequence runtime_sequence(const FftPass& pass, std::size_t element_bytes)
 // The kernel's C++ name (an NVRTC name expression), e.g.
 // idgpu::fft::kernels::pass_kernel::stockham_pass<float, false, ...::FixedStages<13, 11, 3>>.
 std::string runtime_kernel_name(const RuntimeSequence& sequence, bool inverse);
-// "f32-rows-13x11x3" (or -padded-, -thread-): the sequence in a file name.
+// "f32-rows-13x11x3" (or -padded-, -thread-, -wide158-): the sequence in a file name.
 std::string runtime_sequence_label(const RuntimeSequence& sequence);
 
 // Whether libnvrtc could be loaded (once; the reason in *why otherwise, when given).

@@ -88,6 +88,18 @@ IDGPU_HD constexpr int sequence_threads(const int* radices, int stages, int max_
   return plain <= max_threads ? plain : widened;
 }
 
+// The wide layout (FftPass::wide; kernels/stockham_pass.cuh's WideStages): a single mixed-radix
+// pass on a kernel compiled at run time whose transform takes about N / E threads, E the
+// elements a thread keeps (DeviceLimits::wide_elements), every stage's butterflies spread over
+// them (sequence_threads under the cap wide_thread_cap(N, E), at most kWideThreads), in blocks of
+// at most kWideThreads threads. butterflies_per_thread's rule gives a length with a radix-7, 9, 11
+// or 13 stage N / r threads (n = 3780: 540 threads, 64 registers each under the kernels' bound of
+// 1024 threads, one block an SM, 0.29 of the DRAM's throughput on an H200, where the vendor's
+// kernel takes 27 elements a thread, 140 threads, four blocks an SM, 0.71); the planner takes the
+// wide layout only for such passes (planner.cpp's wide_cap says which, and what it measured).
+inline constexpr int kWideThreads = 256;
+IDGPU_HD constexpr int wide_thread_cap(int size, int elements) { return (size + elements - 1) / elements; }
+
 // Stages of one pass, at most (3^8 = 6561 has 8; 2 x 3^8 has 9).
 inline constexpr int kMaxStages = 16;
 

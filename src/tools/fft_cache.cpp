@@ -106,13 +106,18 @@ int main(int argc, char** argv) {
   for (long long n : lengths) {
     for (const idgpu::fft::Precision precision : {idgpu::fft::Precision::kSingle, idgpu::fft::Precision::kDouble}) {
       if (precision == idgpu::fft::Precision::kSingle ? !single : !dbl) continue;
-      // Both layouts of a short length (the thread layout's, and the rows' that the other
-      // plans of that length and IDGPU_FFT_THREAD_TRANSFORMS=0 take).
+      // Every layout of a length: the thread or wide layout where it takes one, and the rows'
+      // that the other plans of that length (and IDGPU_FFT_THREAD_TRANSFORMS=0,
+      // IDGPU_FFT_WIDE_ELEMENTS=0) take.
       for (const int thread_transforms : {idgpu::config().fft_thread_transforms, 0}) {
-        limits.thread_transforms = thread_transforms;
-        add(idgpu::fft::plan_c2c_any(n, 1, precision, limits));
+        for (const int wide_elements : {idgpu::config().fft_wide_elements, 0}) {
+          limits.thread_transforms = thread_transforms;
+          limits.wide_elements = wide_elements;
+          add(idgpu::fft::plan_c2c_any(n, 1, precision, limits));
+        }
       }
       limits.thread_transforms = 0;
+      limits.wide_elements = 0;
       if (real) add(idgpu::fft::plan_real_1d(idgpu::fft::Kind::kR2C, n, 1, precision, limits));
     }
   }

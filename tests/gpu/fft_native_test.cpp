@@ -436,6 +436,20 @@ TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed]
     run_case<cufftDoubleComplex>(n, 999, CUFFT_INVERSE, false, Maker::kOwnWorkArea, ++seed);
     run_case<cufftDoubleComplex>(n, (1LL << 22) / n, CUFFT_FORWARD, n % 2 == 0, Maker::kMakeMany64, ++seed);
   }
+  // The wide layout (FftPass::wide, IDGPU_FFT_WIDE_ELEMENTS at its default): single passes whose
+  // stages spread over about N / E threads, compiled sequences' lengths (1000, 2000) among them;
+  // one transform, odd batches (a short last block where a block takes several), millions of
+  // points; in and out of place, both directions.
+  long long launches_before_wide = 0;
+  REQUIRE(idgpuGetFftRuntimeKernelStats(nullptr, &launches_before_wide) == IDGPU_STATUS_SUCCESS);
+  for (long long n : {75LL, 160LL, 400LL, 1000LL, 1500LL, 2000LL, 2310LL, 3780LL, 3773LL, 4095LL}) {
+    run_case<cufftComplex>(n, 1, CUFFT_FORWARD, true, Maker::kPlan1d, ++seed);
+    run_case<cufftComplex>(n, 1001, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
+    run_case<cufftComplex>(n, (1LL << 23) / n, n % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, n % 3 == 0,
+                           Maker::kMakeMany64, ++seed);
+    run_case<cufftDoubleComplex>(n, 999, CUFFT_FORWARD, false, Maker::kOwnWorkArea, ++seed);
+    run_case<cufftDoubleComplex>(n, (1LL << 22) / n, CUFFT_INVERSE, n % 2 == 1, Maker::kMakeMany64, ++seed);
+  }
   // With IDGPU_FFT_RUNTIME_KERNELS=wait (gpu.fft.runtime) every plan above waited for its kernels:
   // they must have run, not the general kernel in their place.
   const char* mode = std::getenv("IDGPU_FFT_RUNTIME_KERNELS");
@@ -446,8 +460,10 @@ TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed]
     CHECK(loaded > 0);
     CHECK(launches > launches_before);
     // The short lengths' own plans launched run-time kernels too (their thread-layout kernels,
-    // always compiled at run time), not only the longer lengths above.
-    CHECK(launches > launches_before_short);
+    // always compiled at run time), not only the longer lengths above; and the wide ones (the
+    // counter is read before each loop: each check is about one loop).
+    CHECK(launches_before_wide > launches_before_short);
+    CHECK(launches > launches_before_wide);
   }
 }
 

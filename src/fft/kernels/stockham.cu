@@ -31,11 +31,13 @@ cudaError_t launch(const PassLaunch& pass, cudaStream_t stream) {
   bool powers_of_two = true;
   for (int st = 0; st < pass.stages; ++st) powers_of_two = powers_of_two && (pass.radices[st] & (pass.radices[st] - 1)) == 0;
   cudaError_t status = cudaSuccess;
-  const bool fixed = !powers_of_two && (sizeof(Real) == 4 ? launch_fixed_pass_f32(pass, Inverse, stream, &status)
-                                                          : launch_fixed_pass_f64(pass, Inverse, stream, &status));
+  // A wide pass runs only on its run-time kernel (WideStages, sized under its cap).
+  const bool fixed = !powers_of_two && pass.wide_cap == 0 &&
+                     (sizeof(Real) == 4 ? launch_fixed_pass_f32(pass, Inverse, stream, &status)
+                                        : launch_fixed_pass_f64(pass, Inverse, stream, &status));
   if (fixed) return status;
-  // The row or thread layout on a pass no compiled kernel took: planned for a run-time kernel
-  // (FftPass::runtime_kernel); the general passes keep the padded layout and never look.
+  // The row, wide or thread layout on a pass no compiled kernel took: planned for a run-time
+  // kernel (FftPass::runtime_kernel); the general passes keep the padded layout and never look.
   if (!powers_of_two && (pass.shape.shift == kUnpaddedShift || thread_layout(pass.shape.shift)) &&
       launch_runtime_pass(pass, static_cast<int>(2 * sizeof(Real)), Inverse, stream, &status)) {
     return status;

@@ -15,6 +15,8 @@ struct PassLaunch {
   int radices[kMaxStages] = {};
   int stages = 0;
   int threads_per_transform = 0;
+  // A wide pass (FftPass::wide): the cap its threads were sized under (WideStages'); 0 otherwise.
+  int wide_cap = 0;
   long long total = 0;         // sub-transforms over the batch
   long long blocks = 0;
   unsigned shared_bytes = 0;

@@ -324,16 +324,19 @@ struct FixedConstants {
 // multiplied the first stage by its twiddles, w^0 = 1, lost: 1000 / 1920 0.485 / 0.465 ms.)
 // `edge` (padded layout only, Rows false) shapes the first stage's reads and the last stage's
 // writes (NoEdge above).
-template <bool Inverse, bool Rows, class C, int... R, int... St, class Edge = NoEdge>
+// MaxThreads is the cap the sequence's threads were sized under (sequence_threads): the block
+// limit of the kernel (kMaxThreadsOf<C>), or a wide pass's cap (WideStages).
+template <bool Inverse, bool Rows, class C, int... R, int... St, class Edge = NoEdge, int MaxThreads = kMaxThreadsOf<C>>
 __device__ __forceinline__ void run_fixed_stages(C* mine, const PassShape& s, int tid, int threads,
                                                  const C* __restrict__ table, bool active, const DirectIo<C>& io,
-                                                 IntSequence<St...>, const Edge& edge = Edge{}) {
+                                                 IntSequence<St...>, const Edge& edge = Edge{},
+                                                 IntConstant<MaxThreads> = {}) {
   using K = FixedConstants<R...>;
   constexpr int kBytes = static_cast<int>(sizeof(C));
   constexpr int kShift = Rows ? kUnpaddedShift : smem_padding_shift(kBytes);
   static_assert(!Rows || !Edge::kActive, "an edge needs the padded layout");
   (stage<K::kRadices[St], Inverse, false, K::kSize, kShift, Rows ? K::padding(St - 1, kBytes) : 0,
-         Rows ? K::padding(St, kBytes) : 0, K::butterflies(St, kMaxThreadsOf<C>)>(
+         Rows ? K::padding(St, kBytes) : 0, K::butterflies(St, MaxThreads)>(
        mine, s, tid, threads, K::span(St), 0, table + K::twiddle_offset(St), active, io, St == 0,
        St == K::kStages - 1, edge),
    ...);
@@ -353,6 +356,21 @@ __device__ __forceinline__ void run_stages(PaddedFixedStages<R...>, const PassLa
                                            const DirectIo<C>& io) {
   run_fixed_stages<Inverse, false, C, R...>(mine, s, tid, threads, table, active, io,
                                             MakeIntSequence<static_cast<int>(sizeof...(R))>());
+}
+
+// WideStages<Cap, R...>: the wide layout (FftPass::wide, fft/stockham_index.h): FixedStages' row
+// exchanges with the transform's threads sized under Cap = wide_thread_cap(N, E) rather than the
+// block limit, each stage's butterflies spread over them, in blocks of at most kWideThreads.
+template <int Cap, int... R>
+struct WideStages {};
+
+template <bool Inverse, class C, int Cap, int... R>
+__device__ __forceinline__ void run_stages(WideStages<Cap, R...>, const PassLaunch&, C* mine, const PassShape& s,
+                                           int tid, int threads, const C* __restrict__ table, bool active,
+                                           const DirectIo<C>& io) {
+  run_fixed_stages<Inverse, true, C, R...>(mine, s, tid, threads, table, active, io,
+                                           MakeIntSequence<static_cast<int>(sizeof...(R))>(), NoEdge{},
+                                           IntConstant<Cap>{});
 }
 
 // ThreadStages<R...>: the thread layout (thread_layout in fft/stockham_index.h), each thread one
@@ -457,8 +475,19 @@ __device__ __forceinline__ void thread_transforms(ThreadStages<R...>, const Pass
 
 // The block's thread limit, the kernel's launch bound: a ThreadStages block takes at most
 // kThreadTransformThreads threads, so that a thread may hold its transform in up to 255 registers.
+template <class Stages>
+constexpr bool kWideStages = false;
+template <int Cap, int... R>
+constexpr bool kWideStages<WideStages<Cap, R...>> = true;
+
 template <class Real, class Stages>
-constexpr int kPassThreads = kThreadStages<Stages> ? kThreadTransformThreads : kMaxThreads<Real>;
+constexpr int kPassThreads = kThreadStages<Stages> ? kThreadTransformThreads
+                             : kWideStages<Stages> ? kWideThreads
+                                                   : kMaxThreads<Real>;
+// Blocks an SM the launch bound asks for: a wide block's threads keep up to 128 registers (two
+// blocks of kWideThreads), the others' as their thread limit allows.
+template <class Stages>
+constexpr int kPassMinBlocks = kWideStages<Stages> ? 2 : 1;
 
 template <class Stages>
 constexpr bool kDirectCapable = false;
@@ -466,9 +495,11 @@ template <int... R>
 constexpr bool kDirectCapable<FixedStages<R...>> = true;
 template <int... R>
 constexpr bool kDirectCapable<PaddedFixedStages<R...>> = true;
+template <int Cap, int... R>
+constexpr bool kDirectCapable<WideStages<Cap, R...>> = true;
 
 // The pass kernel; `Stages` (PowersOfTwoStages, AnyStages, FixedStages, PaddedFixedStages,
-// ThreadStages) runs its Stockham stages.
+// WideStages, ThreadStages) runs its Stockham stages.
 // A block of the staged passes (every Stages but ThreadStages): stage in, the stages, stage out.
 template <class Real, bool Inverse, class Stages, class C>
 __device__ __forceinline__ void staged_pass(const PassLaunch& p, C* sm) {
@@ -662,7 +693,8 @@ __device__ __forceinline__ void staged_pass(const PassLaunch& p, C* sm) {
 }
 
 template <class Real, bool Inverse, class Stages>
-__global__ void __launch_bounds__(kPassThreads<Real, Stages>) stockham_pass(const PassLaunch p) {
+__global__ void __launch_bounds__(kPassThreads<Real, Stages>, kPassMinBlocks<Stages>)
+    stockham_pass(const PassLaunch p) {
   using C = typename ComplexOf<Real>::type;
   extern __shared__ __align__(16) unsigned char shared_raw[];
   C* sm = reinterpret_cast<C*>(shared_raw);

@@ -100,7 +100,7 @@ TEST_CASE("the variable list", "[cpu][config]") {
   CHECK(unique.size() == names.size());
   for (const char* name :
        {"IDGPU_LOG", "IDGPU_REPORT", "IDGPU_REPORT_FILE", "IDGPU_POLICY", "IDGPU_SYNC_CHECK", "IDGPU_TRIDIAG_SOLVER", "IDGPU_FFT_MEASURE",
-        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_FFT_COLUMN_LINES", "IDGPU_FFT_THREAD_TRANSFORMS", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
+        "IDGPU_FFT_FUSED", "IDGPU_FFT_FUSED_LAG", "IDGPU_FFT_CLUSTER_COLUMNS", "IDGPU_FFT_COLUMN_LINES", "IDGPU_FFT_THREAD_TRANSFORMS", "IDGPU_FFT_WIDE_ELEMENTS", "IDGPU_VENDOR_CUFFT", "IDGPU_VENDOR_CUSPARSE", "IDGPU_PARTITION_ROWS",
         "IDGPU_PARTITION_CLUSTER", "IDGPU_PARTITION_RESIDENT", "IDGPU_PARTITION_TILE_CHUNKS",
         "IDGPU_PARTITION_LANE_CHUNKS", "IDGPU_PIVOT_BLOCK_ROWS", "IDGPU_PIVOT_SERIAL_ROWS", "IDGPU_PIVOT_REFINE", "IDGPU_PIVOT_DOMINANT",
         "IDGPU_PIVOT_DOMINANT_ROWS", "IDGPU_PIVOT_ONE_BLOCK", "IDGPU_FAULT_INJECT",
@@ -328,6 +328,7 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
     if (name == "IDGPU_FFT_FUSED_LAG") return config.fft_fused_lag;
     if (name == "IDGPU_FFT_COLUMN_LINES") return config.fft_column_lines;
     if (name == "IDGPU_FFT_THREAD_TRANSFORMS") return config.fft_thread_transforms;
+    if (name == "IDGPU_FFT_WIDE_ELEMENTS") return config.fft_wide_elements;
     return -999;
   };
   const Row rows[] = {
@@ -394,6 +395,13 @@ TEST_CASE("the tuning aids' ranges", "[cpu][config]") {
       {"IDGPU_FFT_THREAD_TRANSFORMS", "48", 1, false},
       {"IDGPU_FFT_THREAD_TRANSFORMS", "16", 1, false},
       {"IDGPU_FFT_THREAD_TRANSFORMS", "512", 1, false},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "0", 0, true},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "8", 8, true},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "32", 32, true},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "64", 64, true},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "7", 24, false},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "65", 24, false},
+      {"IDGPU_FFT_WIDE_ELEMENTS", "-1", 24, false},
   };
   for (const Row& row : rows) {
     CAPTURE(row.name, row.value);

@@ -260,6 +260,146 @@ TEST_CASE("runtime kernels: run-time plans compute the DFT on the host executor"
   }
 }
 
+TEST_CASE("runtime kernels: single mixed passes take the wide layout, about N / E threads",
+          "[cpu][fft][runtime][wide]") {
+  int wide = 0;
+  for (const int elements : {16, 24, 32}) {
+    for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+      const std::size_t element = idgpu::fft::complex_element_bytes(precision);
+      const int e = element == 16 ? std::max(4, elements / 2) : elements;
+      for (long long n = 65; n <= 4096; ++n) {
+        if (!idgpu::fft::smooth13(n) || (n & (n - 1)) == 0) continue;
+        CAPTURE(elements, n, static_cast<int>(precision));
+        DeviceLimits limits = limits_with(true);
+        limits.thread_transforms = 1;
+        limits.wide_elements = elements;
+        const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, 1000, precision, limits);
+        limits.wide_elements = 0;
+        const FftPlanResult rows = idgpu::fft::plan_c2c_any(n, 1000, precision, limits);
+        REQUIRE(planned.plan.has_value());
+        REQUIRE(rows.plan.has_value());
+        if (planned.plan->passes.size() != 1) {
+          for (const auto& pass : planned.plan->passes) CHECK_FALSE(pass.wide);
+          continue;
+        }
+        const idgpu::fft::FftPass& pass = planned.plan->passes[0];
+        const idgpu::fft::FftPass& row = rows.plan->passes[0];
+        CHECK_FALSE(row.wide);
+        // Wide exactly where a run-time kernel's row-layout transform takes more than half the
+        // block limit in threads (fp32 512, fp64 256), the cap is within the block at 1.5 E
+        // elements a thread and gives fewer threads than butterflies_per_thread's.
+        const int cap = std::min(idgpu::fft::wide_thread_cap(static_cast<int>(n), e), idgpu::fft::kWideThreads);
+        const int capped = idgpu::fft::sequence_threads(row.radices.data(), static_cast<int>(row.radices.size()), cap);
+        long long plain = 1;  // butterflies_per_thread's threads
+        for (const int r : row.radices) {
+          const long long per_thread = idgpu::fft::butterflies_per_thread(r);
+          plain = std::max(plain, (n / r + per_thread - 1) / per_thread);
+        }
+        idgpu::fft::FftPass unmarked = row;
+        unmarked.runtime_kernel = false;
+        const bool compiled = idgpu::fft::fixed_sequence_buffer(unmarked, element) > 0;
+        const bool expected = !compiled && 2 * plain > (element == 16 ? 512 : 1024) &&
+                              2 * n <= 3LL * idgpu::fft::kWideThreads * e && capped < plain;
+        CHECK(pass.wide == expected);
+        if (!pass.wide) continue;
+        ++wide;
+        CHECK(pass.runtime_kernel);
+        CHECK(pass.radices == row.radices);
+        CHECK(pass.widened_limit == cap);
+        CHECK(pass.threads_per_transform == capped);
+        CHECK(pass.threads_per_transform < row.threads_per_transform);
+        CHECK(pass.threads_per_transform <= cap);
+        CHECK(static_cast<long long>(pass.threads_per_transform) * pass.transforms_per_block <=
+              idgpu::fft::kWideThreads);
+        CHECK(pass.smem_shift == idgpu::fft::kUnpaddedShift);
+        CHECK(pass.shared_bytes <= limits.shared_bytes_per_block / 2);
+        // Every stage's butterflies covered, none with more than 2 E + r elements a thread.
+        for (const int r : pass.radices) {
+          const int butterflies = static_cast<int>(n) / r;
+          const int per_thread =
+              idgpu::fft::stage_butterflies_per_thread(r, butterflies, pass.threads_per_transform);
+          CHECK(static_cast<long long>(per_thread) * pass.threads_per_transform >= butterflies);
+          CHECK(per_thread * r <= 2 * e + r);
+        }
+        const RuntimeSequence sequence = idgpu::fft::runtime_sequence(pass, element);
+        CHECK(sequence.layout == RuntimeLayout::kWide);
+        CHECK(sequence.thread_cap == cap);
+      }
+    }
+  }
+  // Dozens of lengths in each setting (3780 in fp32: 9 7 5 4 3, 540 threads in the row layout).
+  CHECK(wide > 100);
+  DeviceLimits limits = limits_with(true);
+  limits.wide_elements = 24;
+  const FftPlanResult n3780 = idgpu::fft::plan_c2c_any(3780, 100, Precision::kSingle, limits);
+  REQUIRE(n3780.plan.has_value());
+  CHECK(n3780.plan->passes[0].wide);
+  CHECK(n3780.plan->passes[0].widened_limit == 158);
+  CHECK(n3780.plan->passes[0].threads_per_transform <= 158);
+  // Not without run-time kernels, not a real plan's pass, not a power of two, not a thread-layout
+  // length.
+  limits.runtime_sequences = false;
+  const FftPlanResult without = idgpu::fft::plan_c2c_any(3780, 100, Precision::kSingle, limits);
+  REQUIRE(without.plan.has_value());
+  for (const auto& pass : without.plan->passes) CHECK_FALSE(pass.wide);
+  limits.runtime_sequences = true;
+  limits.thread_transforms = 1;
+  for (const long long n : {3780LL, 1000LL, 2048LL, 24LL, 2310LL}) {
+    CAPTURE(n);
+    for (const idgpu::fft::Kind kind : {idgpu::fft::Kind::kR2C, idgpu::fft::Kind::kC2R}) {
+      const FftPlanResult real = idgpu::fft::plan_real_1d(kind, n, 1000, Precision::kSingle, limits);
+      REQUIRE(real.plan.has_value());
+      for (const auto& pass : real.plan->passes) CHECK_FALSE(pass.wide);
+    }
+    const FftPlanResult complex = idgpu::fft::plan_c2c_any(n, 1000, Precision::kSingle, limits);
+    REQUIRE(complex.plan.has_value());
+    // 1000 (compiled, 67 threads) and 2310 (330) keep the row layout in fp32.
+    CHECK(complex.plan->passes[0].wide == (n == 3780));
+  }
+}
+
+// As for the thread layout: the host executor splits each stage's butterflies over the wide
+// pass's threads as WideStages does, so this checks the plan's threads cover every butterfly and
+// the DFT comes out; the register code is the GPU tests' to check.
+TEST_CASE("runtime kernels: wide-layout plans compute the DFT on the host executor", "[cpu][fft][runtime][wide]") {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  int checked = 0;
+  for (const long long n : {1890LL, 2310LL, 3375LL, 3773LL, 3780LL, 3920LL, 4032LL, 4095LL}) {
+    for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+      for (const int sign : {-1, 1}) {
+        CAPTURE(n, sign, static_cast<int>(precision));
+        DeviceLimits limits = limits_with(true);
+        limits.wide_elements = 24;
+        const long long batch = 3;
+        const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, batch, precision, limits);
+        REQUIRE(planned.plan.has_value());
+        if (!planned.plan->passes[0].wide) continue;
+        const std::size_t total = static_cast<std::size_t>(n * batch);
+        std::vector<std::complex<double>> in(total), out(total, {NAN, NAN});
+        for (auto& x : in) x = {value(rng), value(rng)};
+        idgpu::fft::reference::execute(*planned.plan, sign, in.data(), out.data());
+        double worst = 0.0;
+        for (long long b = 0; b < batch; ++b) {
+          for (long long k = 0; k < n; k += (b == 1 ? 1 : 17)) {
+            std::complex<double> sum = 0.0;
+            for (long long t = 0; t < n; ++t) {
+              const double angle = sign * 2.0 * M_PI * static_cast<double>((k * t) % n) / static_cast<double>(n);
+              sum += in[b * n + t] * std::complex<double>(std::cos(angle), std::sin(angle));
+            }
+            worst = std::max(worst, std::abs(out[b * n + k] - sum) / std::sqrt(static_cast<double>(n)));
+          }
+        }
+        CHECK(worst < 1e-12);
+        ++checked;
+      }
+    }
+  }
+  // Both signs of every length but 4095 (13 9 7 5, a compiled sequence) in fp64 (270..576 threads
+  // in the row layout), and of those above 512 threads in fp32 (3773, 3780, 3920, 4032).
+  CHECK(checked == 2 * (7 + 4));
+}
+
 TEST_CASE("runtime kernels: names, labels and the cache files", "[cpu][fft][runtime]") {
   const auto make = [](int bytes, RuntimeLayout layout, std::vector<int> radices) {
     RuntimeSequence sequence;
@@ -281,6 +421,16 @@ TEST_CASE("runtime kernels: names, labels and the cache files", "[cpu][fft][runt
   CHECK(idgpu::fft::runtime_sequence_label(sequence) == "f32-rows-13x11x7");
   CHECK(idgpu::fft::runtime_sequence_label(padded) == "f64-padded-13x11x7");
   CHECK(idgpu::fft::runtime_sequence_label(thread) == "f32-thread-5x3x2");
+  RuntimeSequence wide = make(8, RuntimeLayout::kWide, {9, 7, 5, 4, 3});
+  wide.thread_cap = 158;
+  CHECK(idgpu::fft::runtime_kernel_name(wide, true) ==
+        kernels + "stockham_pass<float, true, " + kernels + "WideStages<158, 9, 7, 5, 4, 3>>");
+  CHECK(idgpu::fft::runtime_sequence_label(wide) == "f32-wide158-9x7x5x4x3");
+  RuntimeSequence wider = wide;
+  wider.thread_cap = 119;
+  CHECK(wider < wide);
+  CHECK_FALSE(wider == wide);
+  CHECK(idgpu::fft::runtime_cache_file("/c", wide, 90) != idgpu::fft::runtime_cache_file("/c", wider, 90));
   const RuntimeSequence thread_rows = make(8, RuntimeLayout::kRows, {5, 3, 2});
   CHECK(thread_rows < thread);
   CHECK_FALSE(thread_rows == thread);
@@ -327,11 +477,13 @@ TEST_CASE("runtime kernels: NVRTC compiles a sequence's kernels from the embedde
     return;
   }
   CHECK(idgpu::fft::runtime_compiler_version() >= 12000);
-  for (const RuntimeLayout layout : {RuntimeLayout::kRows, RuntimeLayout::kPadded, RuntimeLayout::kThread}) {
+  for (const RuntimeLayout layout :
+       {RuntimeLayout::kRows, RuntimeLayout::kPadded, RuntimeLayout::kThread, RuntimeLayout::kWide}) {
     for (const int bytes : {8, 16}) {
       RuntimeSequence sequence;
       sequence.element_bytes = bytes;
       sequence.layout = layout;
+      if (layout == RuntimeLayout::kWide) sequence.thread_cap = bytes == 8 ? 42 : 84;  // 1001 / 24, / 12
       // The thread layout's sequences are short (a thread's registers): 5 3 2 and 4 3.
       sequence.radices = layout != RuntimeLayout::kThread ? std::vector<int>{13, 11, 7}
                          : bytes == 8                     ? std::vector<int>{5, 3, 2}
