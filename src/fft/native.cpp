@@ -857,6 +857,25 @@ class StockhamSolver final : public Solver {
         return nullptr;
       }
     }
+    if (planned.plan && current != Policy::kNative && !measure && limits.wide_elements != kDefaultFftWideElements) {
+      // Under auto, the tuning rows of lengths the wide layout takes were measured on it at the
+      // default elements: a length whose layout IDGPU_FFT_WIDE_ELEMENTS changes goes to the
+      // vendor (checked before any kernel is queued).
+      DeviceLimits measured = limits;
+      measured.wide_elements = kDefaultFftWideElements;
+      const FftPlanResult as_measured = plan_c2c_any(n, batch, d.precision, measured);
+      const std::vector<FftPass>& passes = planned.plan->passes;
+      if (as_measured.plan && as_measured.plan->passes.size() == passes.size()) {
+        for (std::size_t i = 0; i < passes.size(); ++i) {
+          if (passes[i].wide != as_measured.plan->passes[i].wide ||
+              passes[i].widened_limit != as_measured.plan->passes[i].widened_limit) {
+            *reason = "native FFT: IDGPU_FFT_WIDE_ELEMENTS changes this length's layout from the one its "
+                      "tuning was measured on; the vendor serves it";
+            return nullptr;
+          }
+        }
+      }
+    }
     if (planned.plan && !runtime_kernels_ready(*planned.plan, arch)) {
       // The tuning table's rows were measured on the run-time kernels: until they are loaded the
       // vendor serves such a plan, or, under IDGPU_POLICY=native, the general kernel.

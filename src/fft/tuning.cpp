@@ -280,6 +280,21 @@ constexpr long long kH200RuntimeF64[] = {105,  135,  165,  189,  224,  231,  275
 constexpr long long kH200ThreadF32[] = {3, 5, 9, 15, 18, 20, 21, 24, 25, 26, 27, 28, 35, 42, 44, 45, 49, 50, 55};
 constexpr long long kH200ThreadF64[] = {3, 9, 15, 18, 21, 24, 27};
 
+// The wide layout (FftPass::wide, fft/stockham_index.h; IDGPU_FFT_WIDE_ELEMENTS at its default,
+// 24 elements a thread in fp32, 12 in fp64): single passes on run-time kernels whose row-layout
+// transform took more than 512 (fp32) / 256 (fp64) threads. H200, idgpu-bench under
+// IDGPU_POLICY=native, forward out of place, medians of 10, two processes each way within 1%
+// (docs/data/h200-wide-layout.csv): fp64, the 113 such 13-smooth lengths at 2^25 points a call,
+// 103 of them wide, 1.21x the row layout (geomean; 0.51 -> 0.62 of copy bandwidth, the vendor
+// 0.66), 0.82x -> 0.99x the vendor; 2673 lost 18% to the row layout and stays listed (1.07x the
+// vendor), 1925, 2340, 3360 2-4%. fp32, the 12 such lengths at 2^27 (9 wide; 3850, 4004, 4095
+// have compiled kernels): 1.22x the row layout (0.46 -> 0.56 of copy), still 0.52-0.87x the
+// vendor, which moves them at 0.76-0.98; 3773 lost 9%. Listed: the fp64 lengths not in the lists
+// above that the wide layout took to at least 1.05x in both processes (1.05-2.66x; the row
+// layout had 0.71-2.27x).
+constexpr long long kH200WideF64[] = {1820, 2184, 2240, 2275, 2340, 2366, 2688, 2800, 3150, 3159, 3276,
+                                      3300, 3510, 3584, 3675, 3696, 3744, 3773, 3900, 4032, 4050};
+
 struct ListedRow {
   MeasuredClasses measured_on;
   Precision precision;
@@ -301,6 +316,8 @@ constexpr ListedRow kListedRows[] = {
      "H200: fp32 C2C lengths up to 64, one transform a thread, 1.05-1.97x"},
     {kH200, Precision::kDouble, kH200ThreadF64, std::size(kH200ThreadF64), (1LL << 25) - 8192,
      "H200: fp64 Z2Z lengths up to 32, one transform a thread, 1.11-1.31x"},
+    {kH200, Precision::kDouble, kH200WideF64, std::size(kH200WideF64), (1LL << 25) - 8192,
+     "H200: fp64 Z2Z 13-smooth lengths in the wide layout, 1.05-2.66x"},
 };
 
 // Multi-dimensional and real transforms: rows for exact shapes (every axis the same length for

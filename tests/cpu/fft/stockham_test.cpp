@@ -1161,6 +1161,19 @@ TEST_CASE("tuning table: native only where it measured faster", "[fft][tuning][c
   CHECK(wins(4095, about(points / 2, 4095), fft::Precision::kDouble, h200));
   CHECK_FALSE(wins(4095, about(points / 2, 4095), fft::Precision::kDouble, h100));
   CHECK_FALSE(wins(4095, about(points, 4095), fft::Precision::kSingle, h200));
+  // fp64 lengths the wide layout took past the vendor (H200 only); fp32 ones it did not, nor
+  // fp64 3780 or 3920 (0.64x, 0.93x).
+  for (long long n : {1820LL, 2240LL, 3300LL, 3773LL, 4032LL}) {
+    CAPTURE(n);
+    CHECK(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
+    CHECK_FALSE(wins(n, about(points / 2, n), fft::Precision::kDouble, h100));
+    CHECK_FALSE(wins(n, about(points / 2, n) / 4, fft::Precision::kDouble, h200));
+    CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
+  }
+  for (long long n : {3780LL, 3920LL}) {
+    CAPTURE(n);
+    CHECK_FALSE(wins(n, about(points / 2, n), fft::Precision::kDouble, h200));
+  }
   for (long long n : {1000LL, 1080LL, 1920LL, 2730LL, 3850LL, 6561LL}) {  // lost or tied in both
     CAPTURE(n);
     CHECK_FALSE(wins(n, about(points, n), fft::Precision::kSingle, h200));
