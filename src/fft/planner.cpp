@@ -347,22 +347,28 @@ long long threads_for(long long size, const std::vector<int>& radices) {
 // block an SM), capped at wide_thread_cap(N, E) threads, at most kWideThreads (so at most 1.5 E
 // elements a thread on average), where that gives it fewer threads. H200, idgpu-bench natively
 // (docs/data/h200-wide-layout.csv, two processes within 1%): fp64 at E = 12, the 113 such
-// 13-smooth lengths to 4096 (103 wide, 10 with compiled kernels) 1.21x faster than in the row
-// layout (geomean; 0.51 -> 0.62 of copy bandwidth), 2673 0.82x; fp32 at E = 24, the 9 such lengths 1.22x (3640 1.68x, 3773 0.90x;
+// 13-smooth lengths to 4096 (94 wide, 19 with compiled kernels) 1.21x faster than in the row
+// layout (geomean; the 94 wide ones 1.25x; 0.51 -> 0.62 of copy bandwidth), 2673 0.82x; fp32 at E = 24, the 9 such lengths 1.22x (3640 1.68x, 3773 0.90x;
 // E = 16 1.18x, 32 1.10x). Taken by every length whose cap gave fewer threads (fp32, E = 24), it
 // lost where the row layout's blocks fit two an SM: 0.87x over the 113 lengths of 257-512
 // threads, the whole sweep 0.87x -> 0.68x the vendor; the wide blocks keep as many registers a
 // transform (80-127 a thread against 64).
-int wide_cap(const FftPass& pass, std::size_t element_bytes, int elements) {
+// Only a 1D plan's own pass (not an axis pass of a multi-dimensional plan), up to the 4096 points
+// measured, whose row layout's exchanges fit the block's shared memory.
+int wide_cap(const FftPass& pass, std::size_t element_bytes, int elements, std::size_t shared_bytes) {
   if (elements <= 0 || pass.convolution != ConvolutionStep::kNone || pass.bluestein != BluesteinStep::kNone ||
       pass.cluster) {
     return 0;
   }
   if (pass.real_step != RealStep::kNone || pass.sub_transforms != 1 || pass.span_before != 1) return 0;
+  if (!pass.twiddled || pass.transform_n != 0 || pass.size > 4096) return 0;
   if (element_bytes != 8 && element_bytes != 16) return 0;
   if (pass.radices.empty() || static_cast<int>(pass.radices.size()) > kMaxStages) return 0;
   if (std::all_of(pass.radices.begin(), pass.radices.end(), [](int r) { return (r & (r - 1)) == 0; })) return 0;
   if (compiled_sequence(pass.radices) != nullptr) return 0;
+  const int extent = fixed_sequence_extent(pass.radices.data(), static_cast<int>(pass.radices.size()),
+                                           static_cast<int>(element_bytes));
+  if (static_cast<std::size_t>(smem_stride(extent, kUnpaddedShift)) * element_bytes > shared_bytes) return 0;
   const long long plain = threads_for(pass.size, pass.radices);
   if (2 * plain <= kernel_max_threads(element_bytes)) return 0;
   if (2 * pass.size > 3LL * kWideThreads * elements) return 0;
@@ -478,7 +484,9 @@ void size_pass(FftPass* planned, long long transforms, std::size_t element, cons
   // stages widen (FftPass::widened_limit). The wide layout caps the threads lower still.
   pass.widened_limit = 0;
   pass.wide = false;
-  if (const int cap = limits.runtime_sequences ? wide_cap(pass, element, wide_elements_for(limits, element)) : 0;
+  if (const int cap = limits.runtime_sequences ? wide_cap(pass, element, wide_elements_for(limits, element),
+                                                         limits.shared_bytes_per_block)
+                                                : 0;
       cap > 0) {
     pass.runtime_kernel = true;
     pass.wide = true;
@@ -979,7 +987,8 @@ FftPlanResult plan_c2c(int rank, const long long* dims, long long batch, Precisi
 FftPlanResult plan_c2c_strided(long long n, long long batch, long long istride, long long idist, long long ostride,
                                long long odist, Precision precision, const DeviceLimits& limits) {
   FftPlanResult result;
-  DeviceLimits single = limits;  // one ordinary pass: no cluster or fused kernel
+  DeviceLimits single = limits;  // one ordinary pass: no cluster or fused kernel, the row layout
+  single.wide_elements = 0;
   single.clusters = false;
   single.cluster_columns = false;
   single.fused = false;

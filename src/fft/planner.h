@@ -266,11 +266,13 @@ struct FftPass {
   long long in_stride = 0;          // n / N_i: distance between a sub-transform's input elements
   long long out_stride = 0;         // L_i: distance between its output elements
   int threads_per_transform = 0;
-  // Where positive, the block limit (512 in fp64) under which the pass's stages widen: a single
-  // pass of a fixed sequence whose stages need more threads than that at butterflies_per_thread(r)
-  // takes sequence_threads(radices, widened_limit) threads, each stage
+  // Where positive, the cap under which the pass's stages widen: the block limit (512 in fp64)
+  // for a single pass of a fixed sequence whose stages need more threads than that at
+  // butterflies_per_thread(r), or a wide pass's cap (`wide` below); the pass takes
+  // sequence_threads(radices, widened_limit) threads, each stage
   // stage_butterflies_per_thread(r, N / r, threads) butterflies a thread (fft/stockham_index.h;
-  // only its fixed kernel runs it). 0: butterflies_per_thread(r) a thread in every stage.
+  // only its fixed kernel, or its WideStages kernel, runs it). 0: butterflies_per_thread(r) a
+  // thread in every stage.
   int widened_limit = 0;
   // The wide layout (fft/stockham_index.h): a single pass on a run-time kernel whose threads were
   // sized under the cap widened_limit = wide_thread_cap(N, E) (DeviceLimits::wide_elements), its

@@ -49,8 +49,9 @@ void run_stages(const FftPass& pass, const PassShape& shape, int valid, int sign
         sequence_threads(pass.radices.data(), static_cast<int>(pass.radices.size()), pass.widened_limit) != threads) {
       throw std::logic_error("a widened pass's threads are not its fixed sequence's");
     }
-    if (pass.wide && static_cast<long long>(threads) * pass.transforms_per_block > kWideThreads) {
-      throw std::logic_error("a wide pass's block is over its kernel's bound");
+    if (pass.wide && (static_cast<long long>(threads) * pass.transforms_per_block > kWideThreads ||
+                      pass.smem_shift != kUnpaddedShift)) {
+      throw std::logic_error("a wide pass's block is over its kernel's bound or not in the row layout");
     }
     if (static_cast<long long>(per_thread) * threads < butterflies) {
       throw std::logic_error("the pass's threads leave radix-" + std::to_string(radix) + " butterflies out");

@@ -285,8 +285,8 @@ constexpr long long kH200ThreadF64[] = {3, 9, 15, 18, 21, 24, 27};
 // transform took more than 512 (fp32) / 256 (fp64) threads. H200, idgpu-bench under
 // IDGPU_POLICY=native, forward out of place, medians of 10, two processes each way within 1%
 // (docs/data/h200-wide-layout.csv): fp64, the 113 such 13-smooth lengths at 2^25 points a call,
-// 103 of them wide, 1.21x the row layout (geomean; 0.51 -> 0.62 of copy bandwidth, the vendor
-// 0.66), 0.82x -> 0.99x the vendor; 2673 lost 18% to the row layout and stays listed (1.07x the
+// 94 of them wide (19 have compiled kernels), 1.21x the row layout (geomean; the wide ones 1.25x;
+// 0.51 -> 0.62 of copy bandwidth, the vendor 0.66), 0.82x -> 0.99x the vendor; 2673 lost 18% to the row layout and stays listed (1.07x the
 // vendor), 1925, 2340, 3360 2-4%. fp32, the 12 such lengths at 2^27 (9 wide; 3850, 4004, 4095
 // have compiled kernels): 1.22x the row layout (0.46 -> 0.56 of copy), still 0.52-0.87x the
 // vendor, which moves them at 0.76-0.98; 3773 lost 9%. Listed: the fp64 lengths not in the lists

@@ -407,8 +407,8 @@ TEST_CASE("native Z2Z: single passes with widened stages", "[fft][mixed][widened
 
 // Mixed-radix passes on kernels compiled at run time (fft/runtime_kernels.h; ctest's
 // gpu.fft.runtime runs these and [smooth] with IDGPU_FFT_RUNTIME_KERNELS=wait over a cache that
-// idgpu-fft-cache filled): an fp64 single pass that widens (3773 = 11 7 7 7, 539 butterflies a
-// stage), single passes of four and five odd radices, and two-pass plans whose passes are
+// idgpu-fft-cache filled): 3773 = 11 7 7 7 (539 butterflies a stage; the wide layout), single
+// passes of four and five odd radices, and two-pass plans whose passes are
 // run-time sequences, both directions, in and out of place, odd batches and millions of points.
 TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed][runtime]") {
   long long launches_before = 0;
@@ -437,16 +437,21 @@ TEST_CASE("native C2C and Z2Z: run-time compiled fixed sequences", "[fft][mixed]
     run_case<cufftDoubleComplex>(n, (1LL << 22) / n, CUFFT_FORWARD, n % 2 == 0, Maker::kMakeMany64, ++seed);
   }
   // The wide layout (FftPass::wide, IDGPU_FFT_WIDE_ELEMENTS at its default): single passes whose
-  // stages spread over about N / E threads, compiled sequences' lengths (1000, 2000) among them;
-  // one transform, odd batches (a short last block where a block takes several), millions of
-  // points; in and out of place, both directions.
+  // row layout took more than 512 (fp32) / 256 (fp64) threads a transform, their stages spread over
+  // about N / E threads (one transform a block at this E); one transform, odd batches and millions
+  // of points, in and out of place, both directions. And fp64 5005 (715 threads, too long for the
+  // wide layout), whose run-time stages widen to 512 threads instead.
   long long launches_before_wide = 0;
   REQUIRE(idgpuGetFftRuntimeKernelStats(nullptr, &launches_before_wide) == IDGPU_STATUS_SUCCESS);
-  for (long long n : {75LL, 160LL, 400LL, 1000LL, 1500LL, 2000LL, 2310LL, 3780LL, 3773LL, 4095LL}) {
-    run_case<cufftComplex>(n, 1, CUFFT_FORWARD, true, Maker::kPlan1d, ++seed);
-    run_case<cufftComplex>(n, 1001, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
-    run_case<cufftComplex>(n, (1LL << 23) / n, n % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, n % 3 == 0,
-                           Maker::kMakeMany64, ++seed);
+  for (long long n : {3640LL, 3773LL, 3780LL, 3920LL, 4032LL, 1820LL, 2240LL, 2310LL, 4050LL, 5005LL}) {
+    const bool both = n >= 3640 && n <= 4032;  // fp32 wide too
+    if (both) {
+      run_case<cufftComplex>(n, 1, CUFFT_FORWARD, true, Maker::kPlan1d, ++seed);
+      run_case<cufftComplex>(n, 1001, CUFFT_INVERSE, false, Maker::kPlanMany, ++seed);
+      run_case<cufftComplex>(n, (1LL << 23) / n, n % 2 == 0 ? CUFFT_FORWARD : CUFFT_INVERSE, n % 3 == 0,
+                             Maker::kMakeMany64, ++seed);
+    }
+    run_case<cufftDoubleComplex>(n, 1, CUFFT_INVERSE, false, Maker::kPlan1d, ++seed);
     run_case<cufftDoubleComplex>(n, 999, CUFFT_FORWARD, false, Maker::kOwnWorkArea, ++seed);
     run_case<cufftDoubleComplex>(n, (1LL << 22) / n, CUFFT_INVERSE, n % 2 == 1, Maker::kMakeMany64, ++seed);
   }

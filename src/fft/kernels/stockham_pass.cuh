@@ -473,13 +473,14 @@ __device__ __forceinline__ void thread_transforms(ThreadStages<R...>, const Pass
   }
 }
 
-// The block's thread limit, the kernel's launch bound: a ThreadStages block takes at most
-// kThreadTransformThreads threads, so that a thread may hold its transform in up to 255 registers.
 template <class Stages>
 constexpr bool kWideStages = false;
 template <int Cap, int... R>
 constexpr bool kWideStages<WideStages<Cap, R...>> = true;
 
+// The block's thread limit, the kernel's launch bound: a ThreadStages block takes at most
+// kThreadTransformThreads threads, so that a thread may hold its transform in up to 255 registers;
+// a WideStages block at most kWideThreads; the others the kernels' limit for the precision.
 template <class Real, class Stages>
 constexpr int kPassThreads = kThreadStages<Stages> ? kThreadTransformThreads
                              : kWideStages<Stages> ? kWideThreads

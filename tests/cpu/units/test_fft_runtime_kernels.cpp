@@ -358,6 +358,73 @@ TEST_CASE("runtime kernels: single mixed passes take the wide layout, about N / 
   }
 }
 
+// The wide layout on other devices' shared memory and other settings: never a pass it cannot
+// launch (the row layout's exchanges fit, the block within its bound), never past the 4096 points
+// measured, never an axis of a multi-dimensional plan or a strided one.
+TEST_CASE("runtime kernels: wide passes fit every block they are planned for", "[cpu][fft][runtime][wide]") {
+  int wide = 0;
+  for (const std::size_t shared : {std::size_t{227} * 1024, std::size_t{163} * 1024, std::size_t{99} * 1024}) {
+    for (const int elements : {8, 25, 41, 64}) {
+      for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+        const std::size_t element = idgpu::fft::complex_element_bytes(precision);
+        for (long long n = 1000; n <= 16384; ++n) {
+          if (!idgpu::fft::smooth13(n)) continue;
+          CAPTURE(shared, elements, n, static_cast<int>(precision));
+          DeviceLimits limits = limits_with(true);
+          limits.shared_bytes_per_block = shared;
+          limits.wide_elements = elements;
+          const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, 1000, precision, limits);
+          if (!planned.plan) continue;
+          for (const auto& pass : planned.plan->passes) {
+            if (!pass.wide) continue;
+            ++wide;
+            CHECK(planned.plan->passes.size() == 1);
+            CHECK(pass.size <= 4096);
+            CHECK(pass.smem_shift == idgpu::fft::kUnpaddedShift);
+            CHECK(pass.shared_bytes <= shared);
+            CHECK(static_cast<std::size_t>(pass.smem_stride) * element * pass.transforms_per_block ==
+                  pass.shared_bytes);
+            CHECK(pass.smem_stride >= idgpu::fft::fixed_sequence_extent(
+                                          pass.radices.data(), static_cast<int>(pass.radices.size()),
+                                          static_cast<int>(element)));
+            CHECK(static_cast<long long>(pass.threads_per_transform) * pass.transforms_per_block <=
+                  idgpu::fft::kWideThreads);
+            CHECK(pass.threads_per_transform == idgpu::fft::sequence_threads(
+                                                    pass.radices.data(), static_cast<int>(pass.radices.size()),
+                                                    pass.widened_limit));
+          }
+        }
+      }
+    }
+  }
+  // Hundreds of them (927 when written).
+  CHECK(wide > 500);
+  // Not the axes of a 2D or 3D plan, nor a strided layout's pass.
+  DeviceLimits limits = limits_with(true);
+  limits.wide_elements = 24;
+  for (const long long n : {3780LL, 3920LL, 2310LL}) {
+    CAPTURE(n);
+    for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
+      const long long dims2[] = {n, n};
+      const FftPlanResult two = idgpu::fft::plan_c2c(2, dims2, 1, precision, limits);
+      if (two.plan) {
+        for (const auto& pass : two.plan->passes) CHECK_FALSE(pass.wide);
+      }
+      const long long dims3[] = {4, 6, n};
+      const FftPlanResult three = idgpu::fft::plan_c2c(3, dims3, 2, precision, limits);
+      if (three.plan) {
+        for (const auto& pass : three.plan->passes) CHECK_FALSE(pass.wide);
+      }
+      const FftPlanResult strided = idgpu::fft::plan_c2c_strided(n, 5, 1, n + 3, 1, n + 5, precision, limits);
+      REQUIRE(strided.plan.has_value());
+      for (const auto& pass : strided.plan->passes) CHECK_FALSE(pass.wide);
+    }
+  }
+  // The 1D plan of the same length takes it (fp32 3780 and 3920, fp64 all three).
+  CHECK(idgpu::fft::plan_c2c_any(3920, 5, Precision::kSingle, limits).plan->passes[0].wide);
+  CHECK(idgpu::fft::plan_c2c_any(2310, 5, Precision::kDouble, limits).plan->passes[0].wide);
+}
+
 // As for the thread layout: the host executor splits each stage's butterflies over the wide
 // pass's threads as WideStages does, so this checks the plan's threads cover every butterfly and
 // the DFT comes out; the register code is the GPU tests' to check.
