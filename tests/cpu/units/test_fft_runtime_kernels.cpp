@@ -56,6 +56,30 @@ struct TemporaryDirectory {
   }
 };
 
+// The largest error of the host executor's run of `plan` (`batch` transforms of n points, the
+// direction `sign`) on random inputs against a naive DFT: every output of transform `full`, every
+// `step`-th of the others; divided by sqrt(n) where `scaled`.
+double executor_error(const FftPlan& plan, long long n, long long batch, int sign, std::mt19937* rng,
+                      long long step, long long full, bool scaled) {
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  const std::size_t total = static_cast<std::size_t>(n * batch);
+  std::vector<std::complex<double>> in(total), out(total, {NAN, NAN});
+  for (auto& x : in) x = {value(*rng), value(*rng)};
+  idgpu::fft::reference::execute(plan, sign, in.data(), out.data());
+  double worst = 0.0;
+  for (long long b = 0; b < batch; ++b) {
+    for (long long k = 0; k < n; k += (b == full ? 1 : step)) {
+      std::complex<double> sum = 0.0;
+      for (long long t = 0; t < n; ++t) {
+        const double angle = sign * 2.0 * M_PI * static_cast<double>((k * t) % n) / static_cast<double>(n);
+        sum += in[b * n + t] * std::complex<double>(std::cos(angle), std::sin(angle));
+      }
+      worst = std::max(worst, std::abs(out[b * n + k] - sum) / (scaled ? std::sqrt(static_cast<double>(n)) : 1.0));
+    }
+  }
+  return worst;
+}
+
 }  // namespace
 
 TEST_CASE("runtime kernels: the planner marks exactly the mixed passes no compiled kernel has",
@@ -181,7 +205,6 @@ TEST_CASE("runtime kernels: short single passes take one transform a thread", "[
 // sizing, not ThreadStages' register code, which the GPU tests check against the vendor.
 TEST_CASE("runtime kernels: thread-layout plans compute the DFT on the host executor", "[cpu][fft][runtime]") {
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
   int checked = 0;
   for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
     for (long long n = 3; n <= 64; ++n) {
@@ -194,22 +217,7 @@ TEST_CASE("runtime kernels: thread-layout plans compute the DFT on the host exec
         const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, batch, precision, limits);
         REQUIRE(planned.plan.has_value());
         if (!idgpu::fft::thread_layout(planned.plan->passes[0].smem_shift)) continue;  // fp64 past 32
-        const std::size_t total = static_cast<std::size_t>(n * batch);
-        std::vector<std::complex<double>> in(total), out(total, {NAN, NAN});
-        for (auto& x : in) x = {value(rng), value(rng)};
-        idgpu::fft::reference::execute(*planned.plan, sign, in.data(), out.data());
-        double worst = 0.0;
-        for (long long b = 0; b < batch; ++b) {
-          for (long long k = 0; k < n; ++k) {
-            std::complex<double> sum = 0.0;
-            for (long long t = 0; t < n; ++t) {
-              const double angle = sign * 2.0 * M_PI * static_cast<double>((k * t) % n) / static_cast<double>(n);
-              sum += in[b * n + t] * std::complex<double>(std::cos(angle), std::sin(angle));
-            }
-            worst = std::max(worst, std::abs(out[b * n + k] - sum));
-          }
-        }
-        CHECK(worst < 1e-12);
+        CHECK(executor_error(*planned.plan, n, batch, sign, &rng, 1, 0, false) < 1e-12);
         ++checked;
       }
     }
@@ -430,7 +438,6 @@ TEST_CASE("runtime kernels: wide passes fit every block they are planned for", "
 // the DFT comes out; the register code is the GPU tests' to check.
 TEST_CASE("runtime kernels: wide-layout plans compute the DFT on the host executor", "[cpu][fft][runtime][wide]") {
   std::mt19937 rng(13);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
   int checked = 0;
   for (const long long n : {1890LL, 2310LL, 3375LL, 3773LL, 3780LL, 3920LL, 4032LL, 4095LL}) {
     for (const Precision precision : {Precision::kSingle, Precision::kDouble}) {
@@ -442,22 +449,7 @@ TEST_CASE("runtime kernels: wide-layout plans compute the DFT on the host execut
         const FftPlanResult planned = idgpu::fft::plan_c2c_any(n, batch, precision, limits);
         REQUIRE(planned.plan.has_value());
         if (!planned.plan->passes[0].wide) continue;
-        const std::size_t total = static_cast<std::size_t>(n * batch);
-        std::vector<std::complex<double>> in(total), out(total, {NAN, NAN});
-        for (auto& x : in) x = {value(rng), value(rng)};
-        idgpu::fft::reference::execute(*planned.plan, sign, in.data(), out.data());
-        double worst = 0.0;
-        for (long long b = 0; b < batch; ++b) {
-          for (long long k = 0; k < n; k += (b == 1 ? 1 : 17)) {
-            std::complex<double> sum = 0.0;
-            for (long long t = 0; t < n; ++t) {
-              const double angle = sign * 2.0 * M_PI * static_cast<double>((k * t) % n) / static_cast<double>(n);
-              sum += in[b * n + t] * std::complex<double>(std::cos(angle), std::sin(angle));
-            }
-            worst = std::max(worst, std::abs(out[b * n + k] - sum) / std::sqrt(static_cast<double>(n)));
-          }
-        }
-        CHECK(worst < 1e-12);
+        CHECK(executor_error(*planned.plan, n, batch, sign, &rng, 17, 1, true) < 1e-12);
         ++checked;
       }
     }
