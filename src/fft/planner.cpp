@@ -821,9 +821,16 @@ FftPlanResult plan_c2c_1d(long long n, long long batch, Precision precision, con
     if (size < 2) return false;
     const auto bytes = static_cast<std::size_t>(smem_stride(size, shift)) * element;
     if (bytes > shared) return false;
-    // A single pass may widen its stages (size_pass); the passes of longer plans do not.
-    return threads_for(size, pass_radices(size)) <= max_threads ||
-           (size == n && widened_threads(pass_radices(size), element, max_threads, limits.runtime_sequences) > 0);
+    // A single pass may widen its stages (size_pass); the passes of longer plans do not. A widened
+    // pass runs on a fixed-sequence kernel, one compiled at run time only in the row layout, whose
+    // exchanges must then fit the block (a device with less shared memory than Hopper's could
+    // otherwise plan a pass that no kernel launches).
+    const std::vector<int> radices = pass_radices(size);
+    if (threads_for(size, radices) <= max_threads) return true;
+    if (size != n || widened_threads(radices, element, max_threads, limits.runtime_sequences) == 0) return false;
+    if (compiled_sequence(radices) != nullptr) return true;
+    const int extent = fixed_sequence_extent(radices.data(), static_cast<int>(radices.size()), static_cast<int>(element));
+    return static_cast<std::size_t>(smem_stride(extent, kUnpaddedShift)) * element <= shared;
   };
 
   // Fewest passes first. Every pass is at least 2 long, so at most log2(n) passes; if even that
