@@ -56,6 +56,15 @@ for file in "$script" "$checker" "$idgpu" "$launcher"; do
     exit 1
   fi
 done
+# The SONAME stand-ins idgpu-run preloads when they are there (IDGPU_STUB_DIR_NAME beside
+# libidgpu): without them a client that dlopens cuFFT / cuSPARSE by name (JAX) never reaches
+# libidgpu, and (c) would fail as a missing report rather than as the build it is.
+for stub in libcufft.so.12 libcusparse.so.12; do
+  if [ ! -e "$(dirname -- "$idgpu")/idgpu-stubs/$stub" ]; then
+    echo "FAIL: missing $(dirname -- "$idgpu")/idgpu-stubs/$stub (build the idgpu_stub_* targets)"
+    exit 1
+  fi
+done
 
 # Common environment: no JAX preallocation of most of the GPU memory, deterministic hashing.
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
